@@ -1,0 +1,120 @@
+/**
+ * `npm run cli -- <command>`: administration from the command line, against DATABASE_URL or the
+ * embedded database (also while `npm start` holds it: through its socket).
+ *
+ *   workspaces create <name>                                   prints the workspace id
+ *   keys create --workspace <id> --env test|live [--rate-limit <per second>] [--name <name>]
+ *                                                              prints the key id, then the secret alone on the last line
+ *   keys revoke <key_id>
+ *   dashboard-tokens create --workspace <id>                   prints the token id, then the secret alone on the last line
+ */
+import { parseArgs } from 'node:util';
+import { applyMigrations } from '../core/db/migrate';
+import { openDatabase } from '../core/db/openDatabase';
+import { createPrismaClient, type Db } from '../core/db/prismaClient';
+import { DomainError } from '../core/domain/errors';
+import { createRevocationBus } from '../core/protocol/revocationBus';
+import { createApiKey, createDashboardToken, revokeApiKey } from '../core/services/apiKeys';
+import { getWorkspace, createWorkspace } from '../core/services/workspaces';
+import type { Config } from '../core/config';
+import { configOrExit } from './process';
+
+const USAGE = `usage:
+  npm run cli -- workspaces create <name>
+  npm run cli -- keys create --workspace <id> --env test|live [--rate-limit <requests per second>] [--name <name>]
+  npm run cli -- keys revoke <key_id>
+  npm run cli -- dashboard-tokens create --workspace <id>`;
+
+class UsageError extends Error {}
+
+async function execute(db: Db, config: Config, argv: string[]): Promise<string[]> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      workspace: { type: 'string' },
+      env: { type: 'string' },
+      'rate-limit': { type: 'string' },
+      name: { type: 'string' },
+    },
+  });
+  const [resource, action, ...rest] = positionals;
+  const command = `${resource ?? ''} ${action ?? ''}`;
+  switch (command) {
+    case 'workspaces create': {
+      if (rest.length === 0) throw new UsageError('workspaces create needs a name');
+      const workspace = await createWorkspace(db, rest.join(' '));
+      return [workspace.id];
+    }
+    case 'keys create': {
+      if (!values.workspace) throw new UsageError('keys create needs --workspace <id>');
+      if (values.env !== 'test' && values.env !== 'live') throw new UsageError('keys create needs --env test or --env live');
+      const rateLimitText = values['rate-limit'];
+      if (rateLimitText !== undefined && !/^\d+$/.test(rateLimitText)) throw new UsageError('--rate-limit is a whole number of requests per second');
+      await getWorkspace(db, values.workspace);
+      const { key, secret } = await createApiKey(db, {
+        workspaceId: values.workspace,
+        environment: values.env,
+        name: values.name,
+        rateLimit: rateLimitText === undefined ? undefined : Number(rateLimitText),
+      });
+      return [`${key.id} (${key.environment}${key.rateLimit ? `, ${key.rateLimit} requests/s` : ''}); the secret below is shown once:`, secret];
+    }
+    case 'keys revoke': {
+      const keyId = rest[0];
+      if (!keyId) throw new UsageError('keys revoke needs a key id');
+      const key = await db.apiKey.findUnique({ where: { id: keyId } });
+      if (!key) throw new DomainError('not_found', `No API key with id '${keyId}'.`);
+      // With Redis every gateway forgets the key at once; without it a running `npm start`
+      // stops accepting it within AUTH_CACHE_TTL_MS (1 s by default).
+      const bus = createRevocationBus(config.REDIS_URL);
+      try {
+        const revoked = await revokeApiKey(db, bus, key.workspaceId, keyId);
+        return [`${revoked.id} revoked at ${revoked.revokedAt!.toISOString()}`];
+      } finally {
+        await bus.close();
+      }
+    }
+    case 'dashboard-tokens create': {
+      if (!values.workspace) throw new UsageError('dashboard-tokens create needs --workspace <id>');
+      await getWorkspace(db, values.workspace);
+      const { token, secret } = await createDashboardToken(db, values.workspace);
+      return [`${token.id}; the secret below is shown once:`, secret];
+    }
+    default:
+      throw new UsageError(command.trim() ? `unknown command '${command.trim()}'` : 'no command given');
+  }
+}
+
+async function main(): Promise<number> {
+  const config = configOrExit();
+  const database = await openDatabase(config);
+  const db = createPrismaClient(database.url, 1);
+  try {
+    await applyMigrations(database.url);
+    const lines = await execute(db, config, process.argv.slice(2));
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      process.stderr.write(`error: ${(error as Error).message}\n${USAGE}\n`);
+      return 64;
+    }
+    if (error instanceof DomainError) {
+      process.stderr.write(`error: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await db.$disconnect();
+    await database.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

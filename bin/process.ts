@@ -1,0 +1,46 @@
+import { ConfigError, loadConfig, type Config } from '../core/config';
+
+/** Config for a process: a bad value prints one line and exits 2. */
+export function configOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+}
+
+/** Runs `main`; a failure prints one line (no stack) and exits 1. */
+export function run(main: () => Promise<unknown>): void {
+  main().catch((error: unknown) => {
+    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}
+
+/** Closes everything on SIGINT/SIGTERM, once. */
+export function onShutdown(close: () => Promise<void>): void {
+  let closing = false;
+  const stop = () => {
+    if (closing) return;
+    closing = true;
+    close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+export function requireSetting(config: Config, name: 'INTERNAL_TOKEN' | 'CORE_URL'): string {
+  const value = config[name];
+  if (!value) {
+    process.stderr.write(`invalid configuration: ${name} is required when gateway and core run as separate processes\n`);
+    process.exit(2);
+  }
+  return value;
+}

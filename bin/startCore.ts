@@ -1,0 +1,20 @@
+/** `npm run start:core`: the core alone, serving GraphQL on CORE_PORT for the gateways. */
+import http from 'node:http';
+import { openCore } from '../core/coreService';
+import { createLogger } from '../core/support/logger';
+import { configOrExit, onShutdown, requireSetting, run } from './process';
+
+run(async () => {
+  const config = configOrExit();
+  const internalSecret = requireSetting(config, 'INTERNAL_TOKEN');
+  const logger = createLogger(config.LOG_LEVEL, 'core');
+  const core = await openCore(config, internalSecret, logger);
+  const server = http.createServer(core.yoga);
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(config.CORE_PORT, config.HOST, resolve));
+  logger.info({ port: (server.address() as { port: number }).port }, 'core listening');
+  onShutdown(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await core.close();
+  });
+});

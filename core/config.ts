@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+/**
+ * Configuration is read from the environment once, validated, and frozen. A bad value stops the
+ * process with one line naming the variable (see bin/exitOnConfigError.ts).
+ */
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+
+const schema = z.object({
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: port.default(3000),
+  CORE_PORT: port.default(4000),
+  CORE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  CORE_TIMEOUT_MS: positiveInt.max(120_000).default(5000),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  PGLITE_DATA_DIR: z.string().min(1).default('.data/pglite'),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  INTERNAL_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+  CREDENTIALS_KEK: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
+    .optional(),
+  CREDENTIALS_KEK_ID: z.string().min(1).default('kek1'),
+  RATE_LIMIT_DEFAULT: positiveInt.max(1_000_000).default(50),
+  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  SIM_STARTING_BALANCE: z
+    .string()
+    .regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be a non-negative decimal')
+    .default('100000'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = Readonly<z.infer<typeof schema>>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty variable means "not set", as in most shells' `FOO= cmd`.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`invalid configuration: ${issue.path.join('.')} ${issue.message}`);
+  }
+  return Object.freeze(parsed.data);
+}

@@ -1,0 +1,39 @@
+import type { Config } from './config';
+import { applyMigrations } from './db/migrate';
+import { openDatabase } from './db/openDatabase';
+import { createPrismaClient, type Db } from './db/prismaClient';
+import { createCoreYoga, type CoreYoga } from './graphql/yoga';
+import { createRevocationBus, type RevocationBus } from './protocol/revocationBus';
+import { seedSimulatedMarkets } from './services/marketCatalog';
+import type { Logger } from './support/logger';
+
+export interface CoreService {
+  yoga: CoreYoga;
+  db: Db;
+  databaseUrl: string;
+  revocations: RevocationBus;
+  close(): Promise<void>;
+}
+
+/** The core, ready to serve: database opened and migrated, simulated catalog seeded, GraphQL built. */
+export async function openCore(config: Config, internalSecret: string, logger: Logger): Promise<CoreService> {
+  const database = await openDatabase(config);
+  const applied = await applyMigrations(database.url);
+  if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
+  const db = createPrismaClient(database.url, database.embedded ? 4 : 20);
+  const seeded = await seedSimulatedMarkets(db);
+  if (seeded) logger.info({ markets: seeded }, 'seeded simulated markets');
+  const revocations = createRevocationBus(config.REDIS_URL);
+  const yoga = createCoreYoga({ db, config, internalSecret, revocations, logger });
+  return {
+    yoga,
+    db,
+    databaseUrl: database.url,
+    revocations,
+    async close() {
+      await revocations.close();
+      await db.$disconnect();
+      await database.close();
+    },
+  };
+}

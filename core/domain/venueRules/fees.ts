@@ -1,0 +1,48 @@
+/**
+ * Trading fees of a fill, from the market's fee schedule. The book knows nothing of
+ * fees; the caller prices each order's matched quantity with this.
+ *
+ * Apply it to an order's total matched quantity at one price in one operation, not
+ * to each maker leg separately: rounding every small leg up to a cent overcharges,
+ * which Kalshi itself evens out with a per-order fee accumulator.
+ */
+import Decimal from 'decimal.js';
+import { PRICE_TICKS_PER_DOLLAR } from '../matching/units';
+import type { FeeInput, FeeSchedule, MarketRules } from './types';
+
+const D = Decimal.clone({ precision: 60 });
+
+/** Kalshi charges whole cents; Polymarket's fee is kept to 5 decimals (0.00001 USDC). */
+const KALSHI_FEE_DECIMALS = 2;
+const POLYMARKET_FEE_DECIMALS = 5;
+
+/** Fee in dollars as a decimal string ("0.18"); "0.00" / "0.00000" when nothing is charged. */
+export function computeFee(rules: MarketRules, fill: FeeInput): string {
+  return computeFeeForSchedule(rules.fees, rules.unitsPerWhole, fill);
+}
+
+export function computeFeeForSchedule(fees: FeeSchedule, unitsPerWhole: number, fill: FeeInput): string {
+  const { priceTicks, quantityUnits, liquidity } = fill;
+  if (!Number.isInteger(priceTicks) || priceTicks <= 0 || priceTicks >= PRICE_TICKS_PER_DOLLAR) {
+    throw new RangeError(`priceTicks ${priceTicks} must be a whole number of ticks strictly inside (0, 1)`);
+  }
+  if (!Number.isSafeInteger(quantityUnits) || quantityUnits < 0) {
+    throw new RangeError(`quantityUnits ${quantityUnits} must be a whole number >= 0`);
+  }
+  const price = new D(priceTicks).div(PRICE_TICKS_PER_DOLLAR);
+  const contracts = new D(quantityUnits).div(unitsPerWhole);
+  const variance = price.times(new D(1).minus(price)); // P × (1 − P), peaks at 0.25
+
+  if (fees.kind === 'kalshi') {
+    const rate = new D(liquidity === 'taker' ? fees.takerRate : fees.makerRate);
+    // "Round up to the next cent."
+    return rate.times(contracts).times(variance).toDecimalPlaces(KALSHI_FEE_DECIMALS, Decimal.ROUND_UP).toFixed(KALSHI_FEE_DECIMALS);
+  }
+  if (liquidity === 'maker') return new D(0).toFixed(POLYMARKET_FEE_DECIMALS);
+  const rate = new D(fees.takerFeeRateBps).div(10_000);
+  return contracts
+    .times(rate)
+    .times(variance.pow(fees.exponent))
+    .toDecimalPlaces(POLYMARKET_FEE_DECIMALS, Decimal.ROUND_DOWN)
+    .toFixed(POLYMARKET_FEE_DECIMALS);
+}

@@ -1,0 +1,82 @@
+/** Rules of one market on a simulated venue, and the typed results of checking input against them. */
+import type { Liquidity } from '../matching/types';
+
+export type VenueId = 'sim-kalshi' | 'sim-polymarket';
+
+/** Polymarket's per-market tick sizes (clob-client's TickSize). */
+export type PolymarketTickSize = '0.1' | '0.01' | '0.001' | '0.0001';
+
+/** How the real venue writes a price on the wire: Kalshi integer cents, Polymarket dollars. */
+export type PriceUnit = 'cents' | 'dollars';
+
+/**
+ * Kalshi: fee = round up to the next cent of rate × C × P × (1 − P), taker rate 0.07,
+ * maker rate 0.0175 on markets that charge makers, otherwise 0.
+ * Polymarket: fee = C × rate × (P × (1 − P))^exponent, takers only, rounded down to
+ * 0.00001; rate = takerFeeRateBps / 10000, 0 on most markets.
+ */
+export type FeeSchedule =
+  | { readonly kind: 'kalshi'; readonly takerRate: string; readonly makerRate: string }
+  | { readonly kind: 'polymarket'; readonly takerFeeRateBps: number; readonly exponent: number };
+
+export interface MarketRules {
+  readonly venue: VenueId;
+  /** Price tick in dollars ("0.01") and the same in engine ticks (100). */
+  readonly tickSize: string;
+  readonly tickSizeTicks: number;
+  /** Lowest and highest valid price, in dollars and in engine ticks. */
+  readonly minPrice: string;
+  readonly maxPrice: string;
+  readonly minPriceTicks: number;
+  readonly maxPriceTicks: number;
+  readonly priceUnit: PriceUnit;
+  /** Smallest quantity increment ("1" contract, "0.01" share) and base units per contract or share. */
+  readonly quantityStep: string;
+  readonly unitsPerWhole: number;
+  /** Minimum and maximum order size, in contracts or shares and in base units. */
+  readonly minSize: string;
+  readonly minSizeUnits: number;
+  readonly maxSize: string;
+  readonly maxSizeUnits: number;
+  readonly fees: FeeSchedule;
+}
+
+export type ValidationCode =
+  | 'missing'
+  | 'invalid_type'
+  | 'not_a_decimal'
+  | 'out_of_range'
+  | 'off_tick'
+  | 'not_positive'
+  | 'off_step'
+  | 'below_min_size'
+  | 'too_large';
+
+/** Maps to a 400 invalid_request with `param`. */
+export interface ValidationError {
+  readonly ok: false;
+  readonly param: string;
+  readonly code: ValidationCode;
+  readonly message: string;
+}
+
+export type PriceValidation = { readonly ok: true; readonly priceTicks: number } | ValidationError;
+export type QuantityValidation = { readonly ok: true; readonly quantityUnits: number } | ValidationError;
+
+export interface OrderInput {
+  readonly type: 'limit' | 'market';
+  /** Required for a limit order; an optional protection price for a market order. */
+  readonly price?: unknown;
+  readonly quantity: unknown;
+}
+
+export type OrderValidation =
+  | { readonly ok: true; readonly priceTicks: number | null; readonly quantityUnits: number }
+  | ValidationError;
+
+export interface FeeInput {
+  /** Execution price in ticks, in either YES or NO terms: P × (1 − P) is the same. */
+  readonly priceTicks: number;
+  readonly quantityUnits: number;
+  readonly liquidity: Liquidity;
+}

@@ -1,0 +1,34 @@
+import type { Config } from '../config';
+import type { Db } from '../db/prismaClient';
+import { DomainError } from '../domain/errors';
+import type { Principal } from '../protocol/principal';
+import type { RevocationBus } from '../protocol/revocationBus';
+import type { Scope } from '../services/scope';
+import type { Logger } from '../support/logger';
+
+/** What every resolver gets: the database, who is asking, and the core's shared parts. */
+export interface CoreContext {
+  db: Db;
+  principal: Principal;
+  config: Config;
+  revocations: RevocationBus;
+  logger: Logger;
+}
+
+/** The scope of an API-key request: its workspace and environment. */
+export function apiKeyScope(ctx: CoreContext): Scope {
+  if (ctx.principal.kind !== 'api_key') throw new DomainError('forbidden', 'This operation needs an API key.');
+  return { workspaceId: ctx.principal.workspaceId, environment: ctx.principal.environment };
+}
+
+/** The workspace a dashboard request acts for. */
+export function dashboardWorkspace(ctx: CoreContext): string {
+  if (ctx.principal.kind !== 'dashboard') {
+    throw new DomainError('forbidden', 'This operation is authenticated by the dashboard, not by an API key.');
+  }
+  return ctx.principal.workspaceId;
+}
+
+export function requireGateway(ctx: CoreContext): void {
+  if (ctx.principal.kind !== 'gateway') throw new DomainError('forbidden', 'Internal operation.');
+}

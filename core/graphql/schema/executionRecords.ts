@@ -1,0 +1,60 @@
+import { venueName } from '../../domain/venues';
+import { listFills, listReceipts } from '../../services/executionRecords';
+import { builder } from '../builder';
+import { apiKeyScope } from '../context';
+import { OrderActionEnum, OrderSideEnum } from './enums';
+import { pageArgs, pageOf } from './page';
+
+export const FillType = builder.prismaObject('Fill', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    orderId: t.exposeID('orderId'),
+    subaccountId: t.exposeID('subaccountId'),
+    marketId: t.exposeID('marketId'),
+    venue: t.string({ resolve: (f) => venueName(f.venue) }),
+    venueFillId: t.exposeString('venueFillId'),
+    side: t.expose('side', { type: OrderSideEnum }),
+    action: t.expose('action', { type: OrderActionEnum }),
+    price: t.expose('price', { type: 'Decimal' }),
+    quantity: t.expose('quantity', { type: 'Decimal' }),
+    fee: t.expose('fee', { type: 'Decimal' }),
+    isTaker: t.exposeBoolean('isTaker'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+export const ReceiptType = builder.prismaObject('Receipt', {
+  description: 'An immutable record of one execution; contentHash is the SHA-256 of its canonical JSON content.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    orderId: t.exposeID('orderId'),
+    subaccountId: t.exposeID('subaccountId'),
+    content: t.expose('content', { type: 'JSON' }),
+    contentHash: t.exposeString('contentHash'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const FillPage = pageOf('Fill', FillType);
+const ReceiptPage = pageOf('Receipt', ReceiptType);
+
+const recordFilterArgs = builder.args((t) => ({
+  subaccountId: t.string({ required: false }),
+  orderId: t.string({ required: false }),
+  since: t.field({ type: 'DateTime', required: false, description: 'Inclusive.' }),
+  until: t.field({ type: 'DateTime', required: false, description: 'Exclusive.' }),
+  ...pageArgs,
+}));
+
+builder.queryFields((t) => ({
+  fills: t.field({
+    type: FillPage,
+    args: { ...recordFilterArgs, marketId: t.arg.string({ required: false }) },
+    resolve: (_root, args, ctx) => listFills(ctx.db, apiKeyScope(ctx), args),
+  }),
+  receipts: t.field({
+    type: ReceiptPage,
+    args: recordFilterArgs,
+    resolve: (_root, args, ctx) => listReceipts(ctx.db, apiKeyScope(ctx), args),
+  }),
+}));

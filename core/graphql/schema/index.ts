@@ -1,0 +1,18 @@
+import { lexicographicSortSchema, printSchema } from 'graphql';
+import { builder } from '../builder';
+import './scalars';
+import './enums';
+import './workspace';
+import './apiKey';
+import './subaccount';
+import './credential';
+import './riskLimits';
+import './market';
+import './executionRecords';
+import './order';
+import './complexOrder';
+
+export const schema = builder.toSchema();
+
+/** The SDL checked in as schema.graphql (see scripts/printSchema.ts and its drift test). */
+export const printedSchema = () => `${printSchema(lexicographicSortSchema(schema))}\n`;

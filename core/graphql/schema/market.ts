@@ -1,0 +1,45 @@
+import { venueName } from '../../domain/venues';
+import { getMarket, searchMarkets } from '../../services/markets';
+import { builder } from '../builder';
+import { apiKeyScope } from '../context';
+import { MarketStatusEnum } from './enums';
+import { pageArgs, pageOf } from './page';
+
+export const MarketType = builder.prismaObject('Market', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    venue: t.string({ description: 'sim-kalshi, sim-polymarket, kalshi or polymarket.', resolve: (m) => venueName(m.venue) }),
+    venueMarketId: t.exposeString('venueMarketId', { description: "The venue's own id (Kalshi ticker, Polymarket token)." }),
+    title: t.exposeString('title'),
+    description: t.exposeString('description'),
+    category: t.exposeString('category'),
+    status: t.expose('status', { type: MarketStatusEnum }),
+    tickSize: t.expose('tickSize', { type: 'Decimal' }),
+    minSize: t.expose('minSize', { type: 'Decimal' }),
+    closeTime: t.expose('closeTime', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const MarketPage = pageOf('Market', MarketType);
+
+builder.queryFields((t) => ({
+  markets: t.field({
+    type: MarketPage,
+    description: 'Full-text search over title, ticker, category and description, with exact filters.',
+    args: {
+      q: t.arg.string({ required: false }),
+      venue: t.arg.string({ required: false }),
+      status: t.arg.string({ required: false }),
+      category: t.arg.string({ required: false }),
+      ...pageArgs,
+    },
+    resolve: (_root, args, ctx) => searchMarkets(ctx.db, apiKeyScope(ctx).environment, args),
+  }),
+  market: t.prismaField({
+    type: 'Market',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => getMarket(ctx.db, apiKeyScope(ctx).environment, String(args.id), query),
+  }),
+}));

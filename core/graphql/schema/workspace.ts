@@ -1,0 +1,22 @@
+import { getWorkspace } from '../../services/workspaces';
+import { builder } from '../builder';
+
+export const WorkspaceType = builder.prismaObject('Workspace', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    tradingHalted: t.exposeBoolean('tradingHalted'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryField('workspace', (t) =>
+  t.prismaField({
+    type: 'Workspace',
+    description: 'The workspace of the caller.',
+    resolve: (_query, _root, _args, ctx) => {
+      if (ctx.principal.kind === 'gateway') throw new Error('no workspace for the gateway principal');
+      return getWorkspace(ctx.db, ctx.principal.workspaceId);
+    },
+  }),
+);

@@ -1,0 +1,58 @@
+import { createGraphQLError, createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
+import type { Config } from '../config';
+import type { Db } from '../db/prismaClient';
+import { PRINCIPAL_HEADER, verifyPrincipal } from '../protocol/principal';
+import { loadOperations } from '../protocol/operations';
+import type { RevocationBus } from '../protocol/revocationBus';
+import type { Logger } from '../support/logger';
+import type { CoreContext } from './context';
+import { maskError } from './errorMasking';
+import { schema } from './schema';
+
+export interface CoreDeps {
+  db: Db;
+  config: Config;
+  internalSecret: string;
+  revocations: RevocationBus;
+  logger: Logger;
+}
+
+export type CoreYoga = YogaServerInstance<Record<string, never>, CoreContext>;
+
+/**
+ * The core's GraphQL endpoint. Gateway traffic carries a principal signed with the internal
+ * secret and names a persisted operation by its SHA-256; nothing else is executed.
+ */
+export function createCoreYoga(deps: CoreDeps): CoreYoga {
+  const operations = loadOperations();
+  const documents = new Map([...operations.values()].map((op) => [op.hash, op.document]));
+  return createYoga<Record<string, never>, CoreContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    graphiql: false,
+    logging: false,
+    maskedErrors: { maskError: maskError(deps.logger) },
+    plugins: [
+      usePersistedOperations({
+        getPersistedOperation: (hash) => documents.get(hash) ?? null,
+        allowArbitraryOperations: false,
+        customErrors: {
+          notFound: { message: 'Unknown persisted operation.', extensions: { code: 'not_found', http: { status: 404 } } },
+          keyNotFound: { message: 'A persisted operation hash is required.', extensions: { code: 'invalid_request', http: { status: 400 } } },
+          persistedQueryOnly: { message: 'Only persisted operations are accepted.', extensions: { code: 'forbidden', http: { status: 403 } } },
+        },
+      }),
+    ],
+    context: ({ request }) => {
+      const principal = verifyPrincipal(request.headers.get(PRINCIPAL_HEADER), deps.internalSecret);
+      if (!principal) {
+        throw createGraphQLError('A valid signed principal is required.', {
+          extensions: { code: 'unauthorized', http: { status: 401 } },
+        });
+      }
+      return { db: deps.db, principal, config: deps.config, revocations: deps.revocations, logger: deps.logger };
+    },
+  });
+}

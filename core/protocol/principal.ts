@@ -1,0 +1,41 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Environment } from '../domain/secrets';
+
+/**
+ * Who a gateway request acts for. The gateway authenticates the caller and signs the principal
+ * with the internal secret; the core trusts nothing else. `gateway` is the gateway itself, allowed
+ * only the internal operations (looking up a key by its hash).
+ */
+export type Principal =
+  | { kind: 'api_key'; workspaceId: string; keyId: string; environment: Environment }
+  | { kind: 'dashboard'; workspaceId: string; tokenId: string }
+  | { kind: 'gateway' };
+
+export const PRINCIPAL_HEADER = 'x-mk-principal';
+const MAX_AGE_MS = 60_000;
+
+const mac = (secret: string, payload: string) => createHmac('sha256', secret).update(payload).digest();
+
+export function signPrincipal(principal: Principal, secret: string, now = Date.now()): string {
+  const payload = Buffer.from(JSON.stringify({ ...principal, iat: now })).toString('base64url');
+  return `${payload}.${mac(secret, payload).toString('base64url')}`;
+}
+
+/** The principal a header carries, or undefined when it is missing, forged, malformed or stale. */
+export function verifyPrincipal(header: string | null | undefined, secret: string, now = Date.now()): Principal | undefined {
+  if (!header) return undefined;
+  const [payload, signature, extra] = header.split('.');
+  if (!payload || !signature || extra !== undefined) return undefined;
+  const expected = mac(secret, payload);
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  let value: (Principal & { iat?: unknown }) | undefined;
+  try {
+    value = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!value || typeof value.iat !== 'number' || Math.abs(now - value.iat) > MAX_AGE_MS) return undefined;
+  const { iat: _iat, ...principal } = value;
+  return principal as Principal;
+}

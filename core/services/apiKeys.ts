@@ -1,0 +1,76 @@
+import type { Db } from '../db/prismaClient';
+import { invalidRequest, notFound } from '../domain/errors';
+import { newId } from '../domain/ids';
+import { displayParts, generateApiKeySecret, generateDashboardToken, sha256Hex, type Environment } from '../domain/secrets';
+import type { RevocationBus } from '../protocol/revocationBus';
+
+const MAX_RATE_LIMIT = 100_000;
+/** last_used_at is written at most this often per key, so that authentication stays a read. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export async function createApiKey(
+  db: Db,
+  input: { workspaceId: string; environment: Environment; name?: string | null; rateLimit?: number | null },
+) {
+  const { rateLimit } = input;
+  if (rateLimit != null && (!Number.isInteger(rateLimit) || rateLimit < 1 || rateLimit > MAX_RATE_LIMIT)) {
+    throw invalidRequest('rate_limit', `rate_limit must be an integer from 1 to ${MAX_RATE_LIMIT} requests per second.`);
+  }
+  const secret = generateApiKeySecret(input.environment);
+  const key = await db.apiKey.create({
+    data: {
+      id: newId('apiKey'),
+      workspaceId: input.workspaceId,
+      environment: input.environment,
+      name: input.name ?? null,
+      secretHash: sha256Hex(secret),
+      ...displayParts(secret),
+      rateLimit: rateLimit ?? null,
+    },
+  });
+  return { key, secret };
+}
+
+/** Revokes a key of the workspace (idempotent) and tells every gateway at once. */
+export async function revokeApiKey(db: Db, bus: RevocationBus, workspaceId: string, keyId: string) {
+  const key = await db.apiKey.findFirst({ where: { id: keyId, workspaceId } });
+  if (!key) throw notFound('API key', keyId);
+  const revoked = key.revokedAt
+    ? key
+    : await db.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() } });
+  await bus.publish(keyId);
+  return revoked;
+}
+
+/** The live key with this secret hash, with the rate limit that applies to it; null otherwise. */
+export async function authenticateApiKey(db: Db, secretHash: string, defaultRateLimit: number) {
+  const key = await db.apiKey.findUnique({
+    where: { secretHash },
+    include: { workspace: { select: { defaultRateLimit: true } } },
+  });
+  if (!key || key.revokedAt) return null;
+  const now = Date.now();
+  if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    await db.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: new Date(now) } });
+  }
+  return {
+    keyId: key.id,
+    workspaceId: key.workspaceId,
+    environment: key.environment,
+    rateLimit: key.rateLimit ?? key.workspace.defaultRateLimit ?? defaultRateLimit,
+  };
+}
+
+export async function createDashboardToken(db: Db, workspaceId: string) {
+  const secret = generateDashboardToken();
+  const token = await db.dashboardToken.create({
+    data: { id: newId('dashboardToken'), workspaceId, secretHash: sha256Hex(secret) },
+  });
+  return { token, secret };
+}
+
+export async function authenticateDashboardToken(db: Db, secretHash: string) {
+  const token = await db.dashboardToken.findUnique({ where: { secretHash } });
+  if (!token || token.revokedAt) return null;
+  return { tokenId: token.id, workspaceId: token.workspaceId };
+}

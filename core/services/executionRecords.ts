@@ -1,0 +1,50 @@
+import type { Db } from '../db/prismaClient';
+import { invalidRequest } from '../domain/errors';
+import { decodeCursor, isIdCursor, parseLimit, toPage } from '../domain/pagination';
+import type { Scope } from './scope';
+
+export interface RecordFilter {
+  subaccountId?: string | null;
+  marketId?: string | null;
+  orderId?: string | null;
+  since?: Date | null;
+  until?: Date | null;
+  limit?: number | null;
+  cursor?: string | null;
+}
+
+function where(scope: Scope, filter: RecordFilter) {
+  if (filter.since && filter.until && filter.since > filter.until) {
+    throw invalidRequest('since', 'since must not be later than until.');
+  }
+  const after = decodeCursor(filter.cursor, isIdCursor);
+  return {
+    workspaceId: scope.workspaceId,
+    environment: scope.environment,
+    ...(filter.subaccountId != null ? { subaccountId: filter.subaccountId } : {}),
+    ...(filter.orderId != null ? { orderId: filter.orderId } : {}),
+    ...(filter.since || filter.until
+      ? { createdAt: { ...(filter.since ? { gte: filter.since } : {}), ...(filter.until ? { lt: filter.until } : {}) } }
+      : {}),
+    ...(after ? { id: { lt: after.id } } : {}),
+  };
+}
+
+/** Fills of the scope, newest first. */
+export async function listFills(db: Db, scope: Scope, filter: RecordFilter) {
+  const limit = parseLimit(filter.limit);
+  const rows = await db.fill.findMany({
+    where: { ...where(scope, filter), ...(filter.marketId != null ? { marketId: filter.marketId } : {}) },
+    orderBy: { id: 'desc' },
+    take: limit + 1,
+  });
+  return toPage(rows, limit, (row) => ({ id: row.id }));
+}
+
+/** Execution receipts of the scope, newest first. */
+export async function listReceipts(db: Db, scope: Scope, filter: RecordFilter) {
+  if (filter.marketId != null) throw invalidRequest('market_id', 'receipts are filtered by subaccount_id or order_id.');
+  const limit = parseLimit(filter.limit);
+  const rows = await db.receipt.findMany({ where: where(scope, filter), orderBy: { id: 'desc' }, take: limit + 1 });
+  return toPage(rows, limit, (row) => ({ id: row.id }));
+}

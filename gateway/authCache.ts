@@ -1,0 +1,37 @@
+import type { RevocationBus } from '../core/protocol/revocationBus';
+
+/**
+ * Remembers recent authentications for a short time, so that a burst of requests costs one
+ * lookup. A revocation reaches every gateway through the revocation bus and evicts at once; where
+ * no bus reaches this gateway (separate processes without Redis) the TTL is 0 and nothing is kept.
+ */
+export class AuthCache<T extends { id: string }> {
+  private readonly entries = new Map<string, { value: T; expiresAt: number }>();
+
+  constructor(
+    private readonly ttlMs: number,
+    bus?: RevocationBus,
+  ) {
+    bus?.subscribe((id) => this.evict(id));
+  }
+
+  get(secretHash: string): T | undefined {
+    const entry = this.entries.get(secretHash);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= Date.now()) {
+      this.entries.delete(secretHash);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  set(secretHash: string, value: T): void {
+    if (this.ttlMs <= 0) return;
+    if (this.entries.size >= 100_000) this.entries.clear(); // bounded: never grow without limit
+    this.entries.set(secretHash, { value, expiresAt: Date.now() + this.ttlMs });
+  }
+
+  evict(id: string): void {
+    for (const [hash, entry] of this.entries) if (entry.value.id === id) this.entries.delete(hash);
+  }
+}

@@ -1,0 +1,37 @@
+import Redis from 'ioredis';
+import type Koa from 'koa';
+import type { Config } from '../core/config';
+import { loadOperations } from '../core/protocol/operations';
+import type { RevocationBus } from '../core/protocol/revocationBus';
+import type { Logger } from '../core/support/logger';
+import { buildGatewayApp } from './app';
+import { AuthCache } from './authCache';
+import { CoreClient, type CoreTransport } from './coreClient';
+import type { Authenticated } from './middleware/authenticate';
+
+export interface GatewayService {
+  app: Koa;
+  close(): Promise<void>;
+}
+
+/**
+ * The gateway's parts: the core client over a transport, the authentication cache (kept only when
+ * a revocation bus reaches this process), and Redis for shared rate limits when configured.
+ */
+export function openGateway(
+  config: Config,
+  options: { transport: CoreTransport; internalSecret: string; revocations: RevocationBus; revocationsReachUs: boolean; logger: Logger },
+): GatewayService {
+  const core = new CoreClient(options.transport, loadOperations(), options.internalSecret, config.CORE_TIMEOUT_MS);
+  const ttl = options.revocationsReachUs ? config.AUTH_CACHE_TTL_MS : 0;
+  const authCache = new AuthCache<Authenticated>(ttl, options.revocations);
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 }) : undefined;
+  const app = buildGatewayApp({ core, authCache, redis, logger: options.logger, dashboardRateLimit: config.RATE_LIMIT_DEFAULT });
+  return {
+    app,
+    async close() {
+      redis?.disconnect();
+      await core.close();
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import getRawBody from 'raw-body';
+import type { Middleware } from 'koa';
+import { ApiError } from '../errors';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * Reads a JSON object body, bounded in size. A body must be `application/json`; an empty body is
+ * an empty object. The parsed value is left in ctx.state.body for the route's schema to validate.
+ */
+export function jsonBody(): Middleware {
+  return async (ctx, next) => {
+    const hasBody = Number(ctx.get('Content-Length') || 0) > 0 || ctx.get('Transfer-Encoding') !== '';
+    if (!hasBody) {
+      ctx.state.body = {};
+      return next();
+    }
+    if (!ctx.is('application/json')) {
+      throw new ApiError('unsupported_media_type', 'The request body must be JSON, sent with Content-Type: application/json.');
+    }
+    let text: string;
+    try {
+      text = await getRawBody(ctx.req, { limit: MAX_BODY_BYTES, encoding: 'utf8', length: ctx.get('Content-Length') || undefined });
+    } catch (error) {
+      if ((error as { type?: string }).type === 'entity.too.large') {
+        throw new ApiError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+      }
+      throw new ApiError('invalid_request', 'The request body could not be read.');
+    }
+    if (text.trim() === '') {
+      ctx.state.body = {};
+      return next();
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new ApiError('invalid_json', 'The request body is not valid JSON.');
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new ApiError('invalid_request', 'The request body must be a JSON object.');
+    }
+    ctx.state.body = value;
+    return next();
+  };
+}

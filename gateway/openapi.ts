@@ -1,0 +1,198 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  buildSchema,
+  getNamedType,
+  isEnumType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  Kind,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import { z } from 'zod';
+import { loadOperations } from '../core/protocol/operations';
+import { ERROR_CODES } from './errors';
+import { MAX_BODY_BYTES } from './middleware/jsonBody';
+import type { Route } from './routes';
+
+type JsonSchema = Record<string, unknown>;
+
+const SCHEMA_FILE = path.resolve(__dirname, '../schema.graphql');
+const ALWAYS: (keyof typeof ERROR_CODES)[] = ['unauthorized', 'rate_limited', 'internal_error', 'upstream_unavailable'];
+
+/**
+ * OpenAPI 3.1 from the route table: parameters and bodies from each row's zod schemas, success
+ * bodies from the row's GraphQL operation (its aliases are the JSON field names) against the
+ * checked-in schema.graphql, and the errors each route can answer with.
+ */
+export function buildOpenApi(routes: Route[]): JsonSchema {
+  const schema = buildSchema(fs.readFileSync(SCHEMA_FILE, 'utf8'));
+  const operations = loadOperations();
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const operation = operations.get(route.operation);
+    if (!operation) throw new Error(`route ${route.method} ${route.path}: no operation ${route.operation}`);
+    const definition = operation.document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = {
+      operationId: route.operation.charAt(0).toLowerCase() + route.operation.slice(1),
+      tags: [route.tag],
+      summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
+      security: [{ [route.auth === 'api_key' ? 'apiKey' : 'dashboardToken']: [] }],
+      parameters: [
+        ...parametersOf(route.params, 'path'),
+        ...parametersOf(route.query, 'query'),
+        ...(route.idempotent
+          ? [{
+              name: 'Idempotency-Key', in: 'header', required: false,
+              description: 'Makes the request safe to retry: 1 to 255 characters, scoped to the API key, kept at least 24 h.',
+              schema: { type: 'string', minLength: 1, maxLength: 255 },
+            }]
+          : []),
+      ],
+      ...(route.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: z.toJSONSchema(route.body, { io: 'input' }) } } } }
+        : {}),
+      responses: {
+        '200': {
+          description: 'OK',
+          headers: rateLimitHeaders,
+          content: { 'application/json': { schema: responseSchema(schema, definition) } },
+        },
+        ...errorResponses([...route.errors, ...ALWAYS]),
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Prediction-Market Execution and Risk API',
+      version: '1.0.0',
+      description: fs.readFileSync(path.resolve(__dirname, '../docs/api-conventions.md'), 'utf8'),
+    },
+    servers: [{ url: '/' }],
+    security: [{ apiKey: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: mk_test_... (test environment) or mk_live_... (real venues).' },
+        dashboardToken: { type: 'http', scheme: 'bearer', description: 'A workspace dashboard token, mk_dash_...' },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['error'],
+          properties: {
+            error: {
+              type: 'object',
+              required: ['code', 'message'],
+              properties: {
+                code: { type: 'string', enum: Object.keys(ERROR_CODES) },
+                message: { type: 'string' },
+                param: { type: 'string', description: 'The offending parameter, where there is one.' },
+                request_id: { type: 'string', description: 'Equals the X-Request-Id response header.' },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+const rateLimitHeaders = {
+  'X-Request-Id': { schema: { type: 'string' } },
+  'RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requests per second allowed to the key.' },
+  'RateLimit-Remaining': { schema: { type: 'integer' } },
+  'RateLimit-Reset': { schema: { type: 'integer' }, description: 'Seconds until the window resets.' },
+};
+
+function parametersOf(schema: z.ZodObject | undefined, location: 'path' | 'query') {
+  if (!schema) return [];
+  const json = z.toJSONSchema(schema, { io: 'input' }) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: location,
+    required: location === 'path' || (json.required ?? []).includes(name),
+    ...(property.description ? { description: property.description } : {}),
+    schema: property,
+  }));
+}
+
+function errorResponses(codes: (keyof typeof ERROR_CODES)[]) {
+  const byStatus = new Map<number, string[]>();
+  for (const code of new Set(codes)) {
+    const { status, description } = ERROR_CODES[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), `\`${code}\`: ${description}`]);
+  }
+  byStatus.set(413, byStatus.get(413)?.map((line) => line.replace('the limit', `${MAX_BODY_BYTES} bytes`)) ?? []);
+  if (byStatus.get(413)?.length === 0) byStatus.delete(413);
+  return Object.fromEntries(
+    [...byStatus.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([status, lines]) => [
+        String(status),
+        {
+          description: lines.join('\n\n'),
+          headers: status === 429 ? { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } } : undefined,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
+      ]),
+  );
+}
+
+function responseSchema(schema: GraphQLSchema, operation: OperationDefinitionNode): JsonSchema {
+  const root = operation.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
+  const field = operation.selectionSet.selections[0];
+  if (field.kind !== Kind.FIELD) throw new Error('a persisted operation selects one root field');
+  const definition = root.getFields()[field.name.value];
+  return typeSchema(definition.type, field.selectionSet);
+}
+
+function typeSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined): JsonSchema {
+  if (isNonNullType(type)) return typeSchema(type.ofType, selection);
+  if (isListType(type)) return { type: 'array', items: typeSchema(type.ofType, selection) };
+  const named = getNamedType(type);
+  if (isEnumType(named)) return { type: 'string', enum: named.getValues().map((v) => v.value) };
+  if (isScalarType(named)) return scalarSchema(named.name, named.description ?? undefined);
+  if (isObjectType(named) && selection) {
+    const properties: Record<string, JsonSchema> = {};
+    const required: string[] = [];
+    for (const node of selection.selections) {
+      if (node.kind !== Kind.FIELD) continue;
+      const field = named.getFields()[node.name.value];
+      const key = node.alias?.value ?? node.name.value;
+      const property = typeSchema(field.type, node.selectionSet);
+      properties[key] = isNonNullType(field.type) ? property : { anyOf: [property, { type: 'null' }] };
+      if (field.description) properties[key].description = field.description;
+      required.push(key);
+    }
+    return { type: 'object', properties, required };
+  }
+  return {};
+}
+
+function scalarSchema(name: string, description?: string): JsonSchema {
+  switch (name) {
+    case 'ID':
+    case 'String':
+      return { type: 'string' };
+    case 'Int':
+      return { type: 'integer' };
+    case 'Float':
+      return { type: 'number' };
+    case 'Boolean':
+      return { type: 'boolean' };
+    case 'Decimal':
+      return { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$', description };
+    case 'DateTime':
+      return { type: 'string', format: 'date-time' };
+    default:
+      return {};
+  }
+}

@@ -1,0 +1,193 @@
+import { z } from 'zod';
+import { MAX_LIMIT } from '../core/domain/pagination';
+import { VENUES } from '../core/domain/venues';
+import type { ApiErrorCode } from './errors';
+
+/**
+ * The REST API, one row per route: method, path, the persisted GraphQL operation it runs, and how
+ * the request maps to the operation's variables (path and query parameters by name, camelCased;
+ * the body as one variable or spread). Adding an endpoint is adding a row and a .graphql document.
+ * The same rows generate the OpenAPI document.
+ */
+export interface Route {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  operation: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  auth: 'api_key' | 'dashboard';
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodObject;
+  /** The variable that receives the body; without it the body's fields are variables themselves. */
+  bodyVariable?: string;
+  /** Honours the Idempotency-Key header. */
+  idempotent?: boolean;
+  /** Errors this route answers with beyond those every route can (401, 429, 500, 502). */
+  errors: ApiErrorCode[];
+}
+
+const id = (prefix: string) => z.string().min(1).max(64).describe(`An id starting with \`${prefix}_\`.`);
+const decimal = z
+  .string()
+  .regex(/^-?\d{1,18}(\.\d{1,18})?$/, 'must be a decimal string such as "0.43"')
+  .describe('A decimal number as a string.');
+const timestamp = z.iso.datetime({ offset: true }).describe('RFC 3339, e.g. 2026-11-22T10:00:00Z.');
+const limit = z
+  .string()
+  .regex(/^\d{1,4}$/, 'must be an integer')
+  .transform(Number)
+  .pipe(z.number().int().min(1).max(MAX_LIMIT))
+  .describe(`Page size, 1 to ${MAX_LIMIT}; 50 when left out.`);
+const page = { limit: limit.optional(), cursor: z.string().max(512).optional().describe('The next_cursor of the previous page.') };
+const exchange = z.enum(['kalshi', 'polymarket']);
+
+const riskLimitsBody = z.strictObject({
+  max_order_notional: decimal.nullable().optional().describe('Dollars per order; null removes the limit.'),
+  max_position_per_market: decimal.nullable().optional().describe('Contracts per market and side.'),
+  max_gross_exposure: decimal.nullable().optional().describe('Dollars across all positions and open orders.'),
+  max_daily_realized_loss: decimal.nullable().optional().describe('Dollars per UTC day.'),
+  max_open_orders: z.number().int().min(0).nullable().optional(),
+  max_orders_per_minute: z.number().int().min(0).nullable().optional(),
+});
+
+const placeOrderBody = z.strictObject({
+  subaccount_id: id('sa'),
+  market_id: id('mkt'),
+  side: z.enum(['yes', 'no']),
+  action: z.enum(['buy', 'sell']),
+  type: z.enum(['limit', 'market']),
+  price: decimal.optional().describe('Dollars per contract, 0 < price < 1, on the venue tick. Required for limit orders.'),
+  quantity: decimal.describe('Contracts.'),
+  time_in_force: z.enum(['gtc', 'ioc', 'fok']).optional(),
+  client_order_id: z.string().min(1).max(64).optional(),
+});
+
+const previewBody = z.strictObject({
+  subaccount_id: id('sa'),
+  market_id: id('mkt'),
+  side: z.enum(['yes', 'no']),
+  action: z.enum(['buy', 'sell']),
+  quantity: decimal,
+  limit_price: decimal.optional(),
+  strategy: z.enum(['sweep', 'passive', 'twap']),
+  duration_seconds: z.number().int().positive().optional(),
+  venues: z.array(z.enum(VENUES)).optional(),
+});
+
+export const ROUTES: Route[] = [
+  {
+    method: 'POST', path: '/v1/orders', operation: 'PlaceOrder', tag: 'Orders', summary: 'Place order',
+    description: 'Safe to retry with the same Idempotency-Key: the first result is replayed and nothing is placed twice.',
+    auth: 'api_key', body: placeOrderBody, bodyVariable: 'input', idempotent: true,
+    errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'not_found', 'idempotency_key_in_use', 'idempotency_key_reused', 'risk_limit_exceeded', 'market_not_tradable', 'venue_error', 'venue_unavailable', 'not_implemented'],
+  },
+  {
+    method: 'GET', path: '/v1/complex_orders', operation: 'ListComplexOrders', tag: 'Complex Orders', summary: 'List complex orders',
+    auth: 'api_key', query: z.strictObject({ ...page }), errors: ['invalid_request', 'not_implemented'],
+  },
+  {
+    method: 'POST', path: '/v1/complex_orders/preview', operation: 'PreviewComplexOrder', tag: 'Complex Orders',
+    summary: 'Preview order impact and recommended plan', auth: 'api_key', body: previewBody, bodyVariable: 'input',
+    errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'not_found', 'not_implemented'],
+  },
+  {
+    method: 'GET', path: '/v1/complex_orders/{id}/children', operation: 'ListComplexOrderChildren', tag: 'Complex Orders',
+    summary: "List a complex order's child orders and queue positions", auth: 'api_key',
+    params: z.strictObject({ id: id('cxo') }), errors: ['not_found', 'not_implemented'],
+  },
+  {
+    method: 'GET', path: '/v1/complex_orders/{id}/execution_report', operation: 'GetExecutionReport', tag: 'Complex Orders',
+    summary: 'Get complex order execution quality (TCA)', auth: 'api_key',
+    params: z.strictObject({ id: id('cxo') }), errors: ['not_found', 'not_implemented'],
+  },
+  {
+    method: 'GET', path: '/v1/analytics/execution', operation: 'ListExecutionAnalytics', tag: 'Analytics',
+    summary: 'List execution analytics (predicted vs realized)', auth: 'api_key', errors: ['invalid_request', 'not_implemented'],
+  },
+  {
+    method: 'GET', path: '/v1/risk/pnl_history', operation: 'GetPnlHistory', tag: 'Risk', summary: 'Get daily realized P&L history',
+    auth: 'api_key', errors: ['invalid_request', 'not_implemented'],
+  },
+  {
+    method: 'GET', path: '/v1/risk/stats', operation: 'GetRiskStats', tag: 'Risk', summary: 'Get portfolio risk statistics',
+    auth: 'api_key', errors: ['not_implemented'],
+  },
+  {
+    method: 'GET', path: '/v1/risk_limits/{subaccount_id}', operation: 'GetRiskLimits', tag: 'Risk limits',
+    summary: 'Get subaccount risk limits', auth: 'api_key', params: z.strictObject({ subaccount_id: id('sa') }), errors: ['not_found'],
+  },
+  {
+    method: 'PUT', path: '/v1/risk_limits/{subaccount_id}', operation: 'UpdateRiskLimits', tag: 'Risk limits',
+    summary: 'Update subaccount risk limits',
+    description: 'Fields left out keep their value; null removes a limit; 0 forbids what the limit measures.',
+    auth: 'api_key', params: z.strictObject({ subaccount_id: id('sa') }), body: riskLimitsBody, bodyVariable: 'input',
+    errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'not_found'],
+  },
+  {
+    method: 'GET', path: '/v1/subaccounts', operation: 'ListSubaccounts', tag: 'Subaccounts', summary: 'List subaccounts',
+    auth: 'api_key', query: z.strictObject({ ...page }), errors: ['invalid_request'],
+  },
+  {
+    method: 'POST', path: '/v1/subaccounts', operation: 'CreateSubaccount', tag: 'Subaccounts', summary: 'Create subaccount',
+    description: 'Test subaccounts start with simulated cash (starting_balance, or the configured default).',
+    auth: 'api_key', bodyVariable: 'input',
+    body: z.strictObject({
+      name: z.string().min(1).max(100),
+      starting_balance: decimal.optional().describe('Test keys only: simulated cash in dollars.'),
+    }),
+    errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type'],
+  },
+  {
+    method: 'GET', path: '/v1/subaccounts/{id}', operation: 'GetSubaccount', tag: 'Subaccounts', summary: 'Get subaccount',
+    auth: 'api_key', params: z.strictObject({ id: id('sa') }), errors: ['not_found'],
+  },
+  {
+    method: 'DELETE', path: '/v1/subaccounts/{id}', operation: 'DeleteSubaccount', tag: 'Subaccounts', summary: 'Delete subaccount',
+    description: 'Refused (409) while the subaccount has working orders. Its venue credentials are destroyed; its history is kept.',
+    auth: 'api_key', params: z.strictObject({ id: id('sa') }), errors: ['not_found', 'conflict'],
+  },
+  {
+    method: 'DELETE', path: '/v1/subaccounts/{id}/credentials/{exchange}', operation: 'DeleteExchangeCredential',
+    tag: 'Subaccounts', summary: 'Delete exchange credentials of a subaccount for one exchange', auth: 'api_key',
+    params: z.strictObject({ id: id('sa'), exchange }), errors: ['invalid_request', 'not_found'],
+  },
+  {
+    method: 'GET', path: '/v1/receipts', operation: 'ListReceipts', tag: 'Receipts', summary: 'List execution receipts',
+    auth: 'api_key',
+    query: z.strictObject({ subaccount_id: id('sa').optional(), order_id: id('ord').optional(), since: timestamp.optional(), until: timestamp.optional(), ...page }),
+    errors: ['invalid_request'],
+  },
+  {
+    method: 'GET', path: '/v1/fills', operation: 'ListFills', tag: 'Fills', summary: 'List fills', auth: 'api_key',
+    query: z.strictObject({
+      subaccount_id: id('sa').optional(), market_id: id('mkt').optional(), order_id: id('ord').optional(),
+      since: timestamp.optional(), until: timestamp.optional(), ...page,
+    }),
+    errors: ['invalid_request'],
+  },
+  {
+    method: 'GET', path: '/v1/markets', operation: 'SearchMarkets', tag: 'Markets', summary: 'Search markets',
+    description: 'Full-text search (every word, as a prefix) over title, ticker, category and description, ranked; without q, catalog order.',
+    auth: 'api_key',
+    query: z.strictObject({
+      q: z.string().max(200).optional(), venue: z.enum(VENUES).optional(),
+      status: z.enum(['open', 'closed', 'settled']).optional(), category: z.string().max(64).optional(), ...page,
+    }),
+    errors: ['invalid_request'],
+  },
+  {
+    method: 'GET', path: '/v1/markets/{id}', operation: 'GetMarket', tag: 'Markets', summary: 'Get market', auth: 'api_key',
+    params: z.strictObject({ id: id('mkt') }), errors: ['not_found'],
+  },
+  {
+    method: 'DELETE', path: '/v1/api_keys/{key_id}', operation: 'RevokeApiKey', tag: 'API keys', summary: 'Revoke an API key',
+    description: 'Authenticated through the dashboard: `Authorization: Bearer mk_dash_...` (a workspace dashboard token). Requests with the revoked key get 401 at once.',
+    auth: 'dashboard', params: z.strictObject({ key_id: id('key') }), errors: ['not_found', 'forbidden'],
+  },
+  {
+    method: 'GET', path: '/v1/workspace', operation: 'GetWorkspace', tag: 'Workspaces', summary: 'Get the current workspace',
+    auth: 'api_key', errors: [],
+  },
+];

@@ -1,0 +1,46 @@
+import type { z } from 'zod';
+import { ApiError } from './errors';
+import type { Route } from './routes';
+
+const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+function camelKeys(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [camel(k), v]));
+}
+
+function validate(schema: z.ZodObject | undefined, input: Record<string, unknown>, where: string): Record<string, unknown> {
+  if (!schema) {
+    const extra = Object.keys(input)[0];
+    if (extra !== undefined) throw new ApiError('invalid_request', `Unknown ${where} parameter '${extra}'.`, { param: extra });
+    return {};
+  }
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data as Record<string, unknown>;
+  const issue = parsed.error.issues[0];
+  const unknownKey = issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
+  const param = unknownKey ?? issue.path.join('.');
+  const missing = issue.code === 'invalid_type' && issue.input === undefined;
+  const message = unknownKey
+    ? `Unknown ${where} parameter '${unknownKey}'.`
+    : missing
+      ? `${param} is required.`
+      : `${param || where}: ${issue.message}`;
+  throw new ApiError('invalid_request', message, { param: param || undefined });
+}
+
+/** The operation's variables for one request: path and query by name, then the body. */
+export function toVariables(
+  route: Route,
+  request: { params: Record<string, string>; query: Record<string, unknown>; body: Record<string, unknown> },
+): Record<string, unknown> {
+  for (const [name, value] of Object.entries(request.query)) {
+    if (Array.isArray(value)) throw new ApiError('invalid_request', `Query parameter '${name}' is given more than once.`, { param: name });
+  }
+  const variables = {
+    ...camelKeys(validate(route.params, request.params, 'path')),
+    ...camelKeys(validate(route.query, request.query, 'query')),
+  };
+  if (route.method === 'GET' || route.method === 'DELETE') return variables;
+  const body = camelKeys(validate(route.body, request.body, 'body'));
+  return route.bodyVariable ? { ...variables, [route.bodyVariable]: body } : { ...variables, ...body };
+}

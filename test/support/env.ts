@@ -1,0 +1,16 @@
+import { loadConfig, type Config } from '../../core/config';
+
+export const databaseUrl = () => {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is set by test/support/globalSetup.ts');
+  return url;
+};
+
+export const redisUrl = () => process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export const INTERNAL_SECRET = 'test-internal-secret-0123456789abcdef';
+
+/** A validated config for tests: the run's database, quiet logs, overrides on top. */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({ DATABASE_URL: databaseUrl(), LOG_LEVEL: 'silent', INTERNAL_TOKEN: INTERNAL_SECRET, ...overrides });
+}

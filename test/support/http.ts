@@ -1,0 +1,42 @@
+/** A small JSON client for tests, over real HTTP (Node's fetch). */
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export async function call<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // left as text: the assertion will show it
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T };
+}
+
+/** Asserts the error envelope and returns the error. */
+export function envelopeOf(response: ApiResponse): { code: string; message: string; param?: string; request_id: string } {
+  const error = response.body?.error;
+  if (!error || typeof error.code !== 'string' || typeof error.message !== 'string') {
+    throw new Error(`not an error envelope (${response.status}): ${JSON.stringify(response.body)}`);
+  }
+  if (error.request_id !== response.headers.get('x-request-id')) {
+    throw new Error(`request_id ${error.request_id} differs from X-Request-Id ${response.headers.get('x-request-id')}`);
+  }
+  return error;
+}
