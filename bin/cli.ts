@@ -96,7 +96,7 @@ async function main(): Promise<number> {
     process.stdout.write(`${lines.join('\n')}\n`);
     return 0;
   } catch (error) {
-    if (error instanceof UsageError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    if (error instanceof UsageError || String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS_')) {
       process.stderr.write(`error: ${(error as Error).message}\n${USAGE}\n`);
       return 64;
     }

@@ -4,15 +4,16 @@ import { z } from 'zod';
  * Configuration is read from the environment once, validated, and frozen. A bad value stops the
  * process with one line naming the variable (see bin/exitOnConfigError.ts).
  */
-const port = z.coerce.number().int().min(0).max(65535);
-const positiveInt = z.coerce.number().int().positive();
+// Whole decimal numbers only: Number(' ') is 0 and Number('0x50') is 80, neither is what was meant.
+const integer = z.string().regex(/^\d{1,9}$/, 'must be a whole number').transform(Number);
+const port = integer.pipe(z.number().max(65535));
 
 const schema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(3000),
   CORE_PORT: port.default(4000),
   CORE_URL: z.url({ protocol: /^https?$/ }).optional(),
-  CORE_TIMEOUT_MS: positiveInt.max(120_000).default(5000),
+  CORE_TIMEOUT_MS: integer.pipe(z.number().positive().max(120_000)).default(5000),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   PGLITE_DATA_DIR: z.string().min(1).default('.data/pglite'),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
@@ -22,8 +23,8 @@ const schema = z.object({
     .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
     .optional(),
   CREDENTIALS_KEK_ID: z.string().min(1).default('kek1'),
-  RATE_LIMIT_DEFAULT: positiveInt.max(1_000_000).default(50),
-  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  RATE_LIMIT_DEFAULT: integer.pipe(z.number().positive().max(1_000_000)).default(50),
+  AUTH_CACHE_TTL_MS: integer.pipe(z.number().max(60_000)).default(1000),
   SIM_STARTING_BALANCE: z
     .string()
     .regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be a non-negative decimal')

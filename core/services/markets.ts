@@ -22,7 +22,7 @@ const isRankCursor = (value: unknown): value is RankCursor =>
   isIdCursor(value) && typeof (value as { rank?: unknown }).rank === 'number';
 
 /**
- * Market search runs in PostgreSQL: full-text (english stemming, prefix terms, ranked) over title,
+ * Market search runs in PostgreSQL: full-text (every word as a prefix, ranked) over title,
  * ticker, category and description, with exact filters. Without `q` markets come in catalog order.
  */
 export async function searchMarkets(db: Db, environment: Environment, search: MarketSearch) {
@@ -49,9 +49,9 @@ export async function searchMarkets(db: Db, environment: Environment, search: Ma
   const tsquery = toPrefixTsQuery(search.q);
   const after = decodeCursor(search.cursor, isRankCursor);
   const ranked = Prisma.sql`
-    SELECT id, ts_rank(search_vector, to_tsquery('english', ${tsquery}))::float8 AS rank
+    SELECT id, ts_rank(search_vector, to_tsquery('simple', ${tsquery}))::float8 AS rank
     FROM markets
-    WHERE ${Prisma.join(filters, ' AND ')} AND search_vector @@ to_tsquery('english', ${tsquery})`;
+    WHERE ${Prisma.join(filters, ' AND ')} AND search_vector @@ to_tsquery('simple', ${tsquery})`;
   const rows = await db.$queryRaw<{ id: string; rank: number }[]>`
     SELECT id, rank FROM (${ranked}) AS hits
     ${after ? Prisma.sql`WHERE rank < ${after.rank} OR (rank = ${after.rank} AND id > ${after.id})` : Prisma.empty}

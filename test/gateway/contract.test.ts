@@ -223,3 +223,22 @@ describe('OpenAPI', () => {
     expect(order.responses['422'].description).toContain('risk_limit_exceeded');
   });
 });
+
+describe('rate limits (memory store, one gateway)', () => {
+  it('answers 429 rate_limited with Retry-After past the key’s limit, with RateLimit-* headers before', async () => {
+    const { workspace } = await buildWorkspace(stack.core.db);
+    const { buildApiKey } = await import('../support/factories');
+    const { secret: limitedKey } = await buildApiKey(stack.core.db, workspace.id, 'test', 3);
+    const responses = await Promise.all(Array.from({ length: 6 }, () => call(base, 'GET', '/v1/fills', { key: limitedKey })));
+    const ok = responses.filter((r) => r.status === 200);
+    const limited = responses.filter((r) => r.status === 429);
+    expect(ok).toHaveLength(3);
+    expect(limited).toHaveLength(3);
+    expect(ok.map((r) => r.headers.get('ratelimit-limit'))).toEqual(['3', '3', '3']);
+    expect(ok.map((r) => Number(r.headers.get('ratelimit-remaining'))).sort()).toEqual([0, 1, 2]);
+    expect(Number(ok[0].headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(1);
+    expect(envelopeOf(limited[0]).code).toBe('rate_limited');
+    expect(Number(limited[0].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(limited[0].headers.get('retry-after'))).toBeLessThanOrEqual(1);
+  });
+});

@@ -393,14 +393,15 @@ ALTER TABLE "positions" ADD CONSTRAINT "positions_market_id_fkey" FOREIGN KEY ("
 ALTER TABLE "idempotency_records" ADD CONSTRAINT "idempotency_records_api_key_id_fkey" FOREIGN KEY ("api_key_id") REFERENCES "api_keys"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 
 -- Full-text search over markets (outside Prisma's model): the vector is kept by a trigger, so
--- every write path, Prisma or raw SQL, keeps it current.
+-- every write path, Prisma or raw SQL, keeps it current. The 'simple' configuration keeps every
+-- word (English stopwords like "will" are what users type) and prefix queries stand in for stemming.
 CREATE FUNCTION "markets_search_vector_update"() RETURNS trigger AS $$
 BEGIN
   NEW."search_vector" :=
-    setweight(to_tsvector('english', coalesce(NEW."title", '')), 'A') ||
+    setweight(to_tsvector('simple', coalesce(NEW."title", '')), 'A') ||
     setweight(to_tsvector('simple', coalesce(NEW."venue_market_id", '')), 'A') ||
-    setweight(to_tsvector('english', coalesce(NEW."category", '')), 'B') ||
-    setweight(to_tsvector('english', coalesce(NEW."description", '')), 'C');
+    setweight(to_tsvector('simple', coalesce(NEW."category", '')), 'B') ||
+    setweight(to_tsvector('simple', coalesce(NEW."description", '')), 'C');
   RETURN NEW;
 END
 $$ LANGUAGE plpgsql;

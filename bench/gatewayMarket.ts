@@ -1,0 +1,317 @@
+/**
+ * `GET /v1/markets/{id}` through the gateway, against a bare `node:http` server returning the same
+ * bytes, on PostgreSQL, in one run:
+ *
+ *  - bare:   bench/bareServer.ts, the body the gateway returned for the market;
+ *  - single: bin/start.ts (gateway and core in one process, in-process transport, as `npm start`);
+ *  - split:  bin/startCore.ts + bin/startGateway.ts (HTTP transport; no Redis, so no auth cache);
+ *  - split+redis (BENCH_SPLIT_REDIS=1): the same with REDIS_URL, so the gateway caches
+ *    authentications and keeps rate-limit counters in Redis.
+ *
+ * Every server is a child process; autocannon runs in this process, alone on its event loop. Each
+ * target gets a warm-up (discarded) then the measured run, at the same connection count.
+ * BENCH_PROFILE=1 adds a CPU-profiled run of `single` and summarises where its time goes.
+ *
+ * Run alone: npx tsx bench/gatewayMarket.ts
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createPrismaClient } from '../core/db/prismaClient';
+import { createApiKey } from '../core/services/apiKeys';
+import { seedSimulatedMarkets } from '../core/services/marketCatalog';
+import { createWorkspace } from '../core/services/workspaces';
+import { measure, type LoadResult } from './load';
+import { formatProfileSummary, summarizeProfile, type ProfileSummary } from './profileSummary';
+import {
+  RESULTS_DIR,
+  createBenchDatabase,
+  getBytes,
+  installSignalHandlers,
+  runCleanups,
+  startChild,
+  type BenchDatabase,
+  type ManagedChild,
+} from './support';
+
+export interface GatewayMarketOptions {
+  connections?: number;
+  warmupSeconds?: number;
+  seconds?: number;
+  /** Also measure split mode with Redis (auth cache on, rate limits in Redis). */
+  splitWithRedis?: boolean;
+  redisUrl?: string;
+  /** Add a CPU-profiled run of the single-process server and summarise it. */
+  profile?: boolean;
+  /** Where to write gateway-market.json (and profiles). */
+  resultsDir?: string;
+  log?: (line: string) => void;
+  /** Print the report table at the end (run.ts prints it in its own summary instead). */
+  printReport?: boolean;
+}
+
+export interface TargetResult extends LoadResult {
+  target: string;
+  description: string;
+  /** Gateway req/s divided by bare req/s in the same run. */
+  ratioToBare?: number;
+  goals?: { ratioAtLeast020: boolean; p99AtMost10ms: boolean };
+}
+
+export interface GatewayMarketReport {
+  date: string;
+  machine: { cpus: number; cpuModel: string; node: string; platform: string };
+  settings: { connections: number; warmupSeconds: number; seconds: number; loadGenerator: string; database: string };
+  marketId: string;
+  bodyBytes: number;
+  targets: TargetResult[];
+  profile?: ProfileSummary & { cpuprofile: string; profiledRun: TargetResult };
+}
+
+const GOAL_RATIO = 0.2;
+const GOAL_P99_MS = 10;
+
+const num = (value: string | undefined, fallback: number) => (value && Number.isFinite(Number(value)) ? Number(value) : fallback);
+
+/** The workspace, its test key and the market the load asks for, created before any server starts. */
+async function prepareData(databaseUrl: string): Promise<{ secret: string; marketId: string }> {
+  const db = createPrismaClient(databaseUrl, 2);
+  try {
+    await seedSimulatedMarkets(db);
+    const workspace = await createWorkspace(db, 'Benchmark workspace');
+    // No per-key limit: the core's RATE_LIMIT_DEFAULT (set very high for the servers) applies.
+    const { secret } = await createApiKey(db, { workspaceId: workspace.id, environment: 'test', name: 'bench' });
+    const market = await db.market.findFirst({ where: { venue: 'sim_kalshi', venueMarketId: 'FED-CUT-DEC' }, select: { id: true } });
+    if (!market) throw new Error('the seeded market sim_kalshi FED-CUT-DEC is missing');
+    return { secret, marketId: market.id };
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+export async function runGatewayMarketBench(options: GatewayMarketOptions = {}): Promise<GatewayMarketReport> {
+  const connections = options.connections ?? num(process.env.BENCH_CONNECTIONS, 50);
+  const warmupSeconds = options.warmupSeconds ?? num(process.env.BENCH_WARMUP_SECONDS, 3);
+  const seconds = options.seconds ?? num(process.env.BENCH_SECONDS, 10);
+  const splitWithRedis = options.splitWithRedis ?? process.env.BENCH_SPLIT_REDIS === '1';
+  const redisUrl = options.redisUrl ?? process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const profile = options.profile ?? process.env.BENCH_PROFILE === '1';
+  const resultsDir = options.resultsDir ?? RESULTS_DIR;
+  const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+
+  const children: ManagedChild[] = [];
+  const start = (...args: Parameters<typeof startChild>) => {
+    const child = startChild(...args);
+    children.push(child);
+    return child;
+  };
+  let database: BenchDatabase | undefined;
+  try {
+    database = await createBenchDatabase();
+    log(`gateway-market: database ${database.name} created and migrated`);
+    const { secret, marketId } = await prepareData(database.url);
+    const auth = { authorization: `Bearer ${secret}` };
+    const internalToken = randomBytes(32).toString('base64url');
+    const serverEnv = {
+      HOST: '127.0.0.1',
+      DATABASE_URL: database.url,
+      INTERNAL_TOKEN: internalToken,
+      // Far above what the machine can serve, so that the limiter never answers 429.
+      RATE_LIMIT_DEFAULT: '1000000',
+      LOG_LEVEL: 'info',
+    };
+    const load = (url: string, expectBody: string, headers?: Record<string, string>) =>
+      measure({ url, headers, connections, warmupSeconds, seconds, expectBody });
+    const targets: TargetResult[] = [];
+    let body: Buffer | undefined;
+
+    /** The market through a gateway at `baseUrl`: fetched once, checked against the reference bytes. */
+    const marketBody = async (baseUrl: string, label: string) => {
+      const response = await getBytes(`${baseUrl}/v1/markets/${marketId}`, auth);
+      if (response.status !== 200) throw new Error(`${label}: GET /v1/markets/${marketId} answered ${response.status}: ${response.body.toString('utf8')}`);
+      if (body && !response.body.equals(body)) throw new Error(`${label}: the market's JSON differs from the single-process gateway's`);
+      return response.body;
+    };
+    const record = (target: string, description: string, result: LoadResult) => {
+      const entry: TargetResult = { target, description, ...result };
+      targets.push(entry);
+      log(`  ${formatRow(entry)}`);
+      warnIfUnclean(entry, log);
+      return entry;
+    };
+
+    // 1. single: gateway + core in one process, as `npm start`.
+    {
+      log(`gateway-market: single (bin/start.ts), ${connections} connections, ${warmupSeconds} s warm-up + ${seconds} s`);
+      const child = start({ label: 'single', script: 'bin/start.ts', env: { ...serverEnv, PORT: '0' } });
+      const { url } = (await child.waitForLog((line) => line.msg === 'listening')) as { url: string };
+      body = await marketBody(url, 'single');
+      record('single', 'gateway + core in one process (bin/start.ts, in-process transport)', await load(`${url}/v1/markets/${marketId}`, body.toString('utf8'), auth));
+      await child.stop();
+    }
+
+    // 2. bare node:http with the same bytes.
+    {
+      log(`gateway-market: bare node:http baseline (${body.length} bytes of JSON)`);
+      const child = start({ label: 'bare', script: 'bench/bareServer.ts', env: { PORT: '0', BENCH_BARE_BODY_BASE64: body.toString('base64') } });
+      const { url } = (await child.waitForLog((line) => line.msg === 'listening')) as { url: string };
+      const check = await getBytes(`${url}/v1/markets/${marketId}`);
+      if (!check.body.equals(body)) throw new Error('bare: the baseline does not return the gateway\'s bytes');
+      record('bare', 'bare node:http server returning the same bytes', await load(`${url}/v1/markets/${marketId}`, body.toString('utf8')));
+      await child.stop();
+    }
+
+    // 3. split: core and gateway as two processes over HTTP (and 4. with Redis, when asked).
+    const splitModes: { target: string; description: string; redis?: string }[] = [
+      { target: 'split', description: 'bin/startCore.ts + bin/startGateway.ts over HTTP, no Redis (auth cache off)' },
+    ];
+    if (splitWithRedis) {
+      splitModes.push({ target: 'split+redis', description: 'split with REDIS_URL (auth cache on, rate-limit counters in Redis)', redis: redisUrl });
+    }
+    for (const mode of splitModes) {
+      log(`gateway-market: ${mode.target} (bin/startCore.ts + bin/startGateway.ts)`);
+      const core = start({ label: `${mode.target} core`, script: 'bin/startCore.ts', env: { ...serverEnv, CORE_PORT: '0', REDIS_URL: mode.redis } });
+      const { port: corePort } = (await core.waitForLog((line) => line.msg === 'core listening')) as { port: number };
+      const gateway = start({
+        label: `${mode.target} gateway`,
+        script: 'bin/startGateway.ts',
+        env: { ...serverEnv, DATABASE_URL: undefined, PORT: '0', CORE_URL: `http://127.0.0.1:${corePort}`, REDIS_URL: mode.redis },
+      });
+      const { port } = (await gateway.waitForLog((line) => line.msg === 'gateway listening')) as { port: number };
+      const url = `http://127.0.0.1:${port}`;
+      await marketBody(url, mode.target);
+      record(mode.target, mode.description, await load(`${url}/v1/markets/${marketId}`, body.toString('utf8'), auth));
+      await gateway.stop();
+      await core.stop();
+    }
+
+    const bare = targets.find((t) => t.target === 'bare')!;
+    for (const target of targets) {
+      if (target === bare) continue;
+      target.ratioToBare = Math.round((1000 * target.requestsPerSecond) / Math.max(1, bare.requestsPerSecond)) / 1000;
+      target.goals = { ratioAtLeast020: target.ratioToBare >= GOAL_RATIO, p99AtMost10ms: target.latencyMs.p99 <= GOAL_P99_MS };
+    }
+
+    // 5. Optional: where the single-process server spends its time under the same load.
+    let profileReport: GatewayMarketReport['profile'];
+    if (profile) {
+      // One directory per run: Node writes a profile per thread (the main thread, and tsx's module
+      // loader thread), named CPU.<date>.<time>.<pid>.<thread id>.<seq>.cpuprofile; ours is thread 0.
+      const profileDir = path.join(resultsDir, 'profiles', `single-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+      fs.mkdirSync(profileDir, { recursive: true });
+      log(`gateway-market: single again, under --cpu-prof (figures of this run are not the benchmark's)`);
+      const child = start({
+        label: 'single (profiled)',
+        script: 'bin/start.ts',
+        env: { ...serverEnv, PORT: '0' },
+        nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+      });
+      const { url } = (await child.waitForLog((line) => line.msg === 'listening')) as { url: string };
+      await marketBody(url, 'single (profiled)');
+      if (warmupSeconds > 0) await measure({ url: `${url}/v1/markets/${marketId}`, headers: auth, connections, warmupSeconds: 0, seconds: warmupSeconds });
+      const measuredFrom = process.hrtime.bigint();
+      const result = await measure({ url: `${url}/v1/markets/${marketId}`, headers: auth, connections, warmupSeconds: 0, seconds, expectBody: body.toString('utf8') });
+      const measuredTo = process.hrtime.bigint();
+      await child.stop();
+      const exitedAt = process.hrtime.bigint();
+      const mainThread = fs.readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile') && f.includes(`.${child.pid}.0.`));
+      if (!mainThread) throw new Error(`no main-thread CPU profile for pid ${child.pid} in ${profileDir}`);
+      const file = path.join(profileDir, mainThread);
+      const summary = summarizeProfile(file, {
+        startBeforeEndUs: Number(exitedAt - measuredFrom) / 1000,
+        endBeforeEndUs: Number(exitedAt - measuredTo) / 1000,
+      });
+      const profiledRun: TargetResult = { target: 'single (profiled)', description: 'single under --cpu-prof', ...result };
+      log(`  ${formatRow(profiledRun)}`);
+      log(formatProfileSummary(summary));
+      fs.writeFileSync(path.join(resultsDir, 'profile-single.txt'), `${formatProfileSummary(summary, 40)}\n`);
+      profileReport = { ...summary, cpuprofile: path.relative(process.cwd(), file), profiledRun };
+    }
+
+    const report: GatewayMarketReport = {
+      date: new Date().toISOString(),
+      machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${os.platform()} ${os.release()}` },
+      settings: {
+        connections,
+        warmupSeconds,
+        seconds,
+        loadGenerator: 'autocannon 9 (programmatic API, in the benchmark process, no workers, pipelining 1)',
+        database: 'PostgreSQL (fresh database per run)',
+      },
+      marketId,
+      bodyBytes: body.length,
+      targets,
+      profile: profileReport,
+    };
+    fs.mkdirSync(resultsDir, { recursive: true });
+    fs.writeFileSync(path.join(resultsDir, 'gateway-market.json'), `${JSON.stringify(report, null, 2)}\n`);
+    if (options.printReport ?? true) {
+      log('');
+      log(formatGatewayMarketReport(report));
+    }
+    log(`  written to ${path.relative(process.cwd(), path.join(resultsDir, 'gateway-market.json'))}`);
+    return report;
+  } finally {
+    for (const child of children.reverse()) await child.stop();
+    await database?.drop();
+  }
+}
+
+function formatRow(t: TargetResult): string {
+  return (
+    `${t.target.padEnd(18)} ${String(t.requestsPerSecond).padStart(7)} req/s  ` +
+    `p50 ${t.latencyMs.p50.toFixed(2).padStart(6)} ms  p99 ${t.latencyMs.p99.toFixed(2).padStart(6)} ms  ` +
+    `non-2xx ${t.non2xx}  errors ${t.errors}  mismatches ${t.mismatches}`
+  );
+}
+
+function warnIfUnclean(t: TargetResult, log: (line: string) => void): void {
+  const problems = [
+    t.non2xx ? `${t.non2xx} non-2xx responses (${JSON.stringify(t.statusCodes)})` : '',
+    t.errors ? `${t.errors} connection errors` : '',
+    t.timeouts ? `${t.timeouts} timeouts` : '',
+    t.mismatches ? `${t.mismatches} responses with a different body` : '',
+  ].filter(Boolean);
+  if (!problems.length) return;
+  log('');
+  log('  !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!');
+  log(`  !!! WARNING: ${t.target}: ${problems.join('; ')}`);
+  log('  !!! the figures above do not measure successful requests only; do not compare them.');
+  log('  !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!');
+  log('');
+}
+
+export function formatGatewayMarketReport(report: GatewayMarketReport): string {
+  const header = `  ${'target'.padEnd(12)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)} ${'ratio'.padStart(7)}  goals (ratio >= ${GOAL_RATIO}, p99 <= ${GOAL_P99_MS} ms)`;
+  const rows = report.targets.map((t) => {
+    const goals = t.goals
+      ? `${t.goals.ratioAtLeast020 ? 'ratio ok' : 'RATIO MISSED'}, ${t.goals.p99AtMost10ms ? 'p99 ok' : 'P99 MISSED'}`
+      : 'baseline';
+    return (
+      `  ${t.target.padEnd(12)} ${String(t.requestsPerSecond).padStart(8)} ${t.latencyMs.p50.toFixed(2).padStart(8)} ` +
+      `${t.latencyMs.p99.toFixed(2).padStart(8)} ${String(t.non2xx).padStart(8)} ${(t.ratioToBare?.toFixed(3) ?? '-').padStart(7)}  ${goals}`
+    );
+  });
+  return [
+    `GET /v1/markets/{id}: ${report.settings.connections} connections, ${report.settings.warmupSeconds} s warm-up + ${report.settings.seconds} s measured per target; ` +
+      `${report.bodyBytes}-byte body; ${report.machine.cpus} CPUs; load from ${report.settings.loadGenerator}`,
+    header,
+    ...rows,
+  ].join('\n');
+}
+
+if (require.main === module) {
+  installSignalHandlers();
+  runGatewayMarketBench().then(
+    async () => {
+      await runCleanups();
+      process.exit(0);
+    },
+    async (error: unknown) => {
+      process.stderr.write(`gateway-market failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      await runCleanups();
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,262 @@
+/**
+ * Plumbing shared by the benchmarks: child processes that cannot outlive the benchmark, a fresh
+ * PostgreSQL database that is always dropped, and clean-up that runs on success, failure and
+ * Ctrl-C alike.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client } from 'pg';
+import { applyMigrations } from '../core/db/migrate';
+
+export const ROOT = path.resolve(__dirname, '..');
+export const RESULTS_DIR = path.join(ROOT, 'bench-results');
+
+// ---------------------------------------------------------------------------------------------
+// Clean-up: LIFO, each step once, on normal completion, on failure and on SIGINT/SIGTERM.
+
+type CleanupStep = () => Promise<void> | void;
+const cleanupSteps: { label: string; step: CleanupStep }[] = [];
+const liveChildren = new Set<ChildProcess>();
+let signalHandlersInstalled = false;
+
+/** Registers a clean-up step; returns a function that runs it now (and unregisters it). */
+export function onCleanup(label: string, step: CleanupStep): () => Promise<void> {
+  const entry = { label, step };
+  cleanupSteps.push(entry);
+  return async () => {
+    const index = cleanupSteps.indexOf(entry);
+    if (index < 0) return;
+    cleanupSteps.splice(index, 1);
+    await entry.step();
+  };
+}
+
+/** Runs every pending clean-up step, newest first; a failing step is reported and the rest still run. */
+export async function runCleanups(): Promise<void> {
+  while (cleanupSteps.length) {
+    const { label, step } = cleanupSteps.pop()!;
+    try {
+      await step();
+    } catch (error) {
+      process.stderr.write(`bench: clean-up "${label}" failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    }
+  }
+}
+
+/**
+ * Ctrl-C / SIGTERM: clean up (stop children, drop the database), then exit 130/143. On any exit,
+ * children still alive are SIGKILLed synchronously as a last resort.
+ */
+export function installSignalHandlers(): void {
+  if (signalHandlersInstalled) return;
+  signalHandlersInstalled = true;
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      killAllChildrenNow();
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    }
+    stopping = true;
+    process.stderr.write(`\nbench: ${signal}, cleaning up...\n`);
+    const hardStop = setTimeout(() => {
+      killAllChildrenNow();
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    }, 15_000);
+    hardStop.unref();
+    void runCleanups().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('exit', killAllChildrenNow);
+}
+
+function killAllChildrenNow(): void {
+  for (const child of liveChildren) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Child processes.
+
+export interface ChildOptions {
+  /** Short name used in messages. */
+  label: string;
+  /** Script path relative to the repository root, run with tsx's loader. */
+  script: string;
+  env: Record<string, string | undefined>;
+  /** Extra node flags (e.g. --cpu-prof). */
+  nodeArgs?: string[];
+}
+
+export interface ManagedChild {
+  label: string;
+  pid: number;
+  /** Resolves with the first JSON log line on stdout that `match` accepts. */
+  waitForLog(match: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process has exited. Idempotent. */
+  stop(graceMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** The last lines the child wrote (stdout and stderr), for error messages. */
+  tail(): string;
+}
+
+/** Variables a child must not inherit from the shell running the benchmark: the benchmark sets them. */
+const CONTROLLED = [
+  'DATABASE_URL', 'REDIS_URL', 'CORE_URL', 'PORT', 'CORE_PORT', 'HOST', 'INTERNAL_TOKEN', 'RATE_LIMIT_DEFAULT',
+  'AUTH_CACHE_TTL_MS', 'LOG_LEVEL', 'NODE_OPTIONS', 'PGLITE_DATA_DIR',
+];
+
+/**
+ * Starts `node --import tsx --import bench/childGuard.ts <script>` directly (not through the tsx
+ * CLI, which would add a wrapper process), with an IPC channel so that the child stops itself if
+ * this process dies. It is killed by pid in clean-up in any case.
+ */
+export function startChild(options: ChildOptions): ManagedChild {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !CONTROLLED.includes(name)) env[name] = value;
+  for (const [name, value] of Object.entries(options.env)) if (value !== undefined) env[name] = value;
+
+  const guard = pathToFileURL(path.join(ROOT, 'bench/childGuard.ts')).href;
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', '--import', guard, options.script], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  if (child.pid === undefined) throw new Error(`${options.label}: could not start ${options.script}`);
+  liveChildren.add(child);
+
+  const lines: string[] = [];
+  const remember = (line: string) => {
+    lines.push(line);
+    if (lines.length > 40) lines.shift();
+  };
+  type Waiter = { match: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void };
+  const waiters = new Set<Waiter>();
+  let stdoutRest = '';
+  child.stdout!.setEncoding('utf8');
+  child.stdout!.on('data', (chunk: string) => {
+    stdoutRest += chunk;
+    let newline: number;
+    while ((newline = stdoutRest.indexOf('\n')) >= 0) {
+      const line = stdoutRest.slice(0, newline);
+      stdoutRest = stdoutRest.slice(newline + 1);
+      if (!line.trim()) continue;
+      remember(line);
+      if (!line.startsWith('{')) continue;
+      let parsed: Record<string, unknown>;
+      try {
+        parsed = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        continue;
+      }
+      for (const waiter of waiters) {
+        if (waiter.match(parsed)) {
+          waiters.delete(waiter);
+          waiter.resolve(parsed);
+        }
+      }
+    }
+  });
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (chunk: string) => {
+    for (const line of chunk.split('\n')) if (line.trim()) remember(`[stderr] ${line}`);
+  });
+
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => {
+      liveChildren.delete(child);
+      resolve({ code, signal });
+    });
+  });
+  // The IPC channel is only a lifeline for the child; it must not keep this process alive.
+  child.channel?.unref();
+  child.on('error', (error) => remember(`[spawn error] ${error.message}`));
+
+  const tail = () => lines.slice(-15).join('\n');
+  let stopping: Promise<{ code: number | null; signal: NodeJS.Signals | null }> | undefined;
+  const managed: ManagedChild = {
+    label: options.label,
+    pid: child.pid,
+    tail,
+    waitForLog(match, timeoutMs = 60_000) {
+      return new Promise((resolve, reject) => {
+        const waiter: Waiter = {
+          match,
+          resolve: (line) => {
+            clearTimeout(timer);
+            resolve(line);
+          },
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          reject(new Error(`${options.label}: not ready after ${timeoutMs} ms\n${tail()}`));
+        }, timeoutMs);
+        waiters.add(waiter);
+        void exited.then(({ code, signal }) => {
+          if (!waiters.delete(waiter)) return;
+          clearTimeout(timer);
+          reject(new Error(`${options.label}: exited (${signal ?? `code ${code}`}) before it was ready\n${tail()}`));
+        });
+      });
+    },
+    stop(graceMs = 8000) {
+      stopping ??= (async () => {
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill('SIGTERM');
+          const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+          const result = await exited;
+          clearTimeout(timer);
+          return result;
+        }
+        return exited;
+      })();
+      return stopping;
+    },
+  };
+  onCleanup(`stop ${options.label} (pid ${child.pid})`, async () => {
+    await managed.stop();
+  });
+  return managed;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A fresh PostgreSQL database per run, migrated, always dropped.
+
+export const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+export interface BenchDatabase {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
+export async function createBenchDatabase(): Promise<BenchDatabase> {
+  const name = `mkapi_bench_${Date.now()}_${process.pid}`;
+  await adminQuery(`CREATE DATABASE "${name}"`);
+  const drop = onCleanup(`drop database ${name}`, () => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  await applyMigrations(url.toString());
+  return { name, url: url.toString(), drop };
+}
+
+async function adminQuery(sql: string): Promise<void> {
+  const admin = new Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(sql);
+  } finally {
+    await admin.end();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** One request, the body as bytes; for setting up and checking targets, not for load. */
+export async function getBytes(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Buffer; headers: Headers }> {
+  const response = await fetch(url, { headers });
+  return { status: response.status, body: Buffer.from(await response.arrayBuffer()), headers: response.headers };
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

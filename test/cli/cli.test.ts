@@ -1,0 +1,152 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { createPrismaClient, type Db } from '../../core/db/prismaClient';
+import { API_KEY_FORMAT, sha256Hex } from '../../core/domain/secrets';
+import { databaseUrl } from '../support/env';
+
+/**
+ * The administration CLI as a real process against the run's database. Each tsx start costs a
+ * second or two, so the error cases run side by side while the happy path runs in order.
+ */
+const ROOT = path.resolve(__dirname, '../..');
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+const SLOW = 120_000;
+
+interface Outcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, ['bin/cli.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl(), LOG_LEVEL: 'silent', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const STACK_FRAME = /^\s+at\s/m;
+
+let db: Db;
+/** The failure cases, started at once in beforeAll and awaited by their tests. */
+let failures: Record<string, Promise<Outcome>>;
+
+beforeAll(() => {
+  db = createPrismaClient(databaseUrl(), 2);
+  // One after another, beside the in-order tests: two processes at a time is what the machine
+  // runs fastest, and jest does not wait for these before starting the tests.
+  let queue: Promise<unknown> = Promise.resolve();
+  const queued = (args: string[], env?: Record<string, string>) => {
+    const outcome = queue.then(() => cli(args, env));
+    queue = outcome;
+    return outcome;
+  };
+  failures = {
+    badConfig: queued(['workspaces', 'create', 'Acme'], { DATABASE_URL: 'not-a-url' }),
+    noCommand: queued([]),
+    unknownCommand: queued(['workspaces', 'destroy', 'ws_x']),
+    badEnv: queued(['keys', 'create', '--workspace', 'ws_x', '--env', 'prod']),
+    noWorkspace: queued(['keys', 'create', '--env', 'test']),
+    missingOptionValue: queued(['keys', 'create', '--workspace', 'ws_x', '--env', 'test', '--rate-limit']),
+  };
+});
+afterAll(async () => {
+  await Promise.all(Object.values(failures));
+  await db.$disconnect();
+});
+
+describe('workspaces and keys, in order', () => {
+  let workspaceId: string;
+  let keyId: string;
+
+  it('`workspaces create Acme` prints the workspace id alone and exits 0', async () => {
+    const result = await cli(['workspaces', 'create', 'Acme']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^ws_[0-9a-z]{26}\n$/);
+    workspaceId = result.stdout.trim();
+    const row = await db.workspace.findUnique({ where: { id: workspaceId } });
+    expect(row).toMatchObject({ id: workspaceId, name: 'Acme', tradingHalted: false });
+  }, SLOW);
+
+  it('`keys create` prints the key id first and the secret alone last; only its SHA-256 is stored', async () => {
+    const result = await cli(['keys', 'create', '--workspace', workspaceId, '--env', 'test', '--rate-limit', '5']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.replace(/\n$/, '').split('\n');
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    keyId = lines[0].split(/\s/)[0];
+    expect(keyId).toMatch(/^key_[0-9a-z]{26}$/);
+    const secret = lines[lines.length - 1];
+    expect(secret).toMatch(API_KEY_FORMAT);
+    expect(secret.startsWith('mk_test_')).toBe(true);
+
+    const key = await db.apiKey.findUniqueOrThrow({ where: { id: keyId } });
+    expect(key).toMatchObject({ workspaceId, environment: 'test', rateLimit: 5, revokedAt: null });
+    expect(key.secretHash).toBe(sha256Hex(secret));
+    // Nothing in the stored row, in any column, holds the secret or its random part.
+    const [stored] = await db.$queryRaw<{ row: string }[]>`SELECT row_to_json(k)::text AS row FROM api_keys k WHERE id = ${keyId}`;
+    expect(stored.row).toContain(sha256Hex(secret));
+    expect(stored.row).not.toContain(secret);
+    expect(stored.row).not.toContain(secret.slice('mk_test_'.length));
+    expect(stored.row).not.toContain(secret.slice('mk_test_'.length, 'mk_test_'.length + 12));
+  }, SLOW);
+
+  it('`keys revoke <key_id>` sets revoked_at', async () => {
+    const before = Date.now();
+    const result = await cli(['keys', 'revoke', keyId]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(keyId);
+    const key = await db.apiKey.findUniqueOrThrow({ where: { id: keyId } });
+    expect(key.revokedAt).toBeInstanceOf(Date);
+    expect(key.revokedAt!.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(key.revokedAt!.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+  }, SLOW);
+
+  it('`keys revoke` of an unknown key exits non-zero with one clear line', async () => {
+    const result = await cli(['keys', 'revoke', 'key_01zzzzzzzzzzzzzzzzzzzzzzzz']);
+    expect(result.code).not.toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^error: .*key_01zzzzzzzzzzzzzzzzzzzzzzzz.*\n$/);
+    expect(result.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+  }, SLOW);
+});
+
+describe('bad usage exits 64 with the usage on stderr, without a stack trace', () => {
+  it.each([
+    ['no command', 'noCommand', /no command/],
+    ['an unknown command', 'unknownCommand', /unknown command 'workspaces destroy'/],
+    ['--env prod', 'badEnv', /--env test or --env live/],
+    ['keys create without --workspace', 'noWorkspace', /--workspace/],
+    ['an option without its value (--rate-limit)', 'missingOptionValue', /rate-limit/],
+  ])('%s', async (_name, which, reason) => {
+    const result = await failures[which];
+    expect(result.code).toBe(64);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^error: /);
+    expect(result.stderr).toMatch(reason);
+    expect(result.stderr).toContain('usage:');
+    expect(result.stderr).toContain('keys create --workspace <id> --env test|live');
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+  }, SLOW);
+});
+
+describe('bad configuration', () => {
+  it('DATABASE_URL=not-a-url prints one line `invalid configuration: ...` naming it and exits 2', async () => {
+    const result = await failures.badConfig;
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^invalid configuration: DATABASE_URL\b[^\n]*\n$/);
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+  }, SLOW);
+});

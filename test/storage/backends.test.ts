@@ -1,0 +1,143 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../core/db/embeddedPostgres';
+import { MIGRATIONS_DIR, applyMigrations, listMigrations } from '../../core/db/migrate';
+import { createPrismaClient, type Db } from '../../core/db/prismaClient';
+import { sha256Hex } from '../../core/domain/secrets';
+import { createApiKey, authenticateApiKey } from '../../core/services/apiKeys';
+import { seedSimulatedMarkets } from '../../core/services/marketCatalog';
+import { searchMarkets } from '../../core/services/markets';
+import { createSubaccount, getSubaccount, listSubaccounts } from '../../core/services/subaccounts';
+import { createWorkspace } from '../../core/services/workspaces';
+import { databaseUrl } from '../support/env';
+
+/** The same storage behaviour on both databases the service runs on. */
+interface Backend {
+  url: string;
+  db: Db;
+  close(): Promise<void>;
+}
+
+const backends: [string, () => Promise<Backend>][] = [
+  [
+    'PostgreSQL',
+    async () => {
+      const db = createPrismaClient(databaseUrl(), 4);
+      return { url: databaseUrl(), db, close: () => db.$disconnect() };
+    },
+  ],
+  [
+    'PGlite',
+    async () => {
+      const embedded: EmbeddedPostgres = await startEmbeddedPostgres('memory');
+      await applyMigrations(embedded.url);
+      const db = createPrismaClient(embedded.url, 2);
+      return {
+        url: embedded.url,
+        db,
+        close: async () => {
+          await db.$disconnect();
+          await embedded.stop();
+        },
+      };
+    },
+  ],
+];
+
+describe.each(backends)('storage on %s', (_name, open) => {
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await open();
+    await seedSimulatedMarkets(backend.db);
+  }, 60_000);
+  afterAll(() => backend.close());
+
+  it('applying the migrations again does nothing, and the history is in Prisma’s table', async () => {
+    expect(await applyMigrations(backend.url)).toEqual([]);
+    const client = new Client({ connectionString: backend.url });
+    await client.connect();
+    const rows = await client.query('SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" ORDER BY migration_name');
+    await client.end();
+    expect(rows.rows.map((r) => r.migration_name)).toEqual(listMigrations().map((m) => m.name));
+    expect(rows.rows.every((r) => /^[0-9a-f]{64}$/.test(r.checksum) && r.finished_at)).toBe(true);
+  });
+
+  it('seeding the catalog twice creates nothing the second time', async () => {
+    expect(await seedSimulatedMarkets(backend.db)).toBe(0);
+  });
+
+  it('keeps money exact: a balance with six decimals comes back digit for digit', async () => {
+    const workspace = await createWorkspace(backend.db, 'money');
+    const scope = { workspaceId: workspace.id, environment: 'test' as const };
+    const created = await createSubaccount(backend.db, scope, { name: 'exact', startingBalance: '123456789012.345678' }, '0');
+    const read = await getSubaccount(backend.db, scope, created.id);
+    expect(read.cashBalance.toFixed()).toBe('123456789012.345678');
+    const tiny = await createSubaccount(backend.db, scope, { name: 'tiny', startingBalance: '0.000001' }, '0');
+    expect((await getSubaccount(backend.db, scope, tiny.id)).cashBalance.toFixed()).toBe('0.000001');
+  });
+
+  it('stores only the SHA-256 of a key and finds the key by it', async () => {
+    const workspace = await createWorkspace(backend.db, 'keys');
+    const { key, secret } = await createApiKey(backend.db, { workspaceId: workspace.id, environment: 'live', rateLimit: 7 });
+    const stored = await backend.db.apiKey.findUniqueOrThrow({ where: { id: key.id } });
+    expect(stored.secretHash).toBe(sha256Hex(secret));
+    expect(JSON.stringify(stored)).not.toContain(secret.slice(8));
+    expect(await authenticateApiKey(backend.db, sha256Hex(secret), 50)).toMatchObject({ keyId: key.id, environment: 'live', rateLimit: 7 });
+    expect(await authenticateApiKey(backend.db, sha256Hex(`${secret}x`), 50)).toBeNull();
+  });
+
+  it('full-text search ranks title matches, matches word prefixes, and filters in SQL', async () => {
+    const page = await searchMarkets(backend.db, 'test', { q: 'infla', venue: 'sim-kalshi' });
+    expect(page.data.map((m) => m.venueMarketId)).toEqual(['CPI-ABOVE-3']);
+    const both = await searchMarkets(backend.db, 'test', { q: 'bitcoin' });
+    expect(both.data.map((m) => m.venue).sort()).toEqual(['sim_kalshi', 'sim_polymarket']);
+    expect((await searchMarkets(backend.db, 'live', { q: 'bitcoin' })).data).toEqual([]);
+    const weather = await searchMarkets(backend.db, 'test', { category: 'WEATHER', venue: 'sim-polymarket' });
+    expect(weather.data.length).toBe(3);
+    expect(weather.data.every((m) => m.category === 'weather' && m.venue === 'sim_polymarket')).toBe(true);
+  });
+
+  it('ranked search pages through every hit once', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Awaited<ReturnType<typeof searchMarkets>> = await searchMarkets(backend.db, 'test', { q: 'will', limit: 5, cursor });
+      seen.push(...page.data.map((m) => m.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(new Set(seen).size).toBe(seen.length);
+    const all = await backend.db.market.count({ where: { environment: 'test', title: { contains: 'Will' } } });
+    expect(seen.length).toBe(all);
+  });
+
+  it('lists subaccounts newest first with a cursor', async () => {
+    const workspace = await createWorkspace(backend.db, 'paging');
+    const scope = { workspaceId: workspace.id, environment: 'test' as const };
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i += 1) ids.push((await createSubaccount(backend.db, scope, { name: `s${i}` }, '10')).id);
+    const first = await listSubaccounts(backend.db, scope, { limit: 2 });
+    const second = await listSubaccounts(backend.db, scope, { limit: 2, cursor: first.nextCursor });
+    const third = await listSubaccounts(backend.db, scope, { limit: 2, cursor: second.nextCursor });
+    expect([...first.data, ...second.data, ...third.data].map((s) => s.id)).toEqual([...ids].reverse());
+    expect(third.hasMore).toBe(false);
+    expect(third.nextCursor).toBeNull();
+  });
+});
+
+describe('a migration edited after it was applied', () => {
+  it('stops start-up with a message naming it', async () => {
+    const embedded = await startEmbeddedPostgres('memory');
+    try {
+      await applyMigrations(embedded.url);
+      const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'migrations-'));
+      fs.cpSync(MIGRATIONS_DIR, copy, { recursive: true });
+      const [first] = listMigrations(copy);
+      fs.appendFileSync(path.join(copy, first.name, 'migration.sql'), '\n-- edited\n');
+      await expect(applyMigrations(embedded.url, copy)).rejects.toThrow(`migration ${first.name} was modified after it was applied`);
+    } finally {
+      await embedded.stop();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,64 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export const ROOT = path.resolve(__dirname, '../..');
+// `node --import tsx` rather than the tsx binary: the service is then this very process, so a
+// SIGKILL reaches it (the tsx binary runs the script in a child it cannot forward SIGKILL to).
+const NODE_ARGS = ['--import', 'tsx'];
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  url: string;
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Starts one of our entry points as a real process and waits for its "listening" log line, which
+ * carries the port it bound (PORT=0 / CORE_PORT=0 let the OS choose).
+ */
+export function startProcess(script: string, env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [...NODE_ARGS, script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script} did not start in ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /"port":(\d+)|"url":"(http[^"]+)"/.exec(output);
+      if (match && /listening/.test(output)) {
+        clearTimeout(timer);
+        resolve({
+          child,
+          url: match[2] ?? `http://127.0.0.1:${match[1]}`,
+          output: () => output,
+          stop: async (signal = 'SIGTERM') => {
+            if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+            return exited;
+          },
+        });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${script} exited with ${code} before listening:\n${output}`));
+    });
+  });
+}
+
+/** Runs a command to completion (the CLI), returning its exit code and output. */
+export function runProcess(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...NODE_ARGS, script, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}

@@ -1,0 +1,114 @@
+import { ConfigError, loadConfig } from '../../core/config';
+
+const KEK = Buffer.alloc(32, 7).toString('base64');
+
+function configErrorOf(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error(`expected a ConfigError for ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig', () => {
+  it('has working defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toEqual({
+      HOST: '127.0.0.1',
+      PORT: 3000,
+      CORE_PORT: 4000,
+      CORE_TIMEOUT_MS: 5000,
+      PGLITE_DATA_DIR: '.data/pglite',
+      CREDENTIALS_KEK_ID: 'kek1',
+      RATE_LIMIT_DEFAULT: 50,
+      AUTH_CACHE_TTL_MS: 1000,
+      SIM_STARTING_BALANCE: '100000',
+      LOG_LEVEL: 'info',
+    });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.REDIS_URL).toBeUndefined();
+    expect(config.INTERNAL_TOKEN).toBeUndefined();
+  });
+
+  it('reads valid values, numbers as numbers', () => {
+    const config = loadConfig({
+      HOST: '0.0.0.0',
+      PORT: '8080',
+      CORE_PORT: '0',
+      CORE_URL: 'http://core.internal:4000',
+      CORE_TIMEOUT_MS: '120000',
+      DATABASE_URL: 'postgresql://u@db:5432/app',
+      REDIS_URL: 'rediss://cache:6380',
+      INTERNAL_TOKEN: 'x'.repeat(32),
+      CREDENTIALS_KEK: KEK,
+      RATE_LIMIT_DEFAULT: '7',
+      AUTH_CACHE_TTL_MS: '0',
+      SIM_STARTING_BALANCE: '2500.50',
+      LOG_LEVEL: 'silent',
+    });
+    expect(config).toMatchObject({
+      HOST: '0.0.0.0', PORT: 8080, CORE_PORT: 0, CORE_URL: 'http://core.internal:4000', CORE_TIMEOUT_MS: 120000,
+      DATABASE_URL: 'postgresql://u@db:5432/app', REDIS_URL: 'rediss://cache:6380', CREDENTIALS_KEK: KEK,
+      RATE_LIMIT_DEFAULT: 7, AUTH_CACHE_TTL_MS: 0, SIM_STARTING_BALANCE: '2500.50', LOG_LEVEL: 'silent',
+    });
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@db/app' }).DATABASE_URL).toBe('postgres://u@db/app');
+  });
+
+  it('is frozen', () => {
+    const config = loadConfig({});
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('ignores variables it does not know', () => {
+    expect(loadConfig({ PATH: '/usr/bin', HOME: '/root' })).not.toHaveProperty('PATH');
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '65536'],
+    ['PORT', '-1'],
+    ['PORT', '80.5'],
+    ['CORE_PORT', '99999'],
+    ['CORE_URL', 'not a url'],
+    ['CORE_URL', 'ftp://core:4000'],
+    ['CORE_TIMEOUT_MS', '0'],
+    ['CORE_TIMEOUT_MS', '120001'],
+    ['DATABASE_URL', 'not-a-url'],
+    ['DATABASE_URL', 'mysql://u@db/app'],
+    ['REDIS_URL', 'http://cache:6379'],
+    ['INTERNAL_TOKEN', 'too-short'],
+    ['CREDENTIALS_KEK', Buffer.alloc(16).toString('base64')],
+    ['RATE_LIMIT_DEFAULT', '0'],
+    ['RATE_LIMIT_DEFAULT', '1000001'],
+    ['AUTH_CACHE_TTL_MS', '-1'],
+    ['AUTH_CACHE_TTL_MS', '60001'],
+    ['SIM_STARTING_BALANCE', '-5'],
+    ['SIM_STARTING_BALANCE', '1e6'],
+    ['LOG_LEVEL', 'verbose'],
+  ])('%s=%j is a ConfigError naming the variable', (name, value) => {
+    const error = configErrorOf({ [name]: value });
+    expect(error.message).toMatch(new RegExp(`^invalid configuration: ${name}\\b`));
+    expect(error.message).not.toContain('\n');
+  });
+
+  // A blank-looking value must not silently turn into 0: PORT=0 binds a random port and
+  // AUTH_CACHE_TTL_MS=0 turns the auth cache off, and nothing would tell the operator.
+  it.each([['PORT'], ['CORE_PORT'], ['AUTH_CACHE_TTL_MS']])('%s of only whitespace is a ConfigError naming it, not 0', (name) => {
+    expect(configErrorOf({ [name]: ' ' }).message).toMatch(new RegExp(`^invalid configuration: ${name}\\b`));
+  });
+
+  it('names the bad variable even beside good ones', () => {
+    expect(configErrorOf({ PORT: '8080', LOG_LEVEL: 'loud', DATABASE_URL: 'postgres://db/app' }).message).toMatch(
+      /^invalid configuration: LOG_LEVEL\b/,
+    );
+  });
+
+  it('an empty string is the same as unset', () => {
+    const config = loadConfig({ PORT: '', DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: '', INTERNAL_TOKEN: '', CREDENTIALS_KEK: '' });
+    expect(config).toEqual(loadConfig({}));
+    expect(config.PORT).toBe(3000);
+    expect(config.DATABASE_URL).toBeUndefined();
+  });
+});
