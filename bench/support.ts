@@ -4,6 +4,8 @@
  * Ctrl-C alike.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from 'pg';
@@ -104,7 +106,7 @@ export interface ManagedChild {
 /** Variables a child must not inherit from the shell running the benchmark: the benchmark sets them. */
 const CONTROLLED = [
   'DATABASE_URL', 'REDIS_URL', 'CORE_URL', 'PORT', 'CORE_PORT', 'HOST', 'INTERNAL_TOKEN', 'RATE_LIMIT_DEFAULT',
-  'AUTH_CACHE_TTL_MS', 'LOG_LEVEL', 'NODE_OPTIONS', 'PGLITE_DATA_DIR',
+  'AUTH_CACHE_TTL_MS', 'LOG_LEVEL', 'NODE_OPTIONS', 'NODE_ENV', 'PGLITE_DATA_DIR',
 ];
 
 /**
@@ -260,3 +262,125 @@ export async function getBytes(url: string, headers: Record<string, string> = {}
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+// ---------------------------------------------------------------------------------------------
+// CPU accounting over the measured window, from /proc (Linux; empty figures elsewhere).
+
+const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux (getconf CLK_TCK)
+
+function readProcCpuMs(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After "pid (comm) ": state is field 3, utime 14 and stime 15 (1-based in proc(5)).
+    return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
+  } catch {
+    return undefined;
+  }
+}
+
+function readMachineCpuMs(): { busy: number; total: number } | undefined {
+  try {
+    const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+    const [, ...values] = line.trim().split(/\s+/);
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = values.map(Number) as number[];
+    const busy = user! + nice! + system! + irq! + softirq! + steal!;
+    return { busy: busy * CLOCK_TICK_MS, total: (busy + idle! + iowait!) * CLOCK_TICK_MS };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The PostgreSQL backends serving `database` right now (their process title names it). */
+export function postgresBackendPids(database: string): number[] {
+  const pids: number[] = [];
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return pids;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const title = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (title.startsWith('postgres: ') && title.includes(` ${database} `)) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+export interface CpuReport {
+  windowSeconds: number;
+  /** CPU used, in cores (CPU-seconds per second), per group and for the whole machine. */
+  cores: Record<string, number>;
+  /** CPU milliseconds per successful request, per group. */
+  msPerRequest: Record<string, number>;
+  machineCores: number;
+}
+
+/**
+ * Samples CPU time of groups of processes (plus this process, the load generator, and the whole
+ * machine) at the start and end of the measured window. `groups` is evaluated at start, so that
+ * pool connections opened during the warm-up are included.
+ */
+export function cpuProbe(groups: () => Record<string, number[]>) {
+  let startAt = 0;
+  let startGroups: Record<string, number[]> = {};
+  let startTimes = new Map<number, number>();
+  let startSelf = 0;
+  let startMachine: { busy: number; total: number } | undefined;
+  let report: Omit<CpuReport, 'msPerRequest'> | undefined;
+  let raw: Record<string, number> = {};
+  const selfMs = () => {
+    const usage = process.cpuUsage();
+    return (usage.user + usage.system) / 1000;
+  };
+  return {
+    start() {
+      startAt = performance.now();
+      startGroups = groups();
+      startTimes = new Map();
+      for (const pid of Object.values(startGroups).flat()) startTimes.set(pid, readProcCpuMs(pid) ?? NaN);
+      startSelf = selfMs();
+      startMachine = readMachineCpuMs();
+    },
+    end() {
+      const seconds = (performance.now() - startAt) / 1000;
+      const cores: Record<string, number> = {};
+      let ours = 0;
+      for (const [group, pids] of Object.entries(startGroups)) {
+        let ms = 0;
+        for (const pid of pids) {
+          const delta = (readProcCpuMs(pid) ?? NaN) - startTimes.get(pid)!;
+          if (Number.isFinite(delta)) ms += delta;
+        }
+        cores[group] = ms / 1000 / seconds;
+        ours += ms;
+      }
+      const self = selfMs() - startSelf;
+      cores['load generator (autocannon)'] = self / 1000 / seconds;
+      ours += self;
+      const machine = readMachineCpuMs();
+      if (machine && startMachine) {
+        const busy = machine.busy - startMachine.busy;
+        cores['other processes'] = Math.max(0, (busy - ours) / 1000 / seconds);
+        cores['machine (all)'] = busy / 1000 / seconds;
+      }
+      raw = { ...cores };
+      for (const key of Object.keys(cores)) cores[key] = Math.round(cores[key]! * 100) / 100;
+      report = { windowSeconds: Math.round(seconds * 100) / 100, cores, machineCores: os.cpus().length };
+    },
+    /** The figures, with CPU ms per request for `requests` successful requests. */
+    result(requestsPerSecond: number): CpuReport | undefined {
+      if (!report) return undefined;
+      const msPerRequest: Record<string, number> = {};
+      for (const [group, cores] of Object.entries(raw)) {
+        msPerRequest[group] = requestsPerSecond > 0 ? Math.round((1000 * cores * 1000) / requestsPerSecond) / 1000 : NaN;
+      }
+      return { ...report, msPerRequest };
+    },
+  };
+}

@@ -1,3 +1,4 @@
+import { DomainError } from '../../domain/errors';
 import { getWorkspace } from '../../services/workspaces';
 import { builder } from '../builder';
 
@@ -15,7 +16,7 @@ builder.queryField('workspace', (t) =>
     type: 'Workspace',
     description: 'The workspace of the caller.',
     resolve: (_query, _root, _args, ctx) => {
-      if (ctx.principal.kind === 'gateway') throw new Error('no workspace for the gateway principal');
+      if (ctx.principal.kind === 'gateway') throw new DomainError('forbidden', 'The gateway principal has no workspace.');
       return getWorkspace(ctx.db, ctx.principal.workspaceId);
     },
   }),
