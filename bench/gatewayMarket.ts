@@ -26,19 +26,27 @@ import { measure, type LoadResult } from './load';
 import { formatProfileSummary, summarizeProfile, type ProfileSummary } from './profileSummary';
 import {
   RESULTS_DIR,
+  cpuProbe,
   createBenchDatabase,
+  postgresBackendPids,
   getBytes,
   installSignalHandlers,
   runCleanups,
   startChild,
   type BenchDatabase,
+  type CpuReport,
   type ManagedChild,
 } from './support';
 
 export interface GatewayMarketOptions {
   connections?: number;
+  /** Minimum warm-up per target (the warm-up also waits for warmupRequests responses). */
   warmupSeconds?: number;
+  warmupRequests?: number;
+  warmupMaxSeconds?: number;
   seconds?: number;
+  /** NODE_ENV for the servers (unset by default, as with `npm start`). */
+  nodeEnv?: string;
   /** Also measure split mode with Redis (auth cache on, rate limits in Redis). */
   splitWithRedis?: boolean;
   redisUrl?: string;
@@ -54,6 +62,8 @@ export interface GatewayMarketOptions {
 export interface TargetResult extends LoadResult {
   target: string;
   description: string;
+  /** CPU used during the measured window, per process group. */
+  cpu?: CpuReport;
   /** Gateway req/s divided by bare req/s in the same run. */
   ratioToBare?: number;
   goals?: { ratioAtLeast020: boolean; p99AtMost10ms: boolean };
@@ -62,7 +72,15 @@ export interface TargetResult extends LoadResult {
 export interface GatewayMarketReport {
   date: string;
   machine: { cpus: number; cpuModel: string; node: string; platform: string };
-  settings: { connections: number; warmupSeconds: number; seconds: number; loadGenerator: string; database: string };
+  settings: {
+    connections: number;
+    warmup: string;
+    seconds: number;
+    nodeEnv: string;
+    loadGenerator: string;
+    database: string;
+  };
+  loadAverageAtStart: number[];
   marketId: string;
   bodyBytes: number;
   targets: TargetResult[];
@@ -93,6 +111,9 @@ async function prepareData(databaseUrl: string): Promise<{ secret: string; marke
 export async function runGatewayMarketBench(options: GatewayMarketOptions = {}): Promise<GatewayMarketReport> {
   const connections = options.connections ?? num(process.env.BENCH_CONNECTIONS, 50);
   const warmupSeconds = options.warmupSeconds ?? num(process.env.BENCH_WARMUP_SECONDS, 3);
+  const warmupRequests = options.warmupRequests ?? num(process.env.BENCH_WARMUP_REQUESTS, 5000);
+  const warmupMaxSeconds = options.warmupMaxSeconds ?? num(process.env.BENCH_WARMUP_MAX_SECONDS, 20);
+  const nodeEnv = options.nodeEnv ?? process.env.BENCH_NODE_ENV;
   const seconds = options.seconds ?? num(process.env.BENCH_SECONDS, 10);
   const splitWithRedis = options.splitWithRedis ?? process.env.BENCH_SPLIT_REDIS === '1';
   const redisUrl = options.redisUrl ?? process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -107,6 +128,7 @@ export async function runGatewayMarketBench(options: GatewayMarketOptions = {}):
     return child;
   };
   let database: BenchDatabase | undefined;
+  const loadAverageAtStart = os.loadavg().map((value) => Math.round(value * 100) / 100);
   try {
     database = await createBenchDatabase();
     log(`gateway-market: database ${database.name} created and migrated`);
@@ -120,9 +142,22 @@ export async function runGatewayMarketBench(options: GatewayMarketOptions = {}):
       // Far above what the machine can serve, so that the limiter never answers 429.
       RATE_LIMIT_DEFAULT: '1000000',
       LOG_LEVEL: 'info',
+      NODE_ENV: nodeEnv,
     };
-    const load = (url: string, expectBody: string, headers?: Record<string, string>) =>
-      measure({ url, headers, connections, warmupSeconds, seconds, expectBody });
+    const databaseName = database.name;
+    /** Load on `url`, with CPU accounting of the given server processes and of this database's backends. */
+    const load = async (url: string, expectBody: string, headers: Record<string, string> | undefined, servers: Record<string, ManagedChild>) => {
+      const probe = cpuProbe(() => ({
+        ...Object.fromEntries(Object.entries(servers).map(([name, child]) => [name, [child.pid]])),
+        'postgres backends': postgresBackendPids(databaseName),
+      }));
+      const result = await measure({
+        url, headers, connections, warmupSeconds, warmupRequests, warmupMaxSeconds, seconds, expectBody,
+        onWindowStart: probe.start,
+        onWindowEnd: probe.end,
+      });
+      return { ...result, cpu: probe.result(result.requestsPerSecond) };
+    };
     const targets: TargetResult[] = [];
     let body: Buffer | undefined;
 
@@ -133,21 +168,25 @@ export async function runGatewayMarketBench(options: GatewayMarketOptions = {}):
       if (body && !response.body.equals(body)) throw new Error(`${label}: the market's JSON differs from the single-process gateway's`);
       return response.body;
     };
-    const record = (target: string, description: string, result: LoadResult) => {
+    const record = (target: string, description: string, result: LoadResult & { cpu?: CpuReport }) => {
       const entry: TargetResult = { target, description, ...result };
       targets.push(entry);
       log(`  ${formatRow(entry)}`);
+      if (entry.cpu) log(`  ${' '.repeat(18)} ${formatCpu(entry.cpu)}`);
       warnIfUnclean(entry, log);
       return entry;
     };
 
     // 1. single: gateway + core in one process, as `npm start`.
     {
-      log(`gateway-market: single (bin/start.ts), ${connections} connections, ${warmupSeconds} s warm-up + ${seconds} s`);
+      log(
+        `gateway-market: single (bin/start.ts), ${connections} connections, warm-up >= ${warmupSeconds} s and >= ${warmupRequests} responses ` +
+          `(at most ${warmupMaxSeconds} s), then ${seconds} s measured`,
+      );
       const child = start({ label: 'single', script: 'bin/start.ts', env: { ...serverEnv, PORT: '0' } });
       const { url } = (await child.waitForLog((line) => line.msg === 'listening')) as { url: string };
       body = await marketBody(url, 'single');
-      record('single', 'gateway + core in one process (bin/start.ts, in-process transport)', await load(`${url}/v1/markets/${marketId}`, body.toString('utf8'), auth));
+      record('single', 'gateway + core in one process (bin/start.ts, in-process transport)', await load(`${url}/v1/markets/${marketId}`, body.toString('utf8'), auth, { server: child }));
       await child.stop();
     }
 
@@ -158,7 +197,7 @@ export async function runGatewayMarketBench(options: GatewayMarketOptions = {}):
       const { url } = (await child.waitForLog((line) => line.msg === 'listening')) as { url: string };
       const check = await getBytes(`${url}/v1/markets/${marketId}`);
       if (!check.body.equals(body)) throw new Error('bare: the baseline does not return the gateway\'s bytes');
-      record('bare', 'bare node:http server returning the same bytes', await load(`${url}/v1/markets/${marketId}`, body.toString('utf8')));
+      record('bare', 'bare node:http server returning the same bytes', await load(`${url}/v1/markets/${marketId}`, body.toString('utf8'), undefined, { server: child }));
       await child.stop();
     }
 
@@ -181,7 +220,7 @@ export async function runGatewayMarketBench(options: GatewayMarketOptions = {}):
       const { port } = (await gateway.waitForLog((line) => line.msg === 'gateway listening')) as { port: number };
       const url = `http://127.0.0.1:${port}`;
       await marketBody(url, mode.target);
-      record(mode.target, mode.description, await load(`${url}/v1/markets/${marketId}`, body.toString('utf8'), auth));
+      record(mode.target, mode.description, await load(`${url}/v1/markets/${marketId}`, body.toString('utf8'), auth, { gateway, core }));
       await gateway.stop();
       await core.stop();
     }
@@ -209,10 +248,14 @@ export async function runGatewayMarketBench(options: GatewayMarketOptions = {}):
       });
       const { url } = (await child.waitForLog((line) => line.msg === 'listening')) as { url: string };
       await marketBody(url, 'single (profiled)');
-      if (warmupSeconds > 0) await measure({ url: `${url}/v1/markets/${marketId}`, headers: auth, connections, warmupSeconds: 0, seconds: warmupSeconds });
-      const measuredFrom = process.hrtime.bigint();
-      const result = await measure({ url: `${url}/v1/markets/${marketId}`, headers: auth, connections, warmupSeconds: 0, seconds, expectBody: body.toString('utf8') });
-      const measuredTo = process.hrtime.bigint();
+      let measuredFrom = 0n;
+      let measuredTo = 0n;
+      const result = await measure({
+        url: `${url}/v1/markets/${marketId}`, headers: auth, connections, warmupSeconds, warmupRequests, warmupMaxSeconds, seconds,
+        expectBody: body.toString('utf8'),
+        onWindowStart: () => (measuredFrom = process.hrtime.bigint()),
+        onWindowEnd: () => (measuredTo = process.hrtime.bigint()),
+      });
       await child.stop();
       const exitedAt = process.hrtime.bigint();
       const mainThread = fs.readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile') && f.includes(`.${child.pid}.0.`));
@@ -234,11 +277,13 @@ export async function runGatewayMarketBench(options: GatewayMarketOptions = {}):
       machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${os.platform()} ${os.release()}` },
       settings: {
         connections,
-        warmupSeconds,
+        warmup: `>= ${warmupSeconds} s, >= ${warmupRequests} responses and every connection answered; at most ${warmupMaxSeconds} s`,
         seconds,
-        loadGenerator: 'autocannon 9 (programmatic API, in the benchmark process, no workers, pipelining 1)',
+        nodeEnv: nodeEnv ?? '(unset)',
+        loadGenerator: 'autocannon 9 (programmatic API, in the benchmark process, no workers, pipelining 1), one continuous run per target',
         database: 'PostgreSQL (fresh database per run)',
       },
+      loadAverageAtStart,
       marketId,
       bodyBytes: body.length,
       targets,
@@ -262,8 +307,23 @@ function formatRow(t: TargetResult): string {
   return (
     `${t.target.padEnd(18)} ${String(t.requestsPerSecond).padStart(7)} req/s  ` +
     `p50 ${t.latencyMs.p50.toFixed(2).padStart(6)} ms  p99 ${t.latencyMs.p99.toFixed(2).padStart(6)} ms  ` +
-    `non-2xx ${t.non2xx}  errors ${t.errors}  mismatches ${t.mismatches}`
+    `non-2xx ${t.non2xx}  errors ${t.errors}  mismatches ${t.mismatches}  ` +
+    `(after ${t.warmup.seconds} s / ${t.warmup.responses} responses of warm-up)`
   );
+}
+
+/** CPU milliseconds the server processes (gateway and core) spent per request. */
+function serverMsPerRequest(t: TargetResult): number | undefined {
+  if (!t.cpu) return undefined;
+  const groups = ['server', 'gateway', 'core'].filter((group) => group in t.cpu!.msPerRequest);
+  return groups.reduce((sum, group) => sum + t.cpu!.msPerRequest[group]!, 0);
+}
+
+function formatCpu(cpu: CpuReport): string {
+  const parts = Object.entries(cpu.cores)
+    .filter(([group]) => group !== 'machine (all)')
+    .map(([group, cores]) => `${group} ${cores.toFixed(2)}${Number.isFinite(cpu.msPerRequest[group]) ? ` (${cpu.msPerRequest[group]!.toFixed(3)} ms/req)` : ''}`);
+  return `cpu cores: ${parts.join(', ')}; machine ${cpu.cores['machine (all)']?.toFixed(2) ?? '?'} of ${cpu.machineCores}`;
 }
 
 function warnIfUnclean(t: TargetResult, log: (line: string) => void): void {
@@ -272,7 +332,12 @@ function warnIfUnclean(t: TargetResult, log: (line: string) => void): void {
     t.errors ? `${t.errors} connection errors` : '',
     t.timeouts ? `${t.timeouts} timeouts` : '',
     t.mismatches ? `${t.mismatches} responses with a different body` : '',
+    t.warmup.non2xx ? `${t.warmup.non2xx} non-2xx responses during the warm-up` : '',
   ].filter(Boolean);
+  const others = t.cpu?.cores['other processes'] ?? 0;
+  if (others > 0.25) {
+    log(`  !!! NOTE: other processes used ${others.toFixed(2)} CPU cores during ${t.target}'s window: its figures are depressed and noisy.`);
+  }
   if (!problems.length) return;
   log('');
   log('  !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!');
@@ -283,19 +348,23 @@ function warnIfUnclean(t: TargetResult, log: (line: string) => void): void {
 }
 
 export function formatGatewayMarketReport(report: GatewayMarketReport): string {
-  const header = `  ${'target'.padEnd(12)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)} ${'ratio'.padStart(7)}  goals (ratio >= ${GOAL_RATIO}, p99 <= ${GOAL_P99_MS} ms)`;
+  const header =
+    `  ${'target'.padEnd(12)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)} ${'ratio'.padStart(7)} ` +
+    `${'srv cpu ms/req'.padStart(15)}  goals (ratio >= ${GOAL_RATIO}, p99 <= ${GOAL_P99_MS} ms)`;
   const rows = report.targets.map((t) => {
     const goals = t.goals
       ? `${t.goals.ratioAtLeast020 ? 'ratio ok' : 'RATIO MISSED'}, ${t.goals.p99AtMost10ms ? 'p99 ok' : 'P99 MISSED'}`
       : 'baseline';
     return (
       `  ${t.target.padEnd(12)} ${String(t.requestsPerSecond).padStart(8)} ${t.latencyMs.p50.toFixed(2).padStart(8)} ` +
-      `${t.latencyMs.p99.toFixed(2).padStart(8)} ${String(t.non2xx).padStart(8)} ${(t.ratioToBare?.toFixed(3) ?? '-').padStart(7)}  ${goals}`
+      `${t.latencyMs.p99.toFixed(2).padStart(8)} ${String(t.non2xx).padStart(8)} ${(t.ratioToBare?.toFixed(3) ?? '-').padStart(7)} ` +
+      `${(serverMsPerRequest(t)?.toFixed(3) ?? '?').padStart(15)}  ${goals}`
     );
   });
   return [
-    `GET /v1/markets/{id}: ${report.settings.connections} connections, ${report.settings.warmupSeconds} s warm-up + ${report.settings.seconds} s measured per target; ` +
-      `${report.bodyBytes}-byte body; ${report.machine.cpus} CPUs; load from ${report.settings.loadGenerator}`,
+    `GET /v1/markets/{id}: ${report.settings.connections} connections, ${report.settings.seconds} s measured per target after a warm-up ` +
+      `(${report.settings.warmup}); ${report.bodyBytes}-byte body; ${report.machine.cpus} CPUs; NODE_ENV ${report.settings.nodeEnv}; ` +
+      `load average at start ${report.loadAverageAtStart.join(' ')}`,
     header,
     ...rows,
   ].join('\n');

@@ -17,6 +17,7 @@
  * measured window count.
  */
 import autocannon from 'autocannon';
+import { onCleanup } from './support';
 
 export interface LoadOptions {
   url: string;
@@ -76,6 +77,7 @@ export function measure(options: LoadOptions): Promise<LoadResult> {
     let windowStart = 0;
     let windowEnd = 0;
     let phase: 'warmup' | 'measure' | 'done' = 'warmup';
+    let aborted = false;
     let windowTimer: NodeJS.Timeout | undefined;
 
     const openWindow = () => {
@@ -110,7 +112,9 @@ export function measure(options: LoadOptions): Promise<LoadResult> {
       (error: unknown, result: autocannon.Result) => {
         clearTimeout(capTimer);
         clearTimeout(windowTimer);
+        stopOnCleanup.cancel();
         if (error) return reject(error instanceof Error ? error : new Error(String(error)));
+        if (aborted) return reject(new Error(`load against ${options.url} stopped: the benchmark is shutting down`));
         if (phase !== 'done') return reject(new Error(`load against ${options.url} ended before the measured window closed`));
         const seconds = (windowEnd - windowStart) / 1000;
         const sorted = latencies.slice(0, count).sort();
@@ -138,6 +142,13 @@ export function measure(options: LoadOptions): Promise<LoadResult> {
         });
       },
     );
+
+    // Ctrl-C: stop the load first, so that the servers can close their connections and stop.
+    const stopOnCleanup = onCleanup(`stop load on ${options.url}`, () => {
+      aborted = true;
+      phase = 'done';
+      instance.stop();
+    });
 
     instance.on('response', (client, statusCode, _bytes, responseTime) => {
       const bad = statusCode < 200 || statusCode > 299;

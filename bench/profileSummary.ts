@@ -46,6 +46,8 @@ export interface ProfileSummary {
   busySamples: number;
   idlePct: number;
   selfByComponent: Share[];
+  /** Self time charged to the nearest library or project frame (Node internals and V8 builtins go to their caller). */
+  selfByOwner: Share[];
   inclusiveByComponent: Share[];
   selfByFunction: Share[];
   inclusiveByFunction: Share[];
@@ -108,7 +110,10 @@ function functionKey(frame: CallFrame): string {
   if (where.startsWith('file://')) where = decodeURIComponent(where.slice('file://'.length));
   const marker = where.lastIndexOf('/node_modules/');
   if (marker >= 0) where = where.slice(marker + '/node_modules/'.length);
-  else if (where.startsWith(ROOT)) where = path.relative(ROOT, where);
+  else if (where.startsWith(ROOT)) {
+    // Project files run through tsx's transform: their line numbers are not the source's.
+    return `${name} (${path.relative(ROOT, where)})`;
+  }
   if (where.startsWith('wasm://')) return `${name} [wasm]`;
   return `${name} (${where}:${frame.lineNumber + 1})`;
 }
@@ -134,6 +139,8 @@ export function summarizeProfile(file: string, window?: ProfileWindow, top = 25)
   }
 
   const selfComponent = new Map<string, number>();
+  const selfOwner = new Map<string, number>();
+  const generic = (component: string) => component.startsWith('node: ') || component.startsWith('V8 builtins') || component === '(root)';
   const selfFunction = new Map<string, number>();
   const inclusiveComponent = new Map<string, number>();
   const inclusiveFunction = new Map<string, number>();
@@ -148,6 +155,12 @@ export function summarizeProfile(file: string, window?: ProfileWindow, top = 25)
     }
     add(selfComponent, component, n);
     add(selfFunction, functionKey(node.callFrame), n);
+    let owner = component;
+    for (let at: number | undefined = id; at !== undefined && generic(owner); at = parent.get(at)) {
+      const c = componentOf(byId.get(at)!.callFrame);
+      if (!generic(c)) owner = c;
+    }
+    add(selfOwner, generic(owner) ? `${component} (no library caller)` : owner, n);
     const components = new Set<string>();
     const functions = new Set<string>();
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
@@ -180,6 +193,7 @@ export function summarizeProfile(file: string, window?: ProfileWindow, top = 25)
     busySamples: busy,
     idlePct: Math.round((1000 * idle) / Math.max(1, total)) / 10,
     selfByComponent: shares(selfComponent, top),
+    selfByOwner: shares(selfOwner, top),
     inclusiveByComponent: shares(inclusiveComponent, top),
     selfByFunction: shares(selfFunction, top),
     inclusiveByFunction: shares(inclusiveFunction, top * 2),
@@ -197,6 +211,7 @@ export function formatProfileSummary(summary: ProfileSummary, top = 20): string 
     `profile ${path.relative(process.cwd(), summary.file)}: ${summary.samples} samples over ${summary.windowSeconds} s ` +
       `(~${summary.sampleIntervalUs} us each), idle ${summary.idlePct}%`,
     table('self time by component', summary.selfByComponent),
+    table('self time by owner (Node internals and V8 builtins charged to the nearest library/project caller)', summary.selfByOwner),
     table('inclusive time by component (a sample counts once per component on its stack)', summary.inclusiveByComponent),
     table('self time by function', summary.selfByFunction),
     table('inclusive time by function', summary.inclusiveByFunction),

@@ -22,28 +22,58 @@ const cleanupSteps: { label: string; step: CleanupStep }[] = [];
 const liveChildren = new Set<ChildProcess>();
 let signalHandlersInstalled = false;
 
-/** Registers a clean-up step; returns a function that runs it now (and unregisters it). */
-export function onCleanup(label: string, step: CleanupStep): () => Promise<void> {
+let cleanupRun: Promise<void> | undefined;
+let shuttingDown = false;
+
+export interface CleanupHandle {
+  /** Runs the step now (once) and unregisters it; resolves at once if clean-up already took it. */
+  run(): Promise<void>;
+  /** Unregisters the step without running it. */
+  cancel(): void;
+}
+
+/** Registers a clean-up step. */
+export function onCleanup(label: string, step: CleanupStep): CleanupHandle {
   const entry = { label, step };
   cleanupSteps.push(entry);
-  return async () => {
+  const take = () => {
     const index = cleanupSteps.indexOf(entry);
-    if (index < 0) return;
-    cleanupSteps.splice(index, 1);
-    await entry.step();
+    if (index >= 0) cleanupSteps.splice(index, 1);
+    return index >= 0;
+  };
+  return {
+    async run() {
+      if (take()) await entry.step();
+    },
+    cancel() {
+      take();
+    },
   };
 }
 
-/** Runs every pending clean-up step, newest first; a failing step is reported and the rest still run. */
-export async function runCleanups(): Promise<void> {
-  while (cleanupSteps.length) {
-    const { label, step } = cleanupSteps.pop()!;
-    try {
-      await step();
-    } catch (error) {
-      process.stderr.write(`bench: clean-up "${label}" failed: ${error instanceof Error ? error.message : String(error)}\n`);
+/**
+ * Runs every pending clean-up step, newest first; a failing step is reported and the rest still
+ * run. Concurrent callers (the signal handler and the main flow) share one run.
+ */
+export function runCleanups(): Promise<void> {
+  cleanupRun ??= (async () => {
+    while (cleanupSteps.length) {
+      const { label, step } = cleanupSteps.pop()!;
+      try {
+        await step();
+      } catch (error) {
+        process.stderr.write(`bench: clean-up "${label}" failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      }
     }
-  }
+  })().finally(() => {
+    cleanupRun = undefined;
+  });
+  return cleanupRun;
+}
+
+/** True once Ctrl-C / SIGTERM was received: nothing new may be started. */
+export function isShuttingDown(): boolean {
+  return shuttingDown;
 }
 
 /**
@@ -60,6 +90,7 @@ export function installSignalHandlers(): void {
       process.exit(signal === 'SIGINT' ? 130 : 143);
     }
     stopping = true;
+    shuttingDown = true;
     process.stderr.write(`\nbench: ${signal}, cleaning up...\n`);
     const hardStop = setTimeout(() => {
       killAllChildrenNow();
@@ -115,6 +146,7 @@ const CONTROLLED = [
  * this process dies. It is killed by pid in clean-up in any case.
  */
 export function startChild(options: ChildOptions): ManagedChild {
+  if (shuttingDown) throw new Error(`${options.label}: not started, the benchmark is shutting down`);
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !CONTROLLED.includes(name)) env[name] = value;
   for (const [name, value] of Object.entries(options.env)) if (value !== undefined) env[name] = value;
@@ -202,7 +234,7 @@ export function startChild(options: ChildOptions): ManagedChild {
         });
       });
     },
-    stop(graceMs = 8000) {
+    stop(graceMs = 5000) {
       stopping ??= (async () => {
         if (child.exitCode === null && child.signalCode === null) {
           child.kill('SIGTERM');
@@ -216,9 +248,10 @@ export function startChild(options: ChildOptions): ManagedChild {
       return stopping;
     },
   };
-  onCleanup(`stop ${options.label} (pid ${child.pid})`, async () => {
+  const cleanup = onCleanup(`stop ${options.label} (pid ${child.pid})`, async () => {
     await managed.stop();
   });
+  void exited.then(() => cleanup.cancel());
   return managed;
 }
 
@@ -236,7 +269,7 @@ export interface BenchDatabase {
 export async function createBenchDatabase(): Promise<BenchDatabase> {
   const name = `mkapi_bench_${Date.now()}_${process.pid}`;
   await adminQuery(`CREATE DATABASE "${name}"`);
-  const drop = onCleanup(`drop database ${name}`, () => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+  const drop = onCleanup(`drop database ${name}`, () => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).run;
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   await applyMigrations(url.toString());

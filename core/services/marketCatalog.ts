@@ -37,34 +37,30 @@ const CATALOG: CatalogEntry[] = [
 
 const DAY_MS = 86_400_000;
 
+/** Idempotent and safe when several cores start at once: existing listings are left alone. */
 export async function seedSimulatedMarkets(db: Db, now = new Date()): Promise<number> {
-  let created = 0;
-  for (const entry of CATALOG) {
-    const closeTime = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS + entry.closeInDays * DAY_MS);
-    const venues = [
-      { venue: 'sim_kalshi' as const, venueMarketId: entry.ticker, tickSize: '0.01', minSize: '1' },
-      { venue: 'sim_polymarket' as const, venueMarketId: `pm-${entry.ticker.toLowerCase()}`, tickSize: entry.polymarketTick, minSize: '5' },
+  const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
+  const rows = CATALOG.flatMap((entry) => {
+    const common = {
+      environment: 'test' as const,
+      title: entry.title,
+      description: entry.description,
+      category: entry.category,
+      fairValue: entry.fairValue,
+      closeTime: new Date(today + entry.closeInDays * DAY_MS),
+    };
+    return [
+      { ...common, id: newId('market'), venue: 'sim_kalshi' as const, venueMarketId: entry.ticker, tickSize: '0.01', minSize: '1' },
+      {
+        ...common,
+        id: newId('market'),
+        venue: 'sim_polymarket' as const,
+        venueMarketId: `pm-${entry.ticker.toLowerCase()}`,
+        tickSize: entry.polymarketTick,
+        minSize: '5',
+      },
     ];
-    for (const listing of venues) {
-      const existing = await db.market.findUnique({
-        where: { venue_venueMarketId: { venue: listing.venue, venueMarketId: listing.venueMarketId } },
-        select: { id: true },
-      });
-      if (existing) continue;
-      await db.market.create({
-        data: {
-          id: newId('market'),
-          environment: 'test',
-          ...listing,
-          title: entry.title,
-          description: entry.description,
-          category: entry.category,
-          fairValue: entry.fairValue,
-          closeTime,
-        },
-      });
-      created += 1;
-    }
-  }
-  return created;
+  });
+  const { count } = await db.market.createMany({ data: rows, skipDuplicates: true });
+  return count;
 }

@@ -126,18 +126,31 @@ describe.each(backends)('storage on %s', (_name, open) => {
   });
 });
 
-describe('a migration edited after it was applied', () => {
-  it('stops start-up with a message naming it', async () => {
-    const embedded = await startEmbeddedPostgres('memory');
-    try {
-      await applyMigrations(embedded.url);
-      const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'migrations-'));
-      fs.cpSync(MIGRATIONS_DIR, copy, { recursive: true });
-      const [first] = listMigrations(copy);
-      fs.appendFileSync(path.join(copy, first.name, 'migration.sql'), '\n-- edited\n');
-      await expect(applyMigrations(embedded.url, copy)).rejects.toThrow(`migration ${first.name} was modified after it was applied`);
-    } finally {
-      await embedded.stop();
-    }
+describe('a fresh embedded database', () => {
+  let embedded: EmbeddedPostgres;
+  beforeAll(async () => {
+    embedded = await startEmbeddedPostgres('memory');
+    await applyMigrations(embedded.url);
   }, 60_000);
+  afterAll(() => embedded.stop());
+
+  it('is seeded once when several cores start at the same time', async () => {
+    const dbs = [createPrismaClient(embedded.url, 1), createPrismaClient(embedded.url, 1), createPrismaClient(embedded.url, 1)];
+    try {
+      const created = await Promise.all(dbs.map((db) => seedSimulatedMarkets(db)));
+      const total = await dbs[0].market.count();
+      expect(created.reduce((a, b) => a + b, 0)).toBe(total);
+      expect(total).toBe(32);
+    } finally {
+      await Promise.all(dbs.map((db) => db.$disconnect()));
+    }
+  });
+
+  it('refuses to start when a migration was edited after it was applied, naming it', async () => {
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'migrations-'));
+    fs.cpSync(MIGRATIONS_DIR, copy, { recursive: true });
+    const [first] = listMigrations(copy);
+    fs.appendFileSync(path.join(copy, first.name, 'migration.sql'), '\n-- edited\n');
+    await expect(applyMigrations(embedded.url, copy)).rejects.toThrow(`migration ${first.name} was modified after it was applied`);
+  });
 });
