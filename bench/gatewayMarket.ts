@@ -10,7 +10,7 @@
  *
  * Every server is a child process; autocannon runs in this process, alone on its event loop. Each
  * target gets a warm-up (discarded) then the measured run, at the same connection count.
- * BENCH_PROFILE=1 adds a CPU-profiled run of `single` and summarises where its time goes.
+ * BENCH_PROFILE=1 (or single | split | all) adds CPU-profiled runs and summarises where the time goes.
  *
  * Run alone: npx tsx bench/gatewayMarket.ts
  */
@@ -30,8 +30,7 @@ import {
   createBenchDatabase,
   postgresBackendPids,
   getBytes,
-  installSignalHandlers,
-  runCleanups,
+  runAsBenchmarkMain,
   startChild,
   type BenchDatabase,
   type CpuReport,
@@ -50,8 +49,8 @@ export interface GatewayMarketOptions {
   /** Also measure split mode with Redis (auth cache on, rate limits in Redis). */
   splitWithRedis?: boolean;
   redisUrl?: string;
-  /** Add a CPU-profiled run of the single-process server and summarise it. */
-  profile?: boolean;
+  /** CPU-profiled extra runs to summarise: of `single`, and of `split` (its gateway and its core). */
+  profile?: ('single' | 'split')[];
   /** Where to write gateway-market.json (and profiles). */
   resultsDir?: string;
   log?: (line: string) => void;
@@ -69,6 +68,8 @@ export interface TargetResult extends LoadResult {
   goals?: { ratioAtLeast020: boolean; p99AtMost10ms: boolean };
 }
 
+export type ProfiledProcess = ProfileSummary & { process: string; cpuprofile: string; run: TargetResult };
+
 export interface GatewayMarketReport {
   date: string;
   machine: { cpus: number; cpuModel: string; node: string; platform: string };
@@ -84,7 +85,7 @@ export interface GatewayMarketReport {
   marketId: string;
   bodyBytes: number;
   targets: TargetResult[];
-  profile?: ProfileSummary & { cpuprofile: string; profiledRun: TargetResult };
+  profiles?: ProfiledProcess[];
 }
 
 const GOAL_RATIO = 0.2;
@@ -117,7 +118,11 @@ export async function runGatewayMarketBench(options: GatewayMarketOptions = {}):
   const seconds = options.seconds ?? num(process.env.BENCH_SECONDS, 10);
   const splitWithRedis = options.splitWithRedis ?? process.env.BENCH_SPLIT_REDIS === '1';
   const redisUrl = options.redisUrl ?? process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const profile = options.profile ?? process.env.BENCH_PROFILE === '1';
+  // BENCH_PROFILE=1 or single: the single-process server; split: both split processes; all: both.
+  const profileSetting = process.env.BENCH_PROFILE ?? '';
+  const profileKinds =
+    options.profile ??
+    (profileSetting === 'all' ? ['single', 'split'] : profileSetting === 'split' ? ['split'] : ['1', 'single'].includes(profileSetting) ? ['single'] : []);
   const resultsDir = options.resultsDir ?? RESULTS_DIR;
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
 
@@ -146,15 +151,32 @@ export async function runGatewayMarketBench(options: GatewayMarketOptions = {}):
     };
     const databaseName = database.name;
     /** Load on `url`, with CPU accounting of the given server processes and of this database's backends. */
-    const load = async (url: string, expectBody: string, headers: Record<string, string> | undefined, servers: Record<string, ManagedChild>) => {
+    const load = async (
+      url: string,
+      expectBody: string,
+      headers: Record<string, string> | undefined,
+      servers: Record<string, ManagedChild>,
+      window: { onWindowStart?: () => void; onWindowEnd?: () => void } = {},
+    ) => {
       const probe = cpuProbe(() => ({
         ...Object.fromEntries(Object.entries(servers).map(([name, child]) => [name, [child.pid]])),
         'postgres backends': postgresBackendPids(databaseName),
       }));
       const result = await measure({
         url, headers, connections, warmupSeconds, warmupRequests, warmupMaxSeconds, seconds, expectBody,
-        onWindowStart: probe.start,
-        onWindowEnd: probe.end,
+        onWindowStart: () => {
+          probe.start();
+          window.onWindowStart?.();
+        },
+        onWindowEnd: () => {
+          window.onWindowEnd?.();
+          probe.end();
+        },
+        abort: Promise.race(
+          Object.values(servers).map((child) =>
+            child.exited.then(({ code, signal }) => `${child.label} exited (${signal ?? `code ${code}`}) under load\n${child.tail()}`),
+          ),
+        ),
       });
       return { ...result, cpu: probe.result(result.requestsPerSecond) };
     };
@@ -177,28 +199,51 @@ export async function runGatewayMarketBench(options: GatewayMarketOptions = {}):
       return entry;
     };
 
+    /** Starts a deployment; `nodeArgs` go to every process of it (used for --cpu-prof). */
+    const launch = async (kind: 'single' | 'split', target: string, nodeArgs: string[] = [], redis?: string) => {
+      if (kind === 'single') {
+        const server = start({ label: target, script: 'bin/start.ts', env: { ...serverEnv, PORT: '0' }, nodeArgs });
+        const { url } = (await server.waitForLog((line) => line.msg === 'listening')) as { url: string };
+        return { url, servers: { server } as Record<string, ManagedChild> };
+      }
+      const core = start({ label: `${target} core`, script: 'bin/startCore.ts', env: { ...serverEnv, CORE_PORT: '0', REDIS_URL: redis }, nodeArgs });
+      const { port: corePort } = (await core.waitForLog((line) => line.msg === 'core listening')) as { port: number };
+      const gateway = start({
+        label: `${target} gateway`,
+        script: 'bin/startGateway.ts',
+        env: { ...serverEnv, DATABASE_URL: undefined, PORT: '0', CORE_URL: `http://127.0.0.1:${corePort}`, REDIS_URL: redis },
+        nodeArgs,
+      });
+      const { port } = (await gateway.waitForLog((line) => line.msg === 'gateway listening')) as { port: number };
+      return { url: `http://127.0.0.1:${port}`, servers: { gateway, core } as Record<string, ManagedChild> };
+    };
+    const stopAll = async (servers: Record<string, ManagedChild>) => {
+      // The gateway first: it holds connections to the core.
+      for (const name of ['gateway', 'server', 'core']) await servers[name]?.stop();
+    };
+
     // 1. single: gateway + core in one process, as `npm start`.
+    log(
+      `gateway-market: ${connections} connections; per target a warm-up of >= ${warmupSeconds} s and >= ${warmupRequests} responses ` +
+        `(at most ${warmupMaxSeconds} s) on the same connections, then ${seconds} s measured`,
+    );
     {
-      log(
-        `gateway-market: single (bin/start.ts), ${connections} connections, warm-up >= ${warmupSeconds} s and >= ${warmupRequests} responses ` +
-          `(at most ${warmupMaxSeconds} s), then ${seconds} s measured`,
-      );
-      const child = start({ label: 'single', script: 'bin/start.ts', env: { ...serverEnv, PORT: '0' } });
-      const { url } = (await child.waitForLog((line) => line.msg === 'listening')) as { url: string };
+      log('gateway-market: single (bin/start.ts: gateway + core in one process)');
+      const { url, servers } = await launch('single', 'single');
       body = await marketBody(url, 'single');
-      record('single', 'gateway + core in one process (bin/start.ts, in-process transport)', await load(`${url}/v1/markets/${marketId}`, body.toString('utf8'), auth, { server: child }));
-      await child.stop();
+      record('single', 'gateway + core in one process (bin/start.ts, in-process transport)', await load(`${url}/v1/markets/${marketId}`, body.toString('utf8'), auth, servers));
+      await stopAll(servers);
     }
 
     // 2. bare node:http with the same bytes.
     {
       log(`gateway-market: bare node:http baseline (${body.length} bytes of JSON)`);
-      const child = start({ label: 'bare', script: 'bench/bareServer.ts', env: { PORT: '0', BENCH_BARE_BODY_BASE64: body.toString('base64') } });
-      const { url } = (await child.waitForLog((line) => line.msg === 'listening')) as { url: string };
+      const server = start({ label: 'bare', script: 'bench/bareServer.ts', env: { PORT: '0', BENCH_BARE_BODY_BASE64: body.toString('base64') } });
+      const { url } = (await server.waitForLog((line) => line.msg === 'listening')) as { url: string };
       const check = await getBytes(`${url}/v1/markets/${marketId}`);
-      if (!check.body.equals(body)) throw new Error('bare: the baseline does not return the gateway\'s bytes');
-      record('bare', 'bare node:http server returning the same bytes', await load(`${url}/v1/markets/${marketId}`, body.toString('utf8'), undefined, { server: child }));
-      await child.stop();
+      if (!check.body.equals(body)) throw new Error("bare: the baseline does not return the gateway's bytes");
+      record('bare', 'bare node:http server returning the same bytes', await load(`${url}/v1/markets/${marketId}`, body.toString('utf8'), undefined, { server }));
+      await server.stop();
     }
 
     // 3. split: core and gateway as two processes over HTTP (and 4. with Redis, when asked).
@@ -209,20 +254,11 @@ export async function runGatewayMarketBench(options: GatewayMarketOptions = {}):
       splitModes.push({ target: 'split+redis', description: 'split with REDIS_URL (auth cache on, rate-limit counters in Redis)', redis: redisUrl });
     }
     for (const mode of splitModes) {
-      log(`gateway-market: ${mode.target} (bin/startCore.ts + bin/startGateway.ts)`);
-      const core = start({ label: `${mode.target} core`, script: 'bin/startCore.ts', env: { ...serverEnv, CORE_PORT: '0', REDIS_URL: mode.redis } });
-      const { port: corePort } = (await core.waitForLog((line) => line.msg === 'core listening')) as { port: number };
-      const gateway = start({
-        label: `${mode.target} gateway`,
-        script: 'bin/startGateway.ts',
-        env: { ...serverEnv, DATABASE_URL: undefined, PORT: '0', CORE_URL: `http://127.0.0.1:${corePort}`, REDIS_URL: mode.redis },
-      });
-      const { port } = (await gateway.waitForLog((line) => line.msg === 'gateway listening')) as { port: number };
-      const url = `http://127.0.0.1:${port}`;
+      log(`gateway-market: ${mode.target} (bin/startCore.ts + bin/startGateway.ts${mode.redis ? ', REDIS_URL set' : ''})`);
+      const { url, servers } = await launch('split', mode.target, [], mode.redis);
       await marketBody(url, mode.target);
-      record(mode.target, mode.description, await load(`${url}/v1/markets/${marketId}`, body.toString('utf8'), auth, { gateway, core }));
-      await gateway.stop();
-      await core.stop();
+      record(mode.target, mode.description, await load(`${url}/v1/markets/${marketId}`, body.toString('utf8'), auth, servers));
+      await stopAll(servers);
     }
 
     const bare = targets.find((t) => t.target === 'bare')!;
@@ -232,44 +268,39 @@ export async function runGatewayMarketBench(options: GatewayMarketOptions = {}):
       target.goals = { ratioAtLeast020: target.ratioToBare >= GOAL_RATIO, p99AtMost10ms: target.latencyMs.p99 <= GOAL_P99_MS };
     }
 
-    // 5. Optional: where the single-process server spends its time under the same load.
-    let profileReport: GatewayMarketReport['profile'];
-    if (profile) {
+    // 5. Optional: where the servers spend their time under the same load (separate, profiled runs).
+    const profiles: ProfiledProcess[] = [];
+    for (const kind of profileKinds) {
       // One directory per run: Node writes a profile per thread (the main thread, and tsx's module
       // loader thread), named CPU.<date>.<time>.<pid>.<thread id>.<seq>.cpuprofile; ours is thread 0.
-      const profileDir = path.join(resultsDir, 'profiles', `single-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+      const profileDir = path.join(resultsDir, 'profiles', `${kind}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
       fs.mkdirSync(profileDir, { recursive: true });
-      log(`gateway-market: single again, under --cpu-prof (figures of this run are not the benchmark's)`);
-      const child = start({
-        label: 'single (profiled)',
-        script: 'bin/start.ts',
-        env: { ...serverEnv, PORT: '0' },
-        nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
-      });
-      const { url } = (await child.waitForLog((line) => line.msg === 'listening')) as { url: string };
-      await marketBody(url, 'single (profiled)');
+      log(`gateway-market: ${kind} again, under --cpu-prof (these figures are not the benchmark's)`);
+      const { url, servers } = await launch(kind, `${kind} (profiled)`, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
+      await marketBody(url, `${kind} (profiled)`);
       let measuredFrom = 0n;
       let measuredTo = 0n;
-      const result = await measure({
-        url: `${url}/v1/markets/${marketId}`, headers: auth, connections, warmupSeconds, warmupRequests, warmupMaxSeconds, seconds,
-        expectBody: body.toString('utf8'),
+      const result = await load(`${url}/v1/markets/${marketId}`, body.toString('utf8'), auth, servers, {
         onWindowStart: () => (measuredFrom = process.hrtime.bigint()),
         onWindowEnd: () => (measuredTo = process.hrtime.bigint()),
       });
-      await child.stop();
-      const exitedAt = process.hrtime.bigint();
-      const mainThread = fs.readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile') && f.includes(`.${child.pid}.0.`));
-      if (!mainThread) throw new Error(`no main-thread CPU profile for pid ${child.pid} in ${profileDir}`);
-      const file = path.join(profileDir, mainThread);
-      const summary = summarizeProfile(file, {
-        startBeforeEndUs: Number(exitedAt - measuredFrom) / 1000,
-        endBeforeEndUs: Number(exitedAt - measuredTo) / 1000,
-      });
-      const profiledRun: TargetResult = { target: 'single (profiled)', description: 'single under --cpu-prof', ...result };
-      log(`  ${formatRow(profiledRun)}`);
-      log(formatProfileSummary(summary));
-      fs.writeFileSync(path.join(resultsDir, 'profile-single.txt'), `${formatProfileSummary(summary, 40)}\n`);
-      profileReport = { ...summary, cpuprofile: path.relative(process.cwd(), file), profiledRun };
+      const run: TargetResult = { target: `${kind} (profiled)`, description: `${kind} under --cpu-prof`, ...result };
+      log(`  ${formatRow(run)}`);
+      for (const [name, child] of Object.entries(servers)) {
+        await child.stop();
+        const exitedAt = process.hrtime.bigint();
+        const mainThread = fs.readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile') && f.includes(`.${child.pid}.0.`));
+        if (!mainThread) throw new Error(`no main-thread CPU profile for pid ${child.pid} in ${profileDir}`);
+        const file = path.join(profileDir, mainThread);
+        const summary = summarizeProfile(file, {
+          startBeforeEndUs: Number(exitedAt - measuredFrom) / 1000,
+          endBeforeEndUs: Number(exitedAt - measuredTo) / 1000,
+        });
+        const label = kind === 'single' ? 'single' : `split-${name}`;
+        log(`\n  == ${label}: ${formatProfileSummary(summary, 15).split('\n').join('\n  ')}`);
+        fs.writeFileSync(path.join(resultsDir, `profile-${label}.txt`), `${formatProfileSummary(summary, 40)}\n`);
+        profiles.push({ process: label, ...summary, cpuprofile: path.relative(process.cwd(), file), run });
+      }
     }
 
     const report: GatewayMarketReport = {
@@ -287,7 +318,7 @@ export async function runGatewayMarketBench(options: GatewayMarketOptions = {}):
       marketId,
       bodyBytes: body.length,
       targets,
-      profile: profileReport,
+      profiles: profiles.length ? profiles : undefined,
     };
     fs.mkdirSync(resultsDir, { recursive: true });
     fs.writeFileSync(path.join(resultsDir, 'gateway-market.json'), `${JSON.stringify(report, null, 2)}\n`);
@@ -371,16 +402,8 @@ export function formatGatewayMarketReport(report: GatewayMarketReport): string {
 }
 
 if (require.main === module) {
-  installSignalHandlers();
-  runGatewayMarketBench().then(
-    async () => {
-      await runCleanups();
-      process.exit(0);
-    },
-    async (error: unknown) => {
-      process.stderr.write(`gateway-market failed: ${error instanceof Error ? error.message : String(error)}\n`);
-      await runCleanups();
-      process.exit(1);
-    },
-  );
+  runAsBenchmarkMain(__filename, async () => {
+    await runGatewayMarketBench();
+    return 0;
+  });
 }

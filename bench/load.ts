@@ -36,6 +36,8 @@ export interface LoadOptions {
   /** Called synchronously when the measured window opens and closes (CPU accounting). */
   onWindowStart?: () => void;
   onWindowEnd?: () => void;
+  /** When this resolves (e.g. a server died), the load stops and measure() rejects with its message. */
+  abort?: Promise<string>;
 }
 
 export interface LoadResult {
@@ -78,6 +80,7 @@ export function measure(options: LoadOptions): Promise<LoadResult> {
     let windowEnd = 0;
     let phase: 'warmup' | 'measure' | 'done' = 'warmup';
     let aborted = false;
+    let abortReason = 'the benchmark is shutting down';
     let windowTimer: NodeJS.Timeout | undefined;
 
     const openWindow = () => {
@@ -114,7 +117,7 @@ export function measure(options: LoadOptions): Promise<LoadResult> {
         clearTimeout(windowTimer);
         stopOnCleanup.cancel();
         if (error) return reject(error instanceof Error ? error : new Error(String(error)));
-        if (aborted) return reject(new Error(`load against ${options.url} stopped: the benchmark is shutting down`));
+        if (aborted) return reject(new Error(`load against ${options.url} stopped: ${abortReason}`));
         if (phase !== 'done') return reject(new Error(`load against ${options.url} ended before the measured window closed`));
         const seconds = (windowEnd - windowStart) / 1000;
         const sorted = latencies.slice(0, count).sort();
@@ -146,6 +149,14 @@ export function measure(options: LoadOptions): Promise<LoadResult> {
     // Ctrl-C: stop the load first, so that the servers can close their connections and stop.
     const stopOnCleanup = onCleanup(`stop load on ${options.url}`, () => {
       aborted = true;
+      phase = 'done';
+      instance.stop();
+    });
+
+    void options.abort?.then((reason) => {
+      if (phase === 'done') return;
+      aborted = true;
+      abortReason = reason;
       phase = 'done';
       instance.stop();
     });

@@ -10,10 +10,9 @@
  */
 import { formatGatewayMarketReport, runGatewayMarketBench, type GatewayMarketReport } from './gatewayMarket';
 import { runMatchingEngineBench, type MatchingEngineBenchResult } from './matchingEngine';
-import { installSignalHandlers, runCleanups } from './support';
+import { runAsBenchmarkMain, runCleanups } from './support';
 
 async function main(): Promise<number> {
-  installSignalHandlers();
   const started = Date.now();
   const failures: string[] = [];
 
@@ -43,11 +42,4 @@ async function main(): Promise<number> {
   return failures.length ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  async (error: unknown) => {
-    process.stderr.write(`bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    await runCleanups();
-    process.exit(1);
-  },
-);
+runAsBenchmarkMain(__filename, main);

@@ -23,6 +23,8 @@ const liveChildren = new Set<ChildProcess>();
 let signalHandlersInstalled = false;
 
 let cleanupRun: Promise<void> | undefined;
+/** Steps the main flow is running itself (handle.run()); a clean-up run waits for them too. */
+const stepsInFlight = new Set<Promise<unknown>>();
 let shuttingDown = false;
 
 export interface CleanupHandle {
@@ -43,7 +45,14 @@ export function onCleanup(label: string, step: CleanupStep): CleanupHandle {
   };
   return {
     async run() {
-      if (take()) await entry.step();
+      if (!take()) return;
+      const running = Promise.resolve().then(entry.step);
+      stepsInFlight.add(running);
+      try {
+        await running;
+      } finally {
+        stepsInFlight.delete(running);
+      }
     },
     cancel() {
       take();
@@ -65,6 +74,7 @@ export function runCleanups(): Promise<void> {
         process.stderr.write(`bench: clean-up "${label}" failed: ${error instanceof Error ? error.message : String(error)}\n`);
       }
     }
+    await Promise.allSettled([...stepsInFlight]);
   })().finally(() => {
     cleanupRun = undefined;
   });
@@ -84,12 +94,17 @@ export function installSignalHandlers(): void {
   if (signalHandlersInstalled) return;
   signalHandlersInstalled = true;
   let stopping = false;
+  let firstSignalAt = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {
+      // The same Ctrl-C often arrives twice (from the terminal and relayed by a parent): only a
+      // later, deliberate second signal forces an immediate exit.
+      if (Date.now() - firstSignalAt < 3000) return;
       killAllChildrenNow();
       process.exit(signal === 'SIGINT' ? 130 : 143);
     }
     stopping = true;
+    firstSignalAt = Date.now();
     shuttingDown = true;
     process.stderr.write(`\nbench: ${signal}, cleaning up...\n`);
     const hardStop = setTimeout(() => {
@@ -132,12 +147,14 @@ export interface ManagedChild {
   stop(graceMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** The last lines the child wrote (stdout and stderr), for error messages. */
   tail(): string;
+  /** Resolves when the process has exited, for whatever reason. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /** Variables a child must not inherit from the shell running the benchmark: the benchmark sets them. */
 const CONTROLLED = [
   'DATABASE_URL', 'REDIS_URL', 'CORE_URL', 'PORT', 'CORE_PORT', 'HOST', 'INTERNAL_TOKEN', 'RATE_LIMIT_DEFAULT',
-  'AUTH_CACHE_TTL_MS', 'LOG_LEVEL', 'NODE_OPTIONS', 'NODE_ENV', 'PGLITE_DATA_DIR',
+  'AUTH_CACHE_TTL_MS', 'LOG_LEVEL', 'NODE_OPTIONS', 'NODE_ENV', 'PGLITE_DATA_DIR', 'BENCH_WORKER',
 ];
 
 /**
@@ -213,6 +230,7 @@ export function startChild(options: ChildOptions): ManagedChild {
     label: options.label,
     pid: child.pid,
     tail,
+    exited,
     waitForLog(match, timeoutMs = 60_000) {
       return new Promise((resolve, reject) => {
         const waiter: Waiter = {
@@ -253,6 +271,77 @@ export function startChild(options: ChildOptions): ManagedChild {
   });
   void exited.then(() => cleanup.cancel());
   return managed;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entry points: a light supervisor and the worker that does the work.
+
+/**
+ * Runs a benchmark's `main` in a worker process under a light supervisor (this process). Why: the
+ * tsx CLI (`npm run bench` is `tsx bench/run.ts`) answers Ctrl-C by SIGKILLing its child when that
+ * child's event loop does not acknowledge the signal within 30 ms, which a process driving
+ * autocannon or a tight benchmark loop often cannot; SIGKILL would leave the database behind. The
+ * supervisor's loop is idle, so it always acknowledges; it forwards the signal, waits for the
+ * worker to clean up, and afterwards drops any database the worker left (names end in its pid).
+ */
+export function runAsBenchmarkMain(script: string, main: () => Promise<number>): void {
+  if (process.env.BENCH_WORKER === '1') {
+    installSignalHandlers();
+    main().then(
+      async (code) => {
+        await runCleanups();
+        process.exit(code);
+      },
+      async (error: unknown) => {
+        process.stderr.write(`bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
+        await runCleanups();
+        process.exit(1);
+      },
+    );
+    return;
+  }
+  const guard = pathToFileURL(path.join(ROOT, 'bench/childGuard.ts')).href;
+  const worker = spawn(process.execPath, ['--import', 'tsx', '--import', guard, script], {
+    cwd: ROOT,
+    env: { ...process.env, BENCH_WORKER: '1' },
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+  });
+  let signalled: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled) return;
+    signalled = signal;
+    if (worker.exitCode === null && worker.signalCode === null) worker.kill(signal);
+    setTimeout(() => worker.kill('SIGKILL'), 30_000).unref();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  worker.on('exit', (code, signal) => {
+    void dropLeftoverDatabases(worker.pid!).finally(() => {
+      if (signalled) process.exit(signalled === 'SIGINT' ? 130 : 143);
+      process.exit(code ?? (signal ? 1 : 0));
+    });
+  });
+}
+
+async function dropLeftoverDatabases(workerPid: number): Promise<void> {
+  try {
+    const admin = new Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ datname: string }>(
+        `SELECT datname FROM pg_database WHERE datname LIKE 'mkapi\\_bench\\_%\\_' || $1::text`,
+        [String(workerPid)],
+      );
+      for (const { datname } of rows) {
+        await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+        process.stderr.write(`bench: dropped database ${datname} left by the worker\n`);
+      }
+    } finally {
+      await admin.end();
+    }
+  } catch (error) {
+    process.stderr.write(`bench: could not check for leftover databases: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

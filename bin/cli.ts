@@ -17,7 +17,7 @@ import { createRevocationBus } from '../core/protocol/revocationBus';
 import { createApiKey, createDashboardToken, revokeApiKey } from '../core/services/apiKeys';
 import { getWorkspace, createWorkspace } from '../core/services/workspaces';
 import type { Config } from '../core/config';
-import { configOrExit } from './process';
+import { configOrExit, exitWith } from './process';
 
 const USAGE = `usage:
   npm run cli -- workspaces create <name>
@@ -111,10 +111,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  },
-);
+exitWith(main);

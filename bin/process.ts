@@ -21,6 +21,17 @@ export function run(main: () => Promise<unknown>): void {
   });
 }
 
+/** Runs a command whose result is its exit code; a failure prints one line (no stack) and exits 2. */
+export function exitWith(main: () => Promise<number>): void {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(2);
+    },
+  );
+}
+
 /** Closes everything on SIGINT/SIGTERM, once. */
 export function onShutdown(close: () => Promise<void>): void {
   let closing = false;

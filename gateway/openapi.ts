@@ -9,6 +9,9 @@ import {
   isObjectType,
   isScalarType,
   Kind,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
   type GraphQLOutputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
@@ -37,7 +40,6 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
   for (const route of routes) {
     const operation = operations.get(route.operation);
     if (!operation) throw new Error(`route ${route.method} ${route.path}: no operation ${route.operation}`);
-    const definition = operation.document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
     (paths[route.path] ??= {})[route.method.toLowerCase()] = {
       operationId: route.operation.charAt(0).toLowerCase() + route.operation.slice(1),
       tags: [route.tag],
@@ -62,7 +64,7 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
         '200': {
           description: 'OK',
           headers: rateLimitHeaders,
-          content: { 'application/json': { schema: responseSchema(schema, definition) } },
+          content: { 'application/json': { schema: responseSchema(schema, operation.document) } },
         },
         ...errorResponses([...route.errors, ...ALWAYS]),
       },
@@ -146,28 +148,42 @@ function errorResponses(codes: (keyof typeof ERROR_CODES)[]) {
   );
 }
 
-function responseSchema(schema: GraphQLSchema, operation: OperationDefinitionNode): JsonSchema {
+type Fragments = Map<string, FragmentDefinitionNode>;
+
+function responseSchema(schema: GraphQLSchema, document: DocumentNode): JsonSchema {
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  const fragments: Fragments = new Map(
+    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+  );
   const root = operation.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
   const field = operation.selectionSet.selections[0];
   if (field.kind !== Kind.FIELD) throw new Error('a persisted operation selects one root field');
   const definition = root.getFields()[field.name.value];
-  return typeSchema(definition.type, field.selectionSet);
+  return typeSchema(definition.type, field.selectionSet, fragments);
 }
 
-function typeSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined): JsonSchema {
-  if (isNonNullType(type)) return typeSchema(type.ofType, selection);
-  if (isListType(type)) return { type: 'array', items: typeSchema(type.ofType, selection) };
+/** The fields a selection set selects, with fragment spreads replaced by their fields. */
+function fieldsOf(selection: SelectionSetNode, fragments: Fragments): FieldNode[] {
+  return selection.selections.flatMap((node) => {
+    if (node.kind === Kind.FIELD) return [node];
+    if (node.kind === Kind.FRAGMENT_SPREAD) return fieldsOf(fragments.get(node.name.value)!.selectionSet, fragments);
+    return fieldsOf(node.selectionSet, fragments);
+  });
+}
+
+function typeSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined, fragments: Fragments): JsonSchema {
+  if (isNonNullType(type)) return typeSchema(type.ofType, selection, fragments);
+  if (isListType(type)) return { type: 'array', items: typeSchema(type.ofType, selection, fragments) };
   const named = getNamedType(type);
   if (isEnumType(named)) return { type: 'string', enum: named.getValues().map((v) => v.value) };
   if (isScalarType(named)) return scalarSchema(named.name, named.description ?? undefined);
   if (isObjectType(named) && selection) {
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
-    for (const node of selection.selections) {
-      if (node.kind !== Kind.FIELD) continue;
+    for (const node of fieldsOf(selection, fragments)) {
       const field = named.getFields()[node.name.value];
       const key = node.alias?.value ?? node.name.value;
-      const property = typeSchema(field.type, node.selectionSet);
+      const property = typeSchema(field.type, node.selectionSet, fragments);
       properties[key] = isNonNullType(field.type) ? property : { anyOf: [property, { type: 'null' }] };
       if (field.description) properties[key].description = field.description;
       required.push(key);

@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import { Client } from 'pg';
+import { exitWith } from '../bin/process';
 import { startEmbeddedPostgres } from '../core/db/embeddedPostgres';
 import { applyMigrations } from '../core/db/migrate';
 import { SCHEMA_PATH, diffSchemas } from './schemaEngine';
@@ -78,10 +79,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(2);
-  },
-);
+exitWith(main);

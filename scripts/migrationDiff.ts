@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { exitWith } from '../bin/process';
 import { startEmbeddedPostgres } from '../core/db/embeddedPostgres';
 import { MIGRATIONS_DIR } from '../core/db/migrate';
 import { SCHEMA_PATH, diffSchemas } from './schemaEngine';
@@ -42,10 +43,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(2);
-  },
-);
+exitWith(main);
