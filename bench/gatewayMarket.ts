@@ -14,6 +14,7 @@
  *
  * Run alone: npx tsx bench/gatewayMarket.ts
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,6 +27,7 @@ import { measure, type LoadResult } from './load';
 import { formatProfileSummary, summarizeProfile, type ProfileSummary } from './profileSummary';
 import {
   RESULTS_DIR,
+  ROOT,
   cpuProbe,
   createBenchDatabase,
   postgresBackendPids,
@@ -82,6 +84,8 @@ export interface GatewayMarketReport {
     database: string;
   };
   loadAverageAtStart: number[];
+  /** The code measured: HEAD and whether the working tree had changes (read-only git calls). */
+  source: { commit: string; dirtyFiles: number };
   marketId: string;
   bodyBytes: number;
   targets: TargetResult[];
@@ -315,6 +319,7 @@ export async function runGatewayMarketBench(options: GatewayMarketOptions = {}):
         database: 'PostgreSQL (fresh database per run)',
       },
       loadAverageAtStart,
+      source: sourceState(),
       marketId,
       bodyBytes: body.length,
       targets,
@@ -331,6 +336,16 @@ export async function runGatewayMarketBench(options: GatewayMarketOptions = {}):
   } finally {
     for (const child of children.reverse()) await child.stop();
     await database?.drop();
+  }
+}
+
+function sourceState(): GatewayMarketReport['source'] {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  try {
+    const changes = git('status', '--porcelain', '--untracked-files=no');
+    return { commit: git('rev-parse', '--short', 'HEAD'), dirtyFiles: changes ? changes.split('\n').length : 0 };
+  } catch {
+    return { commit: 'unknown', dirtyFiles: 0 };
   }
 }
 
@@ -395,7 +410,8 @@ export function formatGatewayMarketReport(report: GatewayMarketReport): string {
   return [
     `GET /v1/markets/{id}: ${report.settings.connections} connections, ${report.settings.seconds} s measured per target after a warm-up ` +
       `(${report.settings.warmup}); ${report.bodyBytes}-byte body; ${report.machine.cpus} CPUs; NODE_ENV ${report.settings.nodeEnv}; ` +
-      `load average at start ${report.loadAverageAtStart.join(' ')}`,
+      `load average at start ${report.loadAverageAtStart.join(' ')}; code ${report.source.commit}` +
+      `${report.source.dirtyFiles ? ` + ${report.source.dirtyFiles} modified files` : ''}`,
     header,
     ...rows,
   ].join('\n');

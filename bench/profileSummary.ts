@@ -45,6 +45,8 @@ export interface ProfileSummary {
   samples: number;
   busySamples: number;
   idlePct: number;
+  /** Exclusive layers (see LAYERS), adding up to 100% of busy time. */
+  layers: Share[];
   selfByComponent: Share[];
   /** Self time charged to the nearest library or project frame (Node internals and V8 builtins go to their caller). */
   selfByOwner: Share[];
@@ -72,7 +74,7 @@ export function componentOf(frame: CallFrame): string {
     if (functionName === '(root)') return '(root)';
     return 'V8 builtins (JSON, RegExp, Map, ...)';
   }
-  if (url.startsWith('wasm://')) return 'Wasm (Prisma query compiler)';
+  if (url.startsWith('wasm://')) return 'Wasm (Prisma query compiler; undici llhttp parser)';
   if (url.startsWith('node:')) {
     if (url.includes('deps/undici')) return 'node: bundled undici (fetch/Request/Response)';
     if (url.startsWith('node:internal/streams') || url.startsWith('node:stream')) return 'node: streams';
@@ -102,6 +104,40 @@ export function componentOf(frame: CallFrame): string {
   }
   return 'other';
 }
+
+/**
+ * Exclusive layers: each busy sample goes to the first rule its stack (leaf first) matches, so the
+ * shares add up to 100%. The rules name the costs one could act on in this codebase.
+ */
+const pkg = (frame: CallFrame, pattern: RegExp) => pattern.test(frame.url);
+const named = (frame: CallFrame, name: string, urlPart = '') => frame.functionName === name && frame.url.includes(urlPart);
+export const LAYERS: { name: string; matches(stack: CallFrame[]): boolean }[] = [
+  { name: 'V8 garbage collector', matches: (s) => s[0]!.functionName === '(garbage collector)' },
+  {
+    name: 'Prisma: call-site capture (new Error() per query; errorFormat != minimal)',
+    // EnabledCallSite's constructor; minified in the bundle, recognised by its caller chain.
+    matches: (s) => s.some((f) => f.url.includes('@prisma/client/runtime') && f.functionName === 'Hn'),
+  },
+  { name: 'pg driver (pg, pg-protocol, pg-pool, adapter-pg; socket I/O)', matches: (s) => s.some((f) => pkg(f, /node_modules\/(pg|pg-protocol|pg-pool|pg-types|@prisma\/adapter-pg|@prisma\/driver-adapter-utils)\//)) },
+  { name: 'Prisma client runtime (query interpreter, (de)serialisation, Wasm compiler)', matches: (s) => s.some((f) => f.url.includes('@prisma/client') || f.url.startsWith('wasm://') && !s.some((g) => g.url.includes('undici'))) },
+  {
+    name: "graphql-yoga maxRequestBodySize: TransformStream + stream.pipeline per request",
+    matches: (s) =>
+      !s.some((f) => f.url.includes('node_modules/undici/')) &&
+      s.some((f) => named(f, 'limitRequestBodySize') || f.url === 'node:internal/streams/pipeline' || f.url.includes('internal/webstreams')),
+  },
+  { name: 'HMAC sign/verify of the principal header', matches: (s) => s.some((f) => named(f, 'signPrincipal') || named(f, 'verifyPrincipal')) },
+  {
+    name: 'AbortSignal.timeout per core call (created, then fired 5 s later)',
+    matches: (s) => s.some((f) => named(f, 'timeout', 'abort_controller')) || (s.some((f) => f.url.includes('abort_controller')) && s.some((f) => named(f, 'listOnTimeout'))),
+  },
+  { name: 'undici (gateway -> core HTTP client)', matches: (s) => s.some((f) => f.url.includes('node_modules/undici/')) },
+  { name: 'GraphQL execution (graphql-tools executor, graphql-js, Pothos resolvers)', matches: (s) => s.some((f) => pkg(f, /node_modules\/(@graphql-tools\/executor|graphql|@pothos\/[^/]+)\//) || /\/core\/(graphql|services)\//.test(f.url)) },
+  { name: 'graphql-yoga / envelop / whatwg-node (Request/Response objects, parsing, result serialisation)', matches: (s) => s.some((f) => pkg(f, /node_modules\/(graphql-yoga|@graphql-yoga\/[^/]+|@envelop\/[^/]+|@whatwg-node\/[^/]+|@graphql-tools\/utils)\//)) },
+  { name: 'Koa, router, rate limiter, gateway middleware and core client', matches: (s) => s.some((f) => pkg(f, /node_modules\/(koa|koa-compose|@koa\/router|koa-ratelimit|ms|raw-body)\//) || /\/gateway\//.test(f.url)) },
+  { name: 'Node http server (parse, write) and sockets, no library on the stack', matches: (s) => s.some((f) => /^node:(_http|net|internal\/(http|stream_base_commons|net))/.test(f.url)) },
+  { name: 'other', matches: () => true },
+];
 
 function functionKey(frame: CallFrame): string {
   const name = frame.functionName || '(anonymous)';
@@ -140,6 +176,7 @@ export function summarizeProfile(file: string, window?: ProfileWindow, top = 25)
 
   const selfComponent = new Map<string, number>();
   const selfOwner = new Map<string, number>();
+  const layers = new Map<string, number>();
   const generic = (component: string) => component.startsWith('node: ') || component.startsWith('V8 builtins') || component === '(root)';
   const selfFunction = new Map<string, number>();
   const inclusiveComponent = new Map<string, number>();
@@ -171,6 +208,9 @@ export function summarizeProfile(file: string, window?: ProfileWindow, top = 25)
       functions.add(functionKey(frame));
     }
     for (const c of components) add(inclusiveComponent, c, n);
+    const stack: CallFrame[] = [];
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) stack.push(byId.get(at)!.callFrame);
+    add(layers, LAYERS.find((layer) => layer.matches(stack))!.name, n);
     for (const f of functions) add(inclusiveFunction, f, n);
   }
   const busy = total - idle;
@@ -192,6 +232,7 @@ export function summarizeProfile(file: string, window?: ProfileWindow, top = 25)
     samples: total,
     busySamples: busy,
     idlePct: Math.round((1000 * idle) / Math.max(1, total)) / 10,
+    layers: shares(layers, LAYERS.length),
     selfByComponent: shares(selfComponent, top),
     selfByOwner: shares(selfOwner, top),
     inclusiveByComponent: shares(inclusiveComponent, top),
@@ -210,6 +251,7 @@ export function formatProfileSummary(summary: ProfileSummary, top = 20): string 
   return [
     `profile ${path.relative(process.cwd(), summary.file)}: ${summary.samples} samples over ${summary.windowSeconds} s ` +
       `(~${summary.sampleIntervalUs} us each), idle ${summary.idlePct}%`,
+    table('exclusive layers (each busy sample counted once, first matching layer; adds up to 100% of busy)', summary.layers),
     table('self time by component', summary.selfByComponent),
     table('self time by owner (Node internals and V8 builtins charged to the nearest library/project caller)', summary.selfByOwner),
     table('inclusive time by component (a sample counts once per component on its stack)', summary.inclusiveByComponent),

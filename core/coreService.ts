@@ -6,12 +6,16 @@ import { createCoreYoga, type CoreYoga } from './graphql/yoga';
 import { createRevocationBus, type RevocationBus } from './protocol/revocationBus';
 import { seedSimulatedMarkets } from './services/marketCatalog';
 import type { Logger } from './support/logger';
+import { deleteExpiredIdempotencyKeys } from './graphql/idempotency';
+import type { VenueRegistry } from './services/orders';
+import { openVenues } from './venues/registry';
 
 export interface CoreService {
   yoga: CoreYoga;
   db: Db;
   databaseUrl: string;
   revocations: RevocationBus;
+  venues: VenueRegistry;
   close(): Promise<void>;
 }
 
@@ -24,13 +28,20 @@ export async function openCore(config: Config, internalSecret: string, logger: L
   const seeded = await seedSimulatedMarkets(db);
   if (seeded) logger.info({ markets: seeded }, 'seeded simulated markets');
   const revocations = createRevocationBus(config.REDIS_URL);
-  const yoga = createCoreYoga({ db, config, internalSecret, revocations, logger });
+  const venues = await openVenues(db, logger);
+  const yoga = createCoreYoga({ db, config, internalSecret, revocations, venues, logger });
+  const expireKeys = () => deleteExpiredIdempotencyKeys(db).catch((error: unknown) => logger.warn({ err: error }, 'idempotency key expiry failed'));
+  await expireKeys();
+  const expiry = setInterval(expireKeys, 3_600_000).unref();
   return {
     yoga,
     db,
     databaseUrl: database.url,
     revocations,
+    venues,
     async close() {
+      clearInterval(expiry);
+      venues.close();
       await revocations.close();
       await db.$disconnect();
       await database.close();

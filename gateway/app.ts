@@ -10,6 +10,7 @@ import { jsonBody } from './middleware/jsonBody';
 import { rateLimit } from './middleware/rateLimit';
 import { requestId } from './middleware/requestId';
 import { buildOpenApi } from './openapi';
+import { ApiError } from './errors';
 import { ROUTES, type Route } from './routes';
 import { toVariables } from './variables';
 
@@ -42,7 +43,10 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
       async (ctx) => {
         const variables = toVariables(route, { params: ctx.params, query: ctx.query, body: ctx.state.body });
         const auth = ctx.state.auth as Authenticated;
-        ctx.body = await deps.core.execute(route.operation, variables, auth.principal);
+        const idempotencyKey = route.idempotent ? idempotencyKeyOf(ctx.get('Idempotency-Key')) : undefined;
+        const result = await deps.core.call(route.operation, variables, auth.principal, { idempotencyKey });
+        if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
+        ctx.body = result.value;
       },
     ]);
   }
@@ -52,6 +56,15 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;
+}
+
+/** 1 to 255 printable ASCII characters, or no header at all. */
+function idempotencyKeyOf(header: string): string | undefined {
+  if (header === '') return undefined;
+  if (!/^[\x21-\x7e]{1,255}$/.test(header)) {
+    throw new ApiError('invalid_request', 'Idempotency-Key must be 1 to 255 printable characters without spaces.', { param: 'Idempotency-Key' });
+  }
+  return header;
 }
 
 /** `/v1/markets/{id}` in the spec's notation is `/v1/markets/:id` for the router. */

@@ -14,7 +14,14 @@ export interface CoreTransport {
 
 interface GraphQLResponse {
   data?: Record<string, unknown> | null;
-  errors?: { message: string; extensions?: { code?: unknown; param?: unknown; http?: { status?: number } } }[];
+  errors?: { message: string; extensions?: { code?: unknown; param?: unknown; limit?: unknown; http?: { status?: number } } }[];
+  extensions?: { idempotentReplayed?: boolean };
+}
+
+export interface CoreResult {
+  value: unknown;
+  /** The core replayed the stored result of an earlier request with the same Idempotency-Key. */
+  replayed: boolean;
 }
 
 export class CoreClient {
@@ -27,12 +34,21 @@ export class CoreClient {
 
   /** The value of the operation's single root field, or the core's error as an ApiError. */
   async execute(operationName: string, variables: Record<string, unknown>, principal: Principal): Promise<unknown> {
+    return (await this.call(operationName, variables, principal)).value;
+  }
+
+  async call(
+    operationName: string,
+    variables: Record<string, unknown>,
+    principal: Principal,
+    extensions: { idempotencyKey?: string } = {},
+  ): Promise<CoreResult> {
     const operation = this.operations.get(operationName);
     if (!operation) throw new Error(`unknown operation ${operationName}`);
     const body = JSON.stringify({
       operationName,
       variables,
-      extensions: { persistedQuery: { version: 1, sha256Hash: operation.hash } },
+      extensions: { ...extensions, persistedQuery: { version: 1, sha256Hash: operation.hash } },
     });
     const headers = {
       'content-type': 'application/json',
@@ -51,11 +67,12 @@ export class CoreClient {
     } catch {
       throw upstreamUnavailable();
     }
+    const replayed = parsed.extensions?.idempotentReplayed === true;
     const error = parsed.errors?.[0];
-    if (error) throw toApiError(error);
+    if (error) throw toApiError(error, replayed);
     const data = parsed.data;
     if (!data) throw upstreamUnavailable();
-    return Object.values(data)[0];
+    return { value: Object.values(data)[0], replayed };
   }
 
   close() {
@@ -63,10 +80,12 @@ export class CoreClient {
   }
 }
 
-function toApiError(error: NonNullable<GraphQLResponse['errors']>[number]): ApiError {
+function toApiError(error: NonNullable<GraphQLResponse['errors']>[number], replayed: boolean): ApiError {
   const code = error.extensions?.code;
   const param = typeof error.extensions?.param === 'string' ? error.extensions.param : undefined;
-  if (isApiErrorCode(code)) return new ApiError(code, error.message, { param, status: error.extensions?.http?.status });
+  const limit = typeof error.extensions?.limit === 'string' ? error.extensions.limit : undefined;
+  const headers = replayed ? { 'Idempotent-Replayed': 'true' } : undefined;
+  if (isApiErrorCode(code)) return new ApiError(code, error.message, { param, limit, headers, status: error.extensions?.http?.status });
   return new ApiError('internal_error', 'An internal error occurred.');
 }
 

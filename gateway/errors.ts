@@ -14,7 +14,9 @@ export const ERROR_CODES = {
   payload_too_large: { status: 413, description: 'The body is larger than the limit.' },
   unsupported_media_type: { status: 415, description: 'The body is not application/json.' },
   idempotency_key_reused: { status: 422, description: 'This Idempotency-Key was used with a different request.' },
-  risk_limit_exceeded: { status: 422, description: 'A risk limit (named in the message) rejects the order.' },
+  risk_limit_exceeded: { status: 422, description: 'A risk limit rejects the order; `limit` names it (kill_switch, max_order_notional, ...).' },
+  insufficient_funds: { status: 422, description: 'The order may cost more than the cash not already reserved by open orders.' },
+  insufficient_position: { status: 422, description: 'A sell of more contracts than are held and not already offered.' },
   market_not_tradable: { status: 422, description: 'The market is closed, settled or not on an allowed venue.' },
   rate_limited: { status: 429, description: 'The key\u2019s rate limit is exhausted; retry after `Retry-After` seconds.' },
   internal_error: { status: 500, description: 'An unexpected error; the request_id helps us find it.' },
@@ -31,7 +33,7 @@ export class ApiError extends Error {
   constructor(
     readonly code: ApiErrorCode,
     message: string,
-    readonly extra: { param?: string; headers?: Record<string, string>; status?: number } = {},
+    readonly extra: { param?: string; limit?: string; headers?: Record<string, string>; status?: number } = {},
   ) {
     super(message);
     this.status = extra.status ?? ERROR_CODES[code].status;

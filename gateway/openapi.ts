@@ -97,6 +97,7 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
                 code: { type: 'string', enum: Object.keys(ERROR_CODES) },
                 message: { type: 'string' },
                 param: { type: 'string', description: 'The offending parameter, where there is one.' },
+                limit: { type: 'string', description: 'With risk_limit_exceeded: the limit that refused the order.' },
                 request_id: { type: 'string', description: 'Equals the X-Request-Id response header.' },
               },
             },

@@ -81,7 +81,45 @@ export const ROUTES: Route[] = [
     method: 'POST', path: '/v1/orders', operation: 'PlaceOrder', tag: 'Orders', summary: 'Place order',
     description: 'Safe to retry with the same Idempotency-Key: the first result is replayed and nothing is placed twice.',
     auth: 'api_key', body: placeOrderBody, bodyVariable: 'input', idempotent: true,
-    errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'not_found', 'idempotency_key_in_use', 'idempotency_key_reused', 'risk_limit_exceeded', 'market_not_tradable', 'venue_error', 'venue_unavailable', 'not_implemented'],
+    errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'forbidden', 'not_found', 'conflict', 'idempotency_key_in_use', 'idempotency_key_reused', 'risk_limit_exceeded', 'insufficient_funds', 'insufficient_position', 'market_not_tradable', 'venue_error', 'venue_unavailable'],
+  },
+  {
+    method: 'GET', path: '/v1/orders', operation: 'ListOrders', tag: 'Orders', summary: 'List orders',
+    description: 'Newest first. status is an order status, or working (pending, open, partially_filled, unknown).',
+    auth: 'api_key',
+    query: z.strictObject({
+      subaccount_id: id('sa').optional(), market_id: id('mkt').optional(),
+      status: z.enum(['working', 'pending', 'open', 'partially_filled', 'filled', 'canceled', 'rejected', 'expired', 'unknown']).optional(),
+      since: timestamp.optional(), until: timestamp.optional(), ...page,
+    }),
+    errors: ['invalid_request'],
+  },
+  {
+    method: 'GET', path: '/v1/orders/{id}', operation: 'GetOrder', tag: 'Orders', summary: 'Get order',
+    description: 'A resting order carries its queue_position at the venue.',
+    auth: 'api_key', params: z.strictObject({ id: id('ord') }), errors: ['not_found'],
+  },
+  {
+    method: 'DELETE', path: '/v1/orders/{id}', operation: 'CancelOrder', tag: 'Orders', summary: 'Cancel order',
+    description: 'Cancels the unfilled remainder at the venue; 409 when the order is already final.',
+    auth: 'api_key', params: z.strictObject({ id: id('ord') }), errors: ['not_found', 'conflict', 'venue_error', 'venue_unavailable'],
+  },
+  {
+    method: 'GET', path: '/v1/positions', operation: 'ListPositions', tag: 'Positions', summary: 'List positions',
+    description: 'Open positions per subaccount, market and side, with average cost, realized and unrealized P&L (marked to the venue mid).',
+    auth: 'api_key', query: z.strictObject({ subaccount_id: id('sa').optional(), market_id: id('mkt').optional() }),
+    errors: ['invalid_request', 'not_found'],
+  },
+  {
+    method: 'GET', path: '/v1/portfolio', operation: 'GetPortfolio', tag: 'Portfolio', summary: 'Get balances and exposure',
+    description: 'Per subaccount: cash, cash reserved by open buys, positions at cost and marked, realized and unrealized P&L, gross exposure, equity.',
+    auth: 'api_key', query: z.strictObject({ subaccount_id: id('sa').optional() }), errors: ['invalid_request', 'not_found'],
+  },
+  {
+    method: 'PUT', path: '/v1/risk/kill_switch', operation: 'SetKillSwitch', tag: 'Risk', summary: 'Turn the workspace kill switch on or off',
+    description: 'While on, every new order of the workspace (test and live) is rejected with risk_limit_exceeded, limit kill_switch.',
+    auth: 'api_key', body: z.strictObject({ enabled: z.boolean() }),
+    errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type'],
   },
   {
     method: 'GET', path: '/v1/complex_orders', operation: 'ListComplexOrders', tag: 'Complex Orders', summary: 'List complex orders',

@@ -24,7 +24,7 @@ async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const fromIndex = args.indexOf('--from');
   const revision = fromIndex >= 0 ? args[fromIndex + 1] : 'HEAD';
-  const name = args.find((arg, i) => !arg.startsWith('--') && i !== fromIndex + 1) ?? 'change';
+  const name = args.find((arg, i) => !arg.startsWith('--') && !(fromIndex >= 0 && i === fromIndex + 1)) ?? 'change';
   const db = await startEmbeddedPostgres('memory');
   try {
     const sql = await diffSchemas(db.url, schemaAt(revision), fs.readFileSync(SCHEMA_PATH, 'utf8'));

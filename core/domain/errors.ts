@@ -10,7 +10,13 @@ export type ErrorCode =
   | 'not_found'
   | 'conflict'
   | 'risk_limit_exceeded'
+  | 'insufficient_funds'
+  | 'insufficient_position'
   | 'market_not_tradable'
+  | 'idempotency_key_in_use'
+  | 'idempotency_key_reused'
+  | 'venue_error'
+  | 'venue_unavailable'
   | 'not_implemented';
 
 const STATUS: Record<ErrorCode, number> = {
@@ -20,7 +26,13 @@ const STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   risk_limit_exceeded: 422,
+  insufficient_funds: 422,
+  insufficient_position: 422,
   market_not_tradable: 422,
+  idempotency_key_in_use: 409,
+  idempotency_key_reused: 422,
+  venue_error: 502,
+  venue_unavailable: 503,
   not_implemented: 501,
 };
 

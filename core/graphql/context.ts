@@ -3,8 +3,11 @@ import type { Db } from '../db/prismaClient';
 import { DomainError } from '../domain/errors';
 import type { Principal } from '../protocol/principal';
 import type { RevocationBus } from '../protocol/revocationBus';
+import type { VenueRegistry } from '../services/orders';
 import type { Scope } from '../services/scope';
+import type { Loaders } from './loaders';
 import type { Logger } from '../support/logger';
+import type { IdempotencyClaim } from './idempotency';
 
 /** What every resolver gets: the database, who is asking, and the core's shared parts. */
 export interface CoreContext {
@@ -12,7 +15,12 @@ export interface CoreContext {
   principal: Principal;
   config: Config;
   revocations: RevocationBus;
+  venues: VenueRegistry;
+  /** Per-request batching (DataLoader). */
+  loaders: Loaders;
   logger: Logger;
+  /** Set when the request carries an Idempotency-Key that this request claimed. */
+  idempotency?: IdempotencyClaim;
 }
 
 /** The scope of an API-key request: its workspace and environment. */

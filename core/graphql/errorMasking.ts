@@ -17,6 +17,7 @@ export function maskError(logger: Logger) {
         extensions: {
           code: original.code,
           ...(original.param ? { param: original.param } : {}),
+          ...('limit' in original ? { limit: (original as { limit: string }).limit } : {}),
           http: { status: original.status },
         },
       });

@@ -5,9 +5,12 @@ import type { Db } from '../db/prismaClient';
 import { PRINCIPAL_HEADER, verifyPrincipal } from '../protocol/principal';
 import { loadOperations } from '../protocol/operations';
 import type { RevocationBus } from '../protocol/revocationBus';
+import type { VenueRegistry } from '../services/orders';
 import type { Logger } from '../support/logger';
+import { createLoaders } from './loaders';
 import type { CoreContext } from './context';
 import { maskError } from './errorMasking';
+import { useIdempotency } from './idempotency';
 import { schema } from './schema';
 
 export interface CoreDeps {
@@ -15,6 +18,7 @@ export interface CoreDeps {
   config: Config;
   internalSecret: string;
   revocations: RevocationBus;
+  venues: VenueRegistry;
   logger: Logger;
 }
 
@@ -27,13 +31,14 @@ export type CoreYoga = YogaServerInstance<Record<string, never>, CoreContext>;
 export function createCoreYoga(deps: CoreDeps): CoreYoga {
   const operations = loadOperations();
   const documents = new Map([...operations.values()].map((op) => [op.hash, op.document]));
+  const mask = maskError(deps.logger);
   return createYoga<Record<string, never>, CoreContext>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
     graphiql: false,
     logging: false,
-    maskedErrors: { maskError: maskError(deps.logger) },
+    maskedErrors: { maskError: mask },
     plugins: [
       usePersistedOperations({
         getPersistedOperation: (hash) => documents.get(hash) ?? null,
@@ -44,6 +49,7 @@ export function createCoreYoga(deps: CoreDeps): CoreYoga {
           persistedQueryOnly: { message: 'Only persisted operations are accepted.', extensions: { code: 'forbidden', http: { status: 403 } } },
         },
       }),
+      useIdempotency(deps.db, mask),
     ],
     context: ({ request }) => {
       const principal = verifyPrincipal(request.headers.get(PRINCIPAL_HEADER), deps.internalSecret);
@@ -52,7 +58,15 @@ export function createCoreYoga(deps: CoreDeps): CoreYoga {
           extensions: { code: 'unauthorized', http: { status: 401 } },
         });
       }
-      return { db: deps.db, principal, config: deps.config, revocations: deps.revocations, logger: deps.logger };
+      return {
+        db: deps.db,
+        principal,
+        config: deps.config,
+        revocations: deps.revocations,
+        venues: deps.venues,
+        loaders: createLoaders(deps.venues),
+        logger: deps.logger,
+      };
     },
   });
 }

@@ -34,6 +34,7 @@ export function errorEnvelope(logger: Logger): Middleware {
           code: error.code,
           message: error.message,
           ...(error.extra.param ? { param: error.extra.param } : {}),
+          ...(error.extra.limit ? { limit: error.extra.limit } : {}),
           request_id: ctx.state.requestId,
         },
       };

@@ -10,6 +10,7 @@ import './riskLimits';
 import './market';
 import './executionRecords';
 import './order';
+import './position';
 import './complexOrder';
 
 export const schema = builder.toSchema();

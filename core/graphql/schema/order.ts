@@ -1,8 +1,19 @@
-import { notImplemented } from '../../domain/errors';
+import { cancelOrder, getOrder, listOrders, placeOrder } from '../../services/orders';
 import { venueName } from '../../domain/venues';
 import { builder } from '../builder';
 import { apiKeyScope } from '../context';
 import { OrderActionEnum, OrderSideEnum, OrderStatusEnum, OrderTypeEnum, TimeInForceEnum } from './enums';
+import { pageArgs, pageOf } from './page';
+
+const QueuePosition = builder
+  .objectRef<{ ordersAhead: number; quantityAhead: string }>('QueuePosition')
+  .implement({
+    description: 'Where a resting order stands at its price level on the venue.',
+    fields: (t) => ({
+      ordersAhead: t.exposeInt('ordersAhead'),
+      quantityAhead: t.field({ type: 'Decimal', resolve: (q) => q.quantityAhead }),
+    }),
+  });
 
 export const OrderType = builder.prismaObject('Order', {
   fields: (t) => ({
@@ -17,35 +28,79 @@ export const OrderType = builder.prismaObject('Order', {
     price: t.expose('price', { type: 'Decimal', nullable: true }),
     quantity: t.expose('quantity', { type: 'Decimal' }),
     filledQuantity: t.expose('filledQuantity', { type: 'Decimal' }),
+    remainingQuantity: t.field({
+      type: 'Decimal',
+      description: 'What is still working: 0 once the order is final.',
+      resolve: (o) =>
+        ['pending', 'open', 'partially_filled', 'unknown'].includes(o.status)
+          ? o.quantity.sub(o.filledQuantity)
+          : '0',
+    }),
     averageFillPrice: t.expose('averageFillPrice', { type: 'Decimal', nullable: true }),
+    feesPaid: t.expose('feesPaid', { type: 'Decimal' }),
     status: t.expose('status', { type: OrderStatusEnum }),
+    rejectReason: t.exposeString('rejectReason', { nullable: true }),
     clientOrderId: t.exposeString('clientOrderId'),
+    venueOrderId: t.exposeString('venueOrderId', { nullable: true }),
+    queuePosition: t.field({
+      type: QueuePosition,
+      nullable: true,
+      description: 'For a resting order: its place in the queue at the venue; null otherwise.',
+      resolve: (o, _args, ctx) =>
+        o.status === 'open' || o.status === 'partially_filled'
+          ? ctx.loaders.queuePosition.load({ orderId: o.id, venue: o.venue })
+          : null,
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
+const OrderPage = pageOf('Order', OrderType);
+
 const PlaceOrderInput = builder.inputType('PlaceOrderInput', {
   fields: (t) => ({
-    subaccountId: t.id({ required: true }),
-    marketId: t.id({ required: true }),
+    subaccountId: t.string({ required: true }),
+    marketId: t.string({ required: true }),
     side: t.field({ type: OrderSideEnum, required: true }),
     action: t.field({ type: OrderActionEnum, required: true }),
     type: t.field({ type: OrderTypeEnum, required: true }),
-    price: t.field({ type: 'Decimal', required: false }),
+    price: t.field({ type: 'Decimal', required: false, description: 'Dollars per contract in the side’s own terms; required for limit orders.' }),
     quantity: t.field({ type: 'Decimal', required: true }),
-    timeInForce: t.field({ type: TimeInForceEnum, required: false }),
+    timeInForce: t.field({ type: TimeInForceEnum, required: false, description: 'gtc for limit orders, ioc for market orders when left out.' }),
     clientOrderId: t.string({ required: false }),
   }),
 });
 
-builder.mutationField('placeOrder', (t) =>
-  t.prismaField({
+builder.queryFields((t) => ({
+  order: t.prismaField({
+    type: 'Order',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (query, _root, args, ctx) => getOrder(ctx.db, apiKeyScope(ctx), args.id, query),
+  }),
+  orders: t.field({
+    type: OrderPage,
+    args: {
+      subaccountId: t.arg.string({ required: false }),
+      marketId: t.arg.string({ required: false }),
+      status: t.arg.string({ required: false, description: 'An order status, or working (pending, open, partially_filled, unknown).' }),
+      since: t.arg({ type: 'DateTime', required: false }),
+      until: t.arg({ type: 'DateTime', required: false }),
+      ...pageArgs,
+    },
+    resolve: (_root, args, ctx) => listOrders(ctx.db, apiKeyScope(ctx), args),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  placeOrder: t.prismaField({
     type: 'Order',
     args: { input: t.arg({ type: PlaceOrderInput, required: true }) },
-    resolve: (_query, _root, _args, ctx) => {
-      apiKeyScope(ctx);
-      throw notImplemented('Placing orders');
-    },
+    resolve: (_query, _root, { input }, ctx) => placeOrder(ctx.db, ctx.venues, apiKeyScope(ctx), input, ctx.idempotency),
   }),
-);
+  cancelOrder: t.prismaField({
+    type: 'Order',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (_query, _root, args, ctx) => cancelOrder(ctx.db, ctx.venues, apiKeyScope(ctx), args.id),
+  }),
+}));

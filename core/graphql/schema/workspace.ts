@@ -1,6 +1,7 @@
 import { DomainError } from '../../domain/errors';
 import { getWorkspace } from '../../services/workspaces';
 import { builder } from '../builder';
+import { apiKeyScope } from '../context';
 
 export const WorkspaceType = builder.prismaObject('Workspace', {
   fields: (t) => ({
@@ -10,6 +11,16 @@ export const WorkspaceType = builder.prismaObject('Workspace', {
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
+
+builder.mutationField('setKillSwitch', (t) =>
+  t.prismaField({
+    type: 'Workspace',
+    description: 'The workspace kill switch: while on, every new order of the workspace is rejected before any venue.',
+    args: { enabled: t.arg.boolean({ required: true }) },
+    resolve: (query, _root, args, ctx) =>
+      ctx.db.workspace.update({ ...query, where: { id: apiKeyScope(ctx).workspaceId }, data: { tradingHalted: args.enabled } }),
+  }),
+);
 
 builder.queryField('workspace', (t) =>
   t.prismaField({

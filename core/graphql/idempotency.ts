@@ -1,0 +1,116 @@
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import { GraphQLError, type ExecutionResult } from 'graphql';
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import type { Db } from '../db/prismaClient';
+import type { CoreContext } from './context';
+
+/**
+ * Idempotency-Key, with Stripe's semantics, kept in PostgreSQL so that it holds across gateway and
+ * core replicas. A request claims (API key, key) with one INSERT ... ON CONFLICT DO NOTHING: exactly
+ * one request wins; the others see the claim. The winner's result is stored as the masked GraphQL
+ * result and replayed to every later request with the same key and the same operation and
+ * variables. Not stored: validation failures (`invalid_request`) and failures whose outcome is not
+ * known (`internal_error`, `venue_unavailable`); a retry of those executes again, and operations
+ * that place orders reconcile through the client order id they derive from the key, so that a
+ * retry never places a second order. A claim whose request died is taken over after IN_FLIGHT_MS.
+ */
+export const IN_FLIGHT_MS = 60_000;
+export const RETENTION_HOURS = 24;
+const NOT_STORED = new Set(['invalid_request', 'internal_error', 'venue_unavailable', 'upstream_unavailable']);
+
+export interface IdempotencyClaim {
+  apiKeyId: string;
+  key: string;
+}
+
+type StoredError = { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> };
+type Stored = { data?: unknown; errors?: StoredError[] };
+
+export function useIdempotency(db: Db, maskError: (error: unknown) => Error): Plugin<CoreContext> {
+  return {
+    async onExecute({ args, setResultAndStopExecution, extendContext }) {
+      const context = args.contextValue as CoreContext & { params?: { extensions?: Record<string, unknown> } };
+      const key = context.params?.extensions?.idempotencyKey;
+      if (typeof key !== 'string' || context.principal.kind !== 'api_key') return;
+      const claim = { apiKeyId: context.principal.keyId, key };
+      const requestHash = hashOf(args.operationName ?? '', args.variableValues ?? {});
+      const outcome = await claimKey(db, claim, args.operationName ?? '', requestHash);
+      if (outcome.kind === 'replay') {
+        setResultAndStopExecution(replayOf(outcome.stored));
+        return;
+      }
+      if (outcome.kind === 'refused') {
+        setResultAndStopExecution({ errors: [outcome.error] });
+        return;
+      }
+      extendContext({ idempotency: claim } as Partial<CoreContext>);
+      return {
+        async onExecuteDone({ result }) {
+          const single = result as ExecutionResult;
+          const errors = (single.errors ?? []).map((e) => maskError(e) as GraphQLError);
+          const code = errors[0]?.extensions?.code;
+          if (typeof code === 'string' && NOT_STORED.has(code)) {
+            await db.idempotencyRecord.delete({ where: { apiKeyId_key: claim } });
+            return;
+          }
+          const stored: Stored = {
+            ...(single.data !== undefined ? { data: single.data } : {}),
+            ...(errors.length ? { errors: errors.map((e) => e.toJSON() as StoredError) } : {}),
+          };
+          await db.idempotencyRecord.update({
+            where: { apiKeyId_key: claim },
+            data: { state: 'completed', responseBody: stored as object, completedAt: new Date() },
+          });
+        },
+      };
+    },
+  };
+}
+
+function hashOf(operation: string, variables: unknown): string {
+  return createHash('sha256').update(canonicalize({ operation, variables }) ?? '').digest('hex');
+}
+
+type ClaimOutcome = { kind: 'claimed' } | { kind: 'replay'; stored: Stored } | { kind: 'refused'; error: GraphQLError };
+
+async function claimKey(db: Db, claim: IdempotencyClaim, operation: string, requestHash: string): Promise<ClaimOutcome> {
+  const inserted = await db.$executeRaw`
+    INSERT INTO idempotency_records (api_key_id, key, operation, request_hash, state, created_at)
+    VALUES (${claim.apiKeyId}, ${claim.key}, ${operation}, ${requestHash}, 'in_flight', now())
+    ON CONFLICT (api_key_id, key) DO NOTHING`;
+  if (inserted === 1) return { kind: 'claimed' };
+  const record = await db.idempotencyRecord.findUnique({ where: { apiKeyId_key: claim } });
+  if (!record) return claimKey(db, claim, operation, requestHash); // removed in between: try again
+  if (record.requestHash !== requestHash || record.operation !== operation) {
+    return refuse('idempotency_key_reused', 422, 'This Idempotency-Key was already used with a different request.');
+  }
+  if (record.state === 'completed') return { kind: 'replay', stored: record.responseBody as Stored };
+  const takenOver = await db.$executeRaw`
+    UPDATE idempotency_records SET created_at = now()
+    WHERE api_key_id = ${claim.apiKeyId} AND key = ${claim.key} AND state = 'in_flight'
+      AND created_at < now() - make_interval(secs => ${IN_FLIGHT_MS / 1000})`;
+  if (takenOver === 1) return { kind: 'claimed' };
+  return refuse('idempotency_key_in_use', 409, 'A request with this Idempotency-Key is still in progress; retry later.');
+}
+
+const refuse = (code: string, status: number, message: string): ClaimOutcome => ({
+  kind: 'refused',
+  error: createGraphQLError(message, { extensions: { code, http: { status } } }),
+});
+
+function replayOf(stored: Stored): ExecutionResult {
+  return {
+    ...(stored.data !== undefined ? { data: stored.data as ExecutionResult['data'] } : {}),
+    ...(stored.errors
+      ? { errors: stored.errors.map((e) => createGraphQLError(e.message, { path: e.path, extensions: e.extensions })) }
+      : {}),
+    extensions: { idempotentReplayed: true },
+  };
+}
+
+/** Keys are kept at least RETENTION_HOURS; older ones are deleted. */
+export async function deleteExpiredIdempotencyKeys(db: Db): Promise<number> {
+  return db.$executeRaw`
+    DELETE FROM idempotency_records WHERE created_at < now() - make_interval(hours => ${RETENTION_HOURS})`;
+}

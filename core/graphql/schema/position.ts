@@ -1,0 +1,57 @@
+import { listPositions, portfolio, type MarkedPosition } from '../../services/positions';
+import { builder } from '../builder';
+import { apiKeyScope } from '../context';
+import { OrderSideEnum } from './enums';
+import { pageOf } from './page';
+
+const PositionType = builder.objectRef<MarkedPosition>('Position').implement({
+  description: 'Contracts held on one market and side, with P&L; marked to the venue’s mid.',
+  fields: (t) => ({
+    subaccountId: t.exposeID('subaccountId'),
+    marketId: t.exposeID('marketId'),
+    side: t.expose('side', { type: OrderSideEnum }),
+    quantity: t.expose('quantity', { type: 'Decimal' }),
+    averageCost: t.expose('averageCost', { type: 'Decimal', description: 'Per contract, fees excluded.' }),
+    markPrice: t.expose('markPrice', { type: 'Decimal', nullable: true, description: 'The venue’s mid for this side; null without a two-sided book.' }),
+    realizedPnl: t.expose('realizedPnl', { type: 'Decimal', description: 'Realized on this market and side, fees included.' }),
+    unrealizedPnl: t.expose('unrealizedPnl', { type: 'Decimal', nullable: true }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+type Balance = Awaited<ReturnType<typeof portfolio>>[number];
+
+const BalanceType = builder.objectRef<Balance>('SubaccountBalance').implement({
+  description: 'Cash, exposure and P&L of one subaccount.',
+  fields: (t) => ({
+    subaccountId: t.exposeID('subaccountId'),
+    cashBalance: t.expose('cashBalance', { type: 'Decimal' }),
+    reservedCash: t.expose('reservedCash', { type: 'Decimal', description: 'Held for open buy orders.' }),
+    availableCash: t.expose('availableCash', { type: 'Decimal' }),
+    positionsCost: t.expose('positionsCost', { type: 'Decimal' }),
+    positionsValue: t.expose('positionsValue', { type: 'Decimal', description: 'Positions marked to mid (at cost where there is no mid).' }),
+    unrealizedPnl: t.expose('unrealizedPnl', { type: 'Decimal' }),
+    realizedPnl: t.expose('realizedPnl', { type: 'Decimal' }),
+    realizedPnlToday: t.expose('realizedPnlToday', { type: 'Decimal', description: 'Since 00:00 UTC.' }),
+    grossExposure: t.expose('grossExposure', { type: 'Decimal', description: 'Positions at cost plus open buy orders.' }),
+    equity: t.expose('equity', { type: 'Decimal', description: 'Cash plus positions marked to mid.' }),
+  }),
+});
+
+// Whole lists in the API's list shape: a subaccount holds few enough positions for one page.
+const PositionPage = pageOf('Position', PositionType);
+const BalancePage = pageOf('SubaccountBalance', BalanceType);
+const onePage = <T>(data: T[]) => ({ data, hasMore: false, nextCursor: null });
+
+builder.queryFields((t) => ({
+  positions: t.field({
+    type: PositionPage,
+    args: { subaccountId: t.arg.string({ required: false }), marketId: t.arg.string({ required: false }) },
+    resolve: async (_root, args, ctx) => onePage(await listPositions(ctx.db, ctx.venues, apiKeyScope(ctx), args)),
+  }),
+  portfolio: t.field({
+    type: BalancePage,
+    args: { subaccountId: t.arg.string({ required: false }) },
+    resolve: async (_root, args, ctx) => onePage(await portfolio(ctx.db, ctx.venues, apiKeyScope(ctx), args)),
+  }),
+}));

@@ -1,0 +1,182 @@
+import Decimal from 'decimal.js';
+import type { Db } from '../db/prismaClient';
+import type { Order, Prisma } from '../generated/prisma/client';
+import { newId } from '../domain/ids';
+import { applyFill } from '../domain/positionAccounting';
+import { receiptHash } from '../domain/receipts';
+import { formatDecimal } from '../domain/decimals';
+import { venueName } from '../domain/venues';
+import type { VenueFill, VenueOrderState } from '../venues/venue';
+
+type Tx = Prisma.TransactionClient;
+
+/**
+ * Applies what a venue reports about one of our orders, in one transaction: new fills (each once,
+ * by venue fill id), the position, the cash of a test subaccount, the order's filled quantity,
+ * average price, fees and status, and a receipt for the fills. Called with the venue's answer to a
+ * placement and with fills the venue pushes later; applying the same fill twice changes nothing.
+ */
+export async function recordExecution(
+  db: Db,
+  orderId: string,
+  report: { fills: VenueFill[]; state?: VenueOrderState },
+): Promise<Order> {
+  return db.$transaction(async (tx) => {
+    const order = await tx.order.findUniqueOrThrow({ where: { id: orderId } });
+    // Serialise everything that moves this subaccount's money and positions.
+    await tx.$queryRaw`SELECT id FROM subaccounts WHERE id = ${order.subaccountId} FOR UPDATE`;
+    const fresh = await newFillsOnly(tx, order, report.fills);
+    let filled = new Decimal(order.filledQuantity.toString());
+    let notional = order.averageFillPrice ? new Decimal(order.averageFillPrice.toString()).mul(filled) : new Decimal(0);
+    let fees = new Decimal(order.feesPaid.toString());
+    for (const fill of fresh) {
+      const quantity = new Decimal(fill.quantity);
+      const price = new Decimal(fill.price);
+      const fee = new Decimal(fill.fee);
+      const realizedPnl = await applyToPositionAndCash(tx, order, { price, quantity, fee });
+      await tx.fill.create({
+        data: {
+          id: newId('fill'),
+          workspaceId: order.workspaceId,
+          environment: order.environment,
+          subaccountId: order.subaccountId,
+          orderId: order.id,
+          marketId: order.marketId,
+          venue: order.venue,
+          venueFillId: fill.venueFillId,
+          side: order.side,
+          action: order.action,
+          price: price.toFixed(),
+          quantity: quantity.toFixed(),
+          fee: fee.toFixed(),
+          realizedPnl: realizedPnl.toFixed(),
+          isTaker: fill.isTaker,
+          createdAt: new Date(fill.executedAt),
+        },
+      });
+      filled = filled.add(quantity);
+      notional = notional.add(price.mul(quantity));
+      fees = fees.add(fee);
+    }
+    const status = statusAfter(order, filled, report.state);
+    const updated = await tx.order.update({
+      where: { id: order.id },
+      data: {
+        filledQuantity: filled.toFixed(),
+        averageFillPrice: filled.isZero() ? null : notional.div(filled).toDecimalPlaces(6, Decimal.ROUND_HALF_EVEN).toFixed(),
+        feesPaid: fees.toFixed(),
+        status,
+        ...(report.state ? { venueOrderId: report.state.venueOrderId } : {}),
+        updatedAt: new Date(),
+      },
+    });
+    if (fresh.length > 0) await writeReceipt(tx, updated, fresh);
+    return updated;
+  });
+}
+
+async function newFillsOnly(tx: Tx, order: Order, fills: VenueFill[]): Promise<VenueFill[]> {
+  const mine = fills.filter((fill) => fill.clientOrderId === order.id);
+  if (mine.length === 0) return [];
+  const known = await tx.fill.findMany({
+    where: { venue: order.venue, venueFillId: { in: mine.map((f) => f.venueFillId) } },
+    select: { venueFillId: true },
+  });
+  const seen = new Set(known.map((f) => f.venueFillId));
+  const fresh: VenueFill[] = [];
+  for (const fill of mine) {
+    if (seen.has(fill.venueFillId)) continue;
+    seen.add(fill.venueFillId);
+    fresh.push(fill);
+  }
+  return fresh;
+}
+
+async function applyToPositionAndCash(
+  tx: Tx,
+  order: Order,
+  fill: { price: Decimal; quantity: Decimal; fee: Decimal },
+): Promise<Decimal> {
+  const key = { subaccountId: order.subaccountId, marketId: order.marketId, side: order.side };
+  const current = await tx.position.findUnique({ where: { subaccountId_marketId_side: key } });
+  const effect = applyFill(
+    {
+      quantity: new Decimal(current?.quantity.toString() ?? 0),
+      averageCost: new Decimal(current?.averageCost.toString() ?? 0),
+    },
+    { action: order.action, ...fill },
+  );
+  const realized = new Decimal(current?.realizedPnl.toString() ?? 0).add(effect.realizedPnl);
+  const values = {
+    quantity: effect.position.quantity.toFixed(),
+    averageCost: effect.position.averageCost.toFixed(),
+    realizedPnl: realized.toFixed(),
+    updatedAt: new Date(),
+  };
+  await tx.position.upsert({ where: { subaccountId_marketId_side: key }, create: { ...key, ...values }, update: values });
+  if (order.environment === 'test') {
+    await tx.subaccount.update({
+      where: { id: order.subaccountId },
+      data: { cashBalance: { increment: effect.cashChange.toFixed() } },
+    });
+  }
+  return effect.realizedPnl;
+}
+
+function statusAfter(order: Order, filled: Decimal, state: VenueOrderState | undefined): Order['status'] {
+  if (filled.gte(order.quantity.toString())) return 'filled';
+  if (state?.status === 'canceled') return 'canceled';
+  if (state?.status === 'filled') return 'filled';
+  if (order.status === 'canceled' || order.status === 'expired' || order.status === 'rejected') return order.status;
+  if (filled.gt(0)) return 'partially_filled';
+  return state ? 'open' : order.status;
+}
+
+async function writeReceipt(tx: Tx, order: Order, fills: VenueFill[]) {
+  const market = await tx.market.findUniqueOrThrow({ where: { id: order.marketId }, select: { venueMarketId: true } });
+  const quantity = fills.reduce((sum, f) => sum.add(f.quantity), new Decimal(0));
+  const notional = fills.reduce((sum, f) => sum.add(new Decimal(f.price).mul(f.quantity)), new Decimal(0));
+  const content = {
+    receipt_version: 1,
+    order_id: order.id,
+    client_order_id: order.clientOrderId,
+    subaccount_id: order.subaccountId,
+    venue: venueName(order.venue),
+    venue_order_id: order.venueOrderId,
+    market_id: order.marketId,
+    venue_market_id: market.venueMarketId,
+    request: {
+      side: order.side,
+      action: order.action,
+      type: order.type,
+      price: formatDecimal(order.price),
+      quantity: formatDecimal(order.quantity),
+      time_in_force: order.timeInForce,
+    },
+    fills: fills.map((f) => ({
+      venue_fill_id: f.venueFillId,
+      price: new Decimal(f.price).toFixed(),
+      quantity: new Decimal(f.quantity).toFixed(),
+      fee: new Decimal(f.fee).toFixed(),
+      is_taker: f.isTaker,
+      executed_at: new Date(f.executedAt).toISOString(),
+    })),
+    quantity: quantity.toFixed(),
+    average_price: notional.div(quantity).toDecimalPlaces(6, Decimal.ROUND_HALF_EVEN).toFixed(),
+    fees: fills.reduce((sum, f) => sum.add(f.fee), new Decimal(0)).toFixed(),
+    order_status: order.status,
+    order_filled_quantity: formatDecimal(order.filledQuantity),
+    recorded_at: new Date().toISOString(),
+  };
+  await tx.receipt.create({
+    data: {
+      id: newId('receipt'),
+      workspaceId: order.workspaceId,
+      environment: order.environment,
+      subaccountId: order.subaccountId,
+      orderId: order.id,
+      content,
+      contentHash: receiptHash(content),
+    },
+  });
+}

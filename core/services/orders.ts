@@ -1,0 +1,256 @@
+import { createHash } from 'node:crypto';
+import Decimal from 'decimal.js';
+import type { Db } from '../db/prismaClient';
+import type { Order } from '../generated/prisma/client';
+import { DomainError, invalidRequest, notFound } from '../domain/errors';
+import { newId } from '../domain/ids';
+import { decodeCursor, isIdCursor, parseLimit, toPage } from '../domain/pagination';
+import { checkPreTradeRisk, type RiskLimitValues } from '../domain/preTradeRisk';
+import { rulesForMarket } from '../domain/marketRules';
+import { validateOrderInput } from '../domain/venueRules';
+import { venueName, type VenueColumn } from '../domain/venues';
+import type { Venue, VenuePlaceResult } from '../venues/venue';
+import { recordExecution } from './executions';
+import { loadExposure, WORKING_STATUSES } from './exposure';
+import type { Scope } from './scope';
+
+export interface VenueRegistry {
+  get(venue: VenueColumn): Venue | undefined;
+}
+
+export interface PlaceOrderInput {
+  subaccountId: string;
+  marketId: string;
+  side: 'yes' | 'no';
+  action: 'buy' | 'sell';
+  type: 'limit' | 'market';
+  price?: string | null;
+  quantity: string;
+  timeInForce?: 'gtc' | 'ioc' | 'fok' | null;
+  clientOrderId?: string | null;
+}
+
+const CLIENT_ORDER_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+/**
+ * Places an order: validates it against the venue's rules, runs every pre-trade check and records
+ * the order as pending in one transaction (the subaccount row locked, so concurrent orders cannot
+ * pass a limit together), sends it to the venue with our order id as the venue's client order id,
+ * then records the venue's answer. An order whose client order id already exists is not placed
+ * again: a retry after a lost answer or a crash reconciles the existing order through the venue,
+ * which knows it by the same id.
+ */
+export async function placeOrder(
+  db: Db,
+  venues: VenueRegistry,
+  scope: Scope,
+  input: PlaceOrderInput,
+  idempotency?: { apiKeyId: string; key: string },
+): Promise<Order> {
+  const market = await db.market.findFirst({ where: { id: input.marketId, environment: scope.environment } });
+  if (!market) throw notFound('market', input.marketId);
+  if (market.status !== 'open') throw new DomainError('market_not_tradable', `Market '${market.id}' is ${market.status}.`);
+  const timeInForce = input.timeInForce ?? (input.type === 'limit' ? 'gtc' : 'ioc');
+  if (input.type === 'market' && timeInForce === 'gtc') {
+    throw invalidRequest('time_in_force', 'A market order never rests: time_in_force is ioc or fok.');
+  }
+  if (input.type === 'limit' && input.price == null) throw invalidRequest('price', 'price is required for a limit order.');
+  const checked = validateOrderInput(rulesForMarket(market), { type: input.type, price: input.price ?? undefined, quantity: input.quantity });
+  if (!checked.ok) throw invalidRequest(checked.param, checked.message);
+  if (input.clientOrderId != null && !CLIENT_ORDER_ID.test(input.clientOrderId)) {
+    throw invalidRequest('client_order_id', 'client_order_id is 1 to 64 of A-Z a-z 0-9 _ . : -');
+  }
+  const venue = venues.get(market.venue);
+  if (!venue) throw new DomainError('venue_unavailable', `The venue ${venueName(market.venue)} is not available.`);
+  if (scope.environment === 'live') await requireCredentials(db, input.subaccountId, market.venue);
+
+  const clientOrderId = input.clientOrderId ?? (idempotency ? derivedClientOrderId(idempotency) : newId('order'));
+  const price = input.price == null ? null : new Decimal(input.price);
+  const quantity = new Decimal(input.quantity);
+
+  const { order, created } = await db.$transaction(async (tx) => {
+    const [subaccount] = await tx.$queryRaw<{ id: string; cash_balance: string }[]>`
+      SELECT id, cash_balance::text FROM subaccounts
+       WHERE id = ${input.subaccountId} AND workspace_id = ${scope.workspaceId}
+         AND environment = ${scope.environment}::"Environment" AND status = 'active'
+       FOR UPDATE`;
+    if (!subaccount) throw notFound('subaccount', input.subaccountId);
+    const existing = await tx.order.findUnique({
+      where: { workspaceId_clientOrderId: { workspaceId: scope.workspaceId, clientOrderId } },
+    });
+    if (existing) {
+      if (!idempotency) {
+        throw new DomainError('conflict', `client_order_id '${clientOrderId}' is already used by order '${existing.id}'.`);
+      }
+      return { order: existing, created: false };
+    }
+    const [limits, workspace] = await Promise.all([
+      tx.riskLimits.findUniqueOrThrow({ where: { subaccountId: subaccount.id } }),
+      tx.workspace.findUniqueOrThrow({ where: { id: scope.workspaceId }, select: { tradingHalted: true } }),
+    ]);
+    const exposure = await loadExposure(
+      tx,
+      { id: subaccount.id, cashBalance: subaccount.cash_balance, environment: scope.environment },
+      { id: market.id, side: input.side },
+    );
+    checkPreTradeRisk(
+      { action: input.action, quantity, worstPrice: price ?? new Decimal(1) },
+      limitValues(limits),
+      exposure,
+      workspace.tradingHalted,
+    );
+    const order = await tx.order.create({
+      data: {
+        id: newId('order'),
+        workspaceId: scope.workspaceId,
+        environment: scope.environment,
+        subaccountId: subaccount.id,
+        marketId: market.id,
+        venue: market.venue,
+        side: input.side,
+        action: input.action,
+        type: input.type,
+        timeInForce,
+        price: price?.toFixed() ?? null,
+        quantity: quantity.toFixed(),
+        clientOrderId,
+        status: 'pending',
+      },
+    });
+    return { order, created: true };
+  });
+  if (!created && !['pending', 'unknown'].includes(order.status)) return order;
+
+  let result: VenuePlaceResult;
+  try {
+    result = await venue.placeOrder({
+      clientOrderId: order.id,
+      venueMarketId: market.venueMarketId,
+      side: order.side,
+      action: order.action,
+      type: order.type,
+      ...(order.price ? { price: new Decimal(order.price.toString()).toFixed() } : {}),
+      quantity: new Decimal(order.quantity.toString()).toFixed(),
+      timeInForce: order.timeInForce,
+    });
+  } catch (error) {
+    result = { outcome: 'unknown', message: error instanceof Error ? error.message : String(error) };
+  }
+  return recordPlacement(db, order, result);
+}
+
+async function recordPlacement(db: Db, order: Order, result: VenuePlaceResult): Promise<Order> {
+  if (result.outcome === 'accepted') return recordExecution(db, order.id, { fills: result.fills, state: result.order });
+  if (result.outcome === 'unknown') {
+    return db.order.update({ where: { id: order.id }, data: { status: 'unknown', updatedAt: new Date() } });
+  }
+  await db.order.update({
+    where: { id: order.id },
+    data: { status: 'rejected', rejectReason: `${result.venueCode}: ${result.message}`, updatedAt: new Date() },
+  });
+  const message = `${venueName(order.venue)} rejected the order (${result.venueCode}): ${result.message}`;
+  switch (result.code) {
+    case 'market_not_tradable':
+    case 'insufficient_funds':
+      throw new DomainError(result.code, message);
+    case 'venue_unavailable':
+      throw new DomainError('venue_unavailable', message);
+    default:
+      throw new DomainError('venue_error', message);
+  }
+}
+
+/** A client order id that a retry with the same Idempotency-Key derives again. */
+function derivedClientOrderId(idempotency: { apiKeyId: string; key: string }): string {
+  return `idem_${createHash('sha256').update(`${idempotency.apiKeyId}\n${idempotency.key}`).digest('hex').slice(0, 40)}`;
+}
+
+async function requireCredentials(db: Db, subaccountId: string, venue: VenueColumn) {
+  const exchange = venue === 'kalshi' ? 'kalshi' : 'polymarket';
+  const credential = await db.exchangeCredential.findFirst({ where: { subaccountId, exchange } });
+  if (!credential) {
+    throw new DomainError('forbidden', `Subaccount '${subaccountId}' has no ${exchange} credentials; attach them in the dashboard to trade live.`);
+  }
+}
+
+function limitValues(limits: {
+  maxOrderNotional: { toString(): string } | null;
+  maxPositionPerMarket: { toString(): string } | null;
+  maxGrossExposure: { toString(): string } | null;
+  maxDailyRealizedLoss: { toString(): string } | null;
+  maxOpenOrders: number | null;
+  maxOrdersPerMinute: number | null;
+}): RiskLimitValues {
+  const decimal = (value: { toString(): string } | null) => (value === null ? null : new Decimal(value.toString()));
+  return {
+    maxOrderNotional: decimal(limits.maxOrderNotional),
+    maxPositionPerMarket: decimal(limits.maxPositionPerMarket),
+    maxGrossExposure: decimal(limits.maxGrossExposure),
+    maxDailyRealizedLoss: decimal(limits.maxDailyRealizedLoss),
+    maxOpenOrders: limits.maxOpenOrders,
+    maxOrdersPerMinute: limits.maxOrdersPerMinute,
+  };
+}
+
+/** An order of the scope; another workspace's is not found. */
+export async function getOrder(db: Db, scope: Scope, id: string, query: object = {}) {
+  const order = await db.order.findFirst({ ...query, where: { id, workspaceId: scope.workspaceId, environment: scope.environment } });
+  if (!order) throw notFound('order', id);
+  return order;
+}
+
+export interface OrderFilter {
+  subaccountId?: string | null;
+  marketId?: string | null;
+  status?: string | null;
+  since?: Date | null;
+  until?: Date | null;
+  limit?: number | null;
+  cursor?: string | null;
+}
+
+const ORDER_STATUSES = ['pending', 'open', 'partially_filled', 'filled', 'canceled', 'rejected', 'expired', 'unknown'] as const;
+
+export async function listOrders(db: Db, scope: Scope, filter: OrderFilter) {
+  const limit = parseLimit(filter.limit);
+  const after = decodeCursor(filter.cursor, isIdCursor);
+  if (filter.status != null && filter.status !== 'working' && !(ORDER_STATUSES as readonly string[]).includes(filter.status)) {
+    throw invalidRequest('status', `status must be working or one of ${ORDER_STATUSES.join(', ')}.`);
+  }
+  const status =
+    filter.status == null ? {} : filter.status === 'working' ? { status: { in: [...WORKING_STATUSES] } } : { status: filter.status as Order['status'] };
+  const rows = await db.order.findMany({
+    where: {
+      workspaceId: scope.workspaceId,
+      environment: scope.environment,
+      ...(filter.subaccountId != null ? { subaccountId: filter.subaccountId } : {}),
+      ...(filter.marketId != null ? { marketId: filter.marketId } : {}),
+      ...status,
+      ...(filter.since || filter.until
+        ? { createdAt: { ...(filter.since ? { gte: filter.since } : {}), ...(filter.until ? { lt: filter.until } : {}) } }
+        : {}),
+      ...(after ? { id: { lt: after.id } } : {}),
+    },
+    orderBy: { id: 'desc' },
+    take: limit + 1,
+  });
+  return toPage(rows, limit, (row) => ({ id: row.id }));
+}
+
+/** Cancels the unfilled remainder of a working order at its venue. */
+export async function cancelOrder(db: Db, venues: VenueRegistry, scope: Scope, id: string): Promise<Order> {
+  const order = await getOrder(db, scope, id);
+  if (!['open', 'partially_filled'].includes(order.status)) {
+    throw new DomainError('conflict', `Order '${id}' is ${order.status}; only open or partially filled orders can be canceled.`);
+  }
+  const venue = venues.get(order.venue);
+  if (!venue) throw new DomainError('venue_unavailable', `The venue ${venueName(order.venue)} is not available.`);
+  const result = await venue.cancelOrder(order.id);
+  if (result.outcome === 'unknown') throw new DomainError('venue_unavailable', `The cancel's outcome is unknown: ${result.message}`);
+  if (result.outcome === 'rejected') {
+    const current = await venue.getOrder(order.id);
+    if (current) return recordExecution(db, order.id, { fills: [], state: current }); // filled meanwhile
+    throw new DomainError('venue_error', `${venueName(order.venue)} refused the cancel (${result.venueCode}): ${result.message}`);
+  }
+  return recordExecution(db, order.id, { fills: [], state: result.order });
+}

@@ -1,0 +1,98 @@
+import Decimal from 'decimal.js';
+import type { Db } from '../db/prismaClient';
+import type { Market } from '../generated/prisma/client';
+import { unrealizedPnl } from '../domain/positionAccounting';
+import type { VenueRegistry } from './orders';
+import type { Scope } from './scope';
+import { getSubaccount } from './subaccounts';
+
+/** The mid of a market for one side (a NO contract's mid is 1 - the YES mid), or null without a two-sided book. */
+export async function markPrice(venues: VenueRegistry, market: Pick<Market, 'venue' | 'venueMarketId'>, side: 'yes' | 'no') {
+  const venue = venues.get(market.venue);
+  if (!venue) return null;
+  const book = await venue.orderBook(market.venueMarketId, 1);
+  if (book.mid === null) return null;
+  const mid = new Decimal(book.mid);
+  return side === 'yes' ? mid : new Decimal(1).sub(mid);
+}
+
+/** Open positions of the scope (optionally one subaccount or market), marked to the venue's mid. */
+export async function listPositions(
+  db: Db,
+  venues: VenueRegistry,
+  scope: Scope,
+  filter: { subaccountId?: string | null; marketId?: string | null },
+) {
+  if (filter.subaccountId != null) await getSubaccount(db, scope, filter.subaccountId);
+  const positions = await db.position.findMany({
+    where: {
+      quantity: { gt: 0 },
+      subaccount: { workspaceId: scope.workspaceId, environment: scope.environment, status: 'active' },
+      ...(filter.subaccountId != null ? { subaccountId: filter.subaccountId } : {}),
+      ...(filter.marketId != null ? { marketId: filter.marketId } : {}),
+    },
+    include: { market: true },
+    orderBy: [{ subaccountId: 'asc' }, { marketId: 'asc' }, { side: 'asc' }],
+  });
+  return Promise.all(
+    positions.map(async (position) => {
+      const mark = await markPrice(venues, position.market, position.side);
+      const state = { quantity: new Decimal(position.quantity.toString()), averageCost: new Decimal(position.averageCost.toString()) };
+      return { ...position, markPrice: mark, unrealizedPnl: mark === null ? null : unrealizedPnl(state, mark) };
+    }),
+  );
+}
+
+export type MarkedPosition = Awaited<ReturnType<typeof listPositions>>[number];
+
+/**
+ * Balances and exposure per subaccount: cash (simulated for test subaccounts), cash reserved by
+ * open buy orders, positions at cost and marked, realized P&L (all time and today, UTC),
+ * unrealized P&L, gross exposure (positions at cost + open buy orders) and equity (cash + marked
+ * positions).
+ */
+export async function portfolio(db: Db, venues: VenueRegistry, scope: Scope, filter: { subaccountId?: string | null }) {
+  const subaccounts = filter.subaccountId != null
+    ? [await getSubaccount(db, scope, filter.subaccountId)]
+    : await db.subaccount.findMany({
+        where: { workspaceId: scope.workspaceId, environment: scope.environment, status: 'active' },
+        orderBy: { id: 'asc' },
+      });
+  const positions = await listPositions(db, venues, scope, filter);
+  const ids = subaccounts.map((s) => s.id);
+  const totals = ids.length
+    ? await db.$queryRaw<{ subaccount_id: string; reserved: string; realized: string; realized_today: string }[]>`
+        SELECT s.id AS subaccount_id,
+          coalesce((SELECT sum((o.quantity - o.filled_quantity) * coalesce(o.price, 1)) FROM orders o
+                     WHERE o.subaccount_id = s.id AND o.action = 'buy'
+                       AND o.status IN ('pending', 'open', 'partially_filled', 'unknown')), 0)::text AS reserved,
+          coalesce((SELECT sum(f.realized_pnl) FROM fills f WHERE f.subaccount_id = s.id), 0)::text AS realized,
+          coalesce((SELECT sum(f.realized_pnl) FROM fills f WHERE f.subaccount_id = s.id
+                     AND f.created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'), 0)::text AS realized_today
+          FROM subaccounts s WHERE s.id = ANY(${ids})`
+    : [];
+  const byId = new Map(totals.map((row) => [row.subaccount_id, row]));
+  return subaccounts.map((subaccount) => {
+    const mine = positions.filter((p) => p.subaccountId === subaccount.id);
+    const cost = sum(mine.map((p) => new Decimal(p.quantity.toString()).mul(p.averageCost.toString())));
+    const marked = sum(mine.map((p) => new Decimal(p.quantity.toString()).mul(p.markPrice ?? p.averageCost.toString())));
+    const row = byId.get(subaccount.id);
+    const reserved = new Decimal(row?.reserved ?? 0);
+    const cash = new Decimal(subaccount.cashBalance.toString());
+    return {
+      subaccountId: subaccount.id,
+      cashBalance: cash,
+      reservedCash: reserved,
+      availableCash: cash.sub(reserved),
+      positionsCost: cost,
+      positionsValue: marked,
+      unrealizedPnl: marked.sub(cost),
+      realizedPnl: new Decimal(row?.realized ?? 0),
+      realizedPnlToday: new Decimal(row?.realized_today ?? 0),
+      grossExposure: cost.add(reserved),
+      equity: cash.add(marked),
+    };
+  });
+}
+
+const sum = (values: Decimal[]) => values.reduce((a, b) => a.add(b), new Decimal(0));

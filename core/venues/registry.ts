@@ -1,0 +1,73 @@
+import Decimal from 'decimal.js';
+import type { Db } from '../db/prismaClient';
+import type { VenueColumn } from '../domain/venues';
+import { recordExecution } from '../services/executions';
+import type { VenueRegistry } from '../services/orders';
+import type { Logger } from '../support/logger';
+import { createSimVenues } from './sim';
+import type { Venue } from './venue';
+
+/** The default seed of the simulated venues' liquidity: the same books on every start. */
+export const SIM_SEED = 20261122;
+
+/**
+ * The venues the core trades on. Today the simulated ones, rebuilt at start-up: deterministic
+ * market-maker liquidity from the seed, then the client orders the database says were resting,
+ * put back in their original time order ahead of the market maker. Fills the venues push (someone
+ * traded against a resting order) are recorded as they come; recording is idempotent.
+ */
+export async function openVenues(db: Db, logger: Logger, seed = SIM_SEED): Promise<VenueRegistry & { close(): void }> {
+  const markets = await db.market.findMany({ where: { environment: 'test', venue: { in: ['sim_kalshi', 'sim_polymarket'] } } });
+  const sims = createSimVenues(
+    markets.map((m) => ({
+      venue: m.venue,
+      venueMarketId: m.venueMarketId,
+      tickSize: new Decimal(m.tickSize.toString()).toFixed(),
+      minSize: new Decimal(m.minSize.toString()).toFixed(),
+      fairValue: new Decimal((m.fairValue ?? '0.5').toString()).toFixed(),
+    })),
+    { seed },
+  );
+  const byColumn = new Map<VenueColumn, Venue>();
+  const unsubscribe: (() => void)[] = [];
+  for (const [name, venue] of sims) {
+    const column = name.replace('-', '_') as VenueColumn;
+    byColumn.set(column, venue);
+    await restoreResting(db, column, venue.restoreRestingOrders.bind(venue));
+    unsubscribe.push(
+      venue.onFills((fills) => {
+        for (const orderId of new Set(fills.map((f) => f.clientOrderId))) {
+          recordExecution(db, orderId, { fills }).catch((error: unknown) =>
+            logger.error({ err: error, orderId, venue: name }, 'could not record pushed fills; reconcile with listFills'),
+          );
+        }
+      }),
+    );
+  }
+  return { get: (venue) => byColumn.get(venue), close: () => unsubscribe.forEach((stop) => stop()) };
+}
+
+async function restoreResting(
+  db: Db,
+  venue: VenueColumn,
+  restore: (orders: { clientOrderId: string; venueMarketId: string; side: 'yes' | 'no'; action: 'buy' | 'sell'; price: string; remainingQuantity: string; filledQuantity: string }[]) => unknown,
+) {
+  const resting = await db.order.findMany({
+    where: { venue, status: { in: ['open', 'partially_filled'] }, type: 'limit' },
+    include: { market: { select: { venueMarketId: true } } },
+    orderBy: { id: 'asc' },
+  });
+  if (resting.length === 0) return;
+  restore(
+    resting.map((o) => ({
+      clientOrderId: o.id,
+      venueMarketId: o.market.venueMarketId,
+      side: o.side,
+      action: o.action,
+      price: new Decimal(o.price!.toString()).toFixed(),
+      remainingQuantity: new Decimal(o.quantity.toString()).sub(o.filledQuantity.toString()).toFixed(),
+      filledQuantity: new Decimal(o.filledQuantity.toString()).toFixed(),
+    })),
+  );
+}
+

@@ -1,0 +1,42 @@
+/**
+ * The simulated venues of the test environment, sim-kalshi and sim-polymarket, built from the
+ * market catalog. See docs/simulated-venues.md.
+ */
+import type { VenueColumn, VenueName } from '../../domain/venues';
+import type { MarketMakerOptions } from './marketMaker';
+import type { SimMarketConfig, SimVenueName } from './simMarketRules';
+import { SimVenue } from './simVenue';
+
+export { SimVenue, DEFAULT_BOOK_DEPTH, type SimVenueOptions, type RestingOrderToRestore, type FillListener } from './simVenue';
+export { MarketMaker, DEFAULT_MARKET_MAKER_OPTIONS, MARKET_MAKER_ORDER_PREFIX, type MarketMakerOptions } from './marketMaker';
+export { SimVenueError } from './venueRejections';
+export type { SimMarketConfig, SimVenueName } from './simMarketRules';
+
+/** A catalog listing: its venue as the API (`sim-kalshi`) or the database (`sim_kalshi`) spells it. */
+export interface SimCatalogMarket extends SimMarketConfig {
+  readonly venue: VenueName | VenueColumn;
+}
+
+export interface CreateSimVenuesOptions {
+  /** One seed for both venues; each market's liquidity is drawn from (seed, venue, market id). */
+  readonly seed: number;
+  /** Fill timestamps. Default: the system clock. */
+  readonly clock?: () => Date;
+  readonly marketMaker?: MarketMakerOptions;
+}
+
+const SIM_VENUES: readonly SimVenueName[] = ['sim-kalshi', 'sim-polymarket'];
+
+/**
+ * Both simulated venues, each with its own markets from `markets`; listings of the live venues
+ * (`kalshi`, `polymarket`) are ignored, so the whole catalog can be passed.
+ */
+export function createSimVenues(markets: readonly SimCatalogMarket[], options: CreateSimVenuesOptions): Map<VenueName, SimVenue> {
+  const clock = options.clock ?? (() => new Date());
+  const venues = new Map<VenueName, SimVenue>();
+  for (const name of SIM_VENUES) {
+    const listed = markets.filter((market) => market.venue.replace('_', '-') === name);
+    venues.set(name, new SimVenue({ name, markets: listed, seed: options.seed, clock, marketMaker: options.marketMaker }));
+  }
+  return venues;
+}

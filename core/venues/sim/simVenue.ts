@@ -1,0 +1,438 @@
+/**
+ * A simulated venue (sim-kalshi or sim-polymarket) behind the core's `Venue` contract: one
+ * price-time-priority book per market, the venue's own rules (ticks, sizes, fees, error codes), and
+ * a seeded market maker for liquidity. Pure and in memory: no database, no network, no real clock
+ * (timestamps come from the injected clock), no Math.random.
+ *
+ * Boundaries: requests and answers carry decimal strings (dollars in the order's own terms,
+ * contracts or shares); inside, prices are integer ticks of $0.0001 and quantities integer base
+ * units. See docs/simulated-venues.md for the model, ids, fees, listeners and the restart rule.
+ */
+import {
+  MatchingEngine,
+  quantityToUnits,
+  ticksToPrice,
+  unitsToQuantity,
+  type FillEvent,
+  type LimitOrderRequest,
+  type OrderBook,
+  type OrderRequest,
+} from '../../domain/matching';
+import { validateOrderInput, validatePrice } from '../../domain/venueRules';
+import type {
+  OrderAction,
+  OrderBookView,
+  OutcomeSide,
+  QueuePositionView,
+  Venue,
+  VenueCancelResult,
+  VenueFill,
+  VenueOrderRequest,
+  VenueOrderState,
+  VenuePlaceResult,
+} from '../venue';
+import { isMarketMakerOrderId, MarketMaker, type MarketMakerOptions } from './marketMaker';
+import { feesForOperation } from './operationFees';
+import { simMarketOf, type SimMarket, type SimMarketConfig, type SimVenueName } from './simMarketRules';
+import { invalidOrder, marketNotTradable, orderNotFound, SimVenueError, venueError, type VenueRejection } from './venueRejections';
+
+export interface SimVenueOptions {
+  readonly name: SimVenueName;
+  readonly markets: readonly SimMarketConfig[];
+  /** Seeds the market maker: the same seed and the same calls give the same books and fills. */
+  readonly seed: number;
+  /** Source of fill timestamps (`executedAt`); the venue never reads the system clock itself. */
+  readonly clock: () => Date;
+  readonly marketMaker?: MarketMakerOptions;
+}
+
+/** A client order that was resting before a restart, as the core has it in its database. */
+export interface RestingOrderToRestore {
+  readonly clientOrderId: string;
+  readonly venueMarketId: string;
+  readonly side: OutcomeSide;
+  readonly action: OrderAction;
+  /** Limit price in dollars, in the order's own terms. */
+  readonly price: string;
+  readonly remainingQuantity: string;
+  /** What had filled before the restart, so `getOrder` keeps reporting it. Default "0". */
+  readonly filledQuantity?: string;
+}
+
+export type FillListener = (fills: VenueFill[]) => void;
+
+/** Default number of price levels per side in `orderBook`. */
+export const DEFAULT_BOOK_DEPTH = 10;
+
+const SIDES: readonly OutcomeSide[] = ['yes', 'no'];
+const ACTIONS: readonly OrderAction[] = ['buy', 'sell'];
+const ORDER_TYPES: readonly VenueOrderRequest['type'][] = ['limit', 'market'];
+const TIMES_IN_FORCE: readonly VenueOrderRequest['timeInForce'][] = ['gtc', 'ioc', 'fok'];
+const MAX_CLIENT_ORDER_ID_LENGTH = 255;
+
+interface ListedMarket {
+  readonly market: SimMarket;
+  readonly book: OrderBook;
+  readonly maker: MarketMaker;
+}
+
+interface RestoredOrder {
+  readonly clientOrderId: string;
+  readonly listed: ListedMarket;
+  readonly filledUnits: number;
+  readonly request: LimitOrderRequest;
+}
+
+interface ClientOrder {
+  readonly venueOrderId: string;
+  readonly clientOrderId: string;
+  readonly venueMarketId: string;
+  readonly unitsPerWhole: number;
+  readonly quantityUnits: number;
+  filledUnits: number;
+  status: VenueOrderState['status'];
+  readonly fills: VenueFill[];
+}
+
+export class SimVenue implements Venue {
+  readonly name: SimVenueName;
+
+  private readonly engine = new MatchingEngine();
+  private readonly markets = new Map<string, ListedMarket>();
+  private readonly ordersByClientId = new Map<string, ClientOrder>();
+  /** Client orders by the id they have in the book (their venueOrderId). */
+  private readonly ordersByVenueId = new Map<string, ClientOrder>();
+  private readonly fills: VenueFill[] = [];
+  private readonly fillPositions = new Map<string, number>();
+  private readonly listeners = new Set<FillListener>();
+  private readonly clock: () => Date;
+
+  constructor(options: SimVenueOptions) {
+    if (options.name !== 'sim-kalshi' && options.name !== 'sim-polymarket') {
+      throw new RangeError(`${String(options.name)} is not a simulated venue`);
+    }
+    this.name = options.name;
+    this.clock = options.clock;
+    for (const config of options.markets) {
+      const market = simMarketOf(this.name, config);
+      if (this.markets.has(market.venueMarketId)) throw new RangeError(`market ${market.venueMarketId} is listed twice`);
+      const book = this.engine.openMarket(market.venueMarketId);
+      const maker = new MarketMaker(market, options.seed, this.name, options.marketMaker);
+      maker.quote(book);
+      this.markets.set(market.venueMarketId, { market, book, maker });
+    }
+  }
+
+  /** The venue's market ids, in listing order. */
+  marketIds(): string[] {
+    return [...this.markets.keys()];
+  }
+
+  async placeOrder(request: VenueOrderRequest): Promise<VenuePlaceResult> {
+    return this.place(request);
+  }
+
+  async cancelOrder(clientOrderId: string): Promise<VenueCancelResult> {
+    const order = this.ordersByClientId.get(clientOrderId);
+    if (order === undefined) return orderNotFound(this.name, `no order with client order id ${clientOrderId}`);
+    if (order.status === 'canceled') return { outcome: 'canceled', order: stateOf(order) };
+    if (order.status === 'filled') return orderNotFound(this.name, `order ${clientOrderId} is already filled`);
+    const canceled = this.engine.cancel(order.venueOrderId);
+    if (!canceled.ok) return venueError(this.name, `order ${clientOrderId} was not on the book`);
+    order.status = 'canceled';
+    return { outcome: 'canceled', order: stateOf(order) };
+  }
+
+  async getOrder(clientOrderId: string): Promise<VenueOrderState | null> {
+    const order = this.ordersByClientId.get(clientOrderId);
+    return order === undefined ? null : stateOf(order);
+  }
+
+  /**
+   * Every fill of a client order, oldest first, after `afterVenueFillId` (exclusive). An id this
+   * venue does not know (for example one from before a restart) lists from the beginning: the core
+   * applies fills idempotently by venueFillId, so re-reading is safe and skipping is not.
+   */
+  async listFills(options: { afterVenueFillId?: string; limit?: number } = {}): Promise<VenueFill[]> {
+    const { afterVenueFillId, limit } = options;
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
+      throw new SimVenueError('invalid_request', `limit ${limit} must be a whole number >= 1`);
+    }
+    const after = afterVenueFillId === undefined ? undefined : this.fillPositions.get(afterVenueFillId);
+    const start = after === undefined ? 0 : after + 1;
+    return this.fills.slice(start, limit === undefined ? undefined : start + limit).map(copyFill);
+  }
+
+  /** The book in YES terms, best level first, `depth` levels a side; throws for an unknown market. */
+  async orderBook(venueMarketId: string, depth: number = DEFAULT_BOOK_DEPTH): Promise<OrderBookView> {
+    const listed = this.markets.get(venueMarketId);
+    if (listed === undefined) throw new SimVenueError('market_not_tradable', marketNotTradable(this.name, venueMarketId).message);
+    if (!Number.isInteger(depth) || depth < 1) throw new SimVenueError('invalid_request', `depth ${depth} must be a whole number >= 1`);
+    const { book, market } = listed;
+    const { bids, asks } = book.depth(depth);
+    const perWhole = market.rules.unitsPerWhole;
+    const view = (level: { priceTicks: number; quantity: number }) => ({
+      price: ticksToPrice(level.priceTicks),
+      quantity: unitsToQuantity(level.quantity, perWhole),
+    });
+    const mid = book.midPriceTicks();
+    return { venueMarketId, bids: bids.map(view), asks: asks.map(view), mid: mid === null ? null : ticksToPrice(mid) };
+  }
+
+  async queuePosition(clientOrderId: string): Promise<QueuePositionView | null> {
+    const order = this.ordersByClientId.get(clientOrderId);
+    if (order === undefined || order.status !== 'open') return null;
+    const position = this.engine.queuePosition(order.venueOrderId);
+    if (position === null) return null;
+    return {
+      venueOrderId: order.venueOrderId,
+      ordersAhead: position.ordersAhead,
+      quantityAhead: unitsToQuantity(position.quantityAhead, order.unitsPerWhole),
+    };
+  }
+
+  /**
+   * Registers a listener for every client fill, the taker's own included, once per operation with
+   * all of that operation's client fills in match order. It is called synchronously, before the
+   * `placeOrder` that caused the fills resolves. A listener that throws is ignored (listFills is the
+   * reconciliation path). Returns a function that removes the listener.
+   */
+  onFills(listener: FillListener): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /**
+   * After a restart: puts the client orders that were resting back on the books, in the order given
+   * (the core passes them in their original time order). In every market touched, the market maker's
+   * quotes are withdrawn first and re-posted after, so restored client orders keep their order among
+   * themselves and stand ahead of the market maker at the same price. Client order ids this venue
+   * already knows are left alone. Invalid input throws before anything changes.
+   */
+  restoreRestingOrders(orders: readonly RestingOrderToRestore[]): VenueOrderState[] {
+    const seen = new Set<string>();
+    const checked = orders.map((order) => {
+      const entry = this.checkRestoredOrder(order);
+      if (seen.has(order.clientOrderId)) {
+        throw new SimVenueError('invalid_request', `cannot restore order ${order.clientOrderId}: it is listed twice`);
+      }
+      seen.add(order.clientOrderId);
+      return entry;
+    });
+    const fresh = checked.filter((entry) => !this.ordersByClientId.has(entry.clientOrderId));
+    const touched = new Set(fresh.map((entry) => entry.listed));
+    for (const listed of touched) listed.maker.withdraw(listed.book);
+    for (const entry of fresh) {
+      const { listed, request, filledUnits } = entry;
+      const order = this.register(entry.clientOrderId, listed.market, filledUnits + request.quantity, filledUnits);
+      this.execute(listed, order, { ...request, orderId: order.venueOrderId });
+    }
+    for (const listed of touched) listed.maker.quote(listed.book);
+    return orders.map((order) => stateOf(this.ordersByClientId.get(order.clientOrderId)!));
+  }
+
+  // --- placing -------------------------------------------------------------------------
+
+  private place(request: VenueOrderRequest): VenuePlaceResult {
+    const clientOrderId: unknown = request.clientOrderId;
+    if (typeof clientOrderId !== 'string' || clientOrderId.length === 0 || clientOrderId.length > MAX_CLIENT_ORDER_ID_LENGTH) {
+      return invalidOrder(this.name, 'invalid_field', `clientOrderId must be a string of 1..${MAX_CLIENT_ORDER_ID_LENGTH} characters`);
+    }
+    const known = this.ordersByClientId.get(clientOrderId);
+    if (known !== undefined) return { outcome: 'accepted', order: stateOf(known), fills: known.fills.map(copyFill) };
+
+    const listed = this.markets.get(request.venueMarketId);
+    if (listed === undefined) return marketNotTradable(this.name, String(request.venueMarketId));
+    const parsed = this.parseRequest(listed.market, request);
+    if ('outcome' in parsed) return parsed;
+
+    const order = this.register(clientOrderId, listed.market, parsed.quantity, 0);
+    const fills = this.execute(listed, order, { ...parsed, orderId: order.venueOrderId });
+    return { outcome: 'accepted', order: stateOf(order), fills: fills.filter((fill) => fill.clientOrderId === clientOrderId) };
+  }
+
+  /** The request's fields checked against the market's rules and turned into a book order. */
+  private parseRequest(market: SimMarket, request: VenueOrderRequest): OrderRequest | VenueRejection {
+    if (!SIDES.includes(request.side)) return invalidOrder(this.name, 'invalid_field', `side must be one of ${SIDES.join(', ')}`);
+    if (!ACTIONS.includes(request.action)) return invalidOrder(this.name, 'invalid_field', `action must be one of ${ACTIONS.join(', ')}`);
+    if (!ORDER_TYPES.includes(request.type)) return invalidOrder(this.name, 'invalid_field', `type must be one of ${ORDER_TYPES.join(', ')}`);
+    if (!TIMES_IN_FORCE.includes(request.timeInForce)) {
+      return invalidOrder(this.name, 'invalid_field', `timeInForce must be one of ${TIMES_IN_FORCE.join(', ')}`);
+    }
+    if (request.type === 'market' && request.timeInForce === 'gtc') {
+      return invalidOrder(this.name, 'invalid_field', 'a market order never rests: timeInForce must be ioc or fok');
+    }
+    const checked = validateOrderInput(market.rules, { type: request.type, price: request.price, quantity: request.quantity });
+    if (!checked.ok) return invalidOrder(this.name, checked.code, checked.message);
+
+    const base = { orderId: '', side: request.side, action: request.action, quantity: checked.quantityUnits };
+    if (request.type === 'limit') {
+      const timeInForce = request.timeInForce === 'gtc' ? 'GTC' : request.timeInForce === 'ioc' ? 'IOC' : 'FOK';
+      return { ...base, type: 'limit', priceTicks: checked.priceTicks!, timeInForce };
+    }
+    const timeInForce = request.timeInForce === 'fok' ? 'FOK' : 'IOC';
+    return checked.priceTicks === null
+      ? { ...base, type: 'market', timeInForce }
+      : { ...base, type: 'market', timeInForce, protectionPriceTicks: checked.priceTicks };
+  }
+
+  private register(clientOrderId: string, market: SimMarket, quantityUnits: number, filledUnits: number): ClientOrder {
+    const order: ClientOrder = {
+      venueOrderId: `${this.name}-order-${clientOrderId}`,
+      clientOrderId,
+      venueMarketId: market.venueMarketId,
+      unitsPerWhole: market.rules.unitsPerWhole,
+      quantityUnits,
+      filledUnits,
+      status: 'open',
+      fills: [],
+    };
+    this.ordersByClientId.set(clientOrderId, order);
+    this.ordersByVenueId.set(order.venueOrderId, order);
+    return order;
+  }
+
+  /**
+   * Runs one client order through the book: records its fills and those of any client order it hit,
+   * lets the market maker re-quote if its quotes were taken, and tells the listeners.
+   */
+  private execute(listed: ListedMarket, order: ClientOrder, request: OrderRequest): VenueFill[] {
+    const result = this.engine.place(listed.market.venueMarketId, request);
+    if (result.status === 'rejected') {
+      // The venue's own checks come first, so the book refusing means a bug; the order never existed.
+      this.ordersByClientId.delete(order.clientOrderId);
+      this.ordersByVenueId.delete(order.venueOrderId);
+      throw new Error(`book refused order ${order.clientOrderId}: ${result.reason ?? 'unknown reason'}`);
+    }
+    const fills = this.recordFills(listed.market, result.fills);
+    order.status = result.status === 'resting' ? 'open' : result.status === 'filled' ? 'filled' : 'canceled';
+
+    const tookFromMarketMaker = result.fills.some((leg) => leg.liquidity === 'maker' && isMarketMakerOrderId(leg.orderId));
+    if (tookFromMarketMaker) {
+      const clientBoughtYes = (request.side === 'yes') === (request.action === 'buy');
+      listed.maker.refreshAfterClientTrade(listed.book, clientBoughtYes);
+    }
+    this.notify(fills);
+    return fills;
+  }
+
+  /** Turns the book's fill legs into venue fills for the legs of client orders (the maker's are internal). */
+  private recordFills(market: SimMarket, legs: readonly FillEvent[]): VenueFill[] {
+    const clientLegs = legs.filter((leg) => this.ordersByVenueId.has(leg.orderId));
+    if (clientLegs.length === 0) return [];
+    const executedAt = this.clock().toISOString();
+    const fees = this.operationFees(market, clientLegs);
+    return clientLegs.map((leg, index) => {
+      const order = this.ordersByVenueId.get(leg.orderId)!;
+      const fill: VenueFill = {
+        venueFillId: `${order.venueOrderId}-left-${leg.remainingQuantity}`,
+        venueOrderId: order.venueOrderId,
+        clientOrderId: order.clientOrderId,
+        venueMarketId: market.venueMarketId,
+        side: leg.side,
+        action: leg.action,
+        price: ticksToPrice(leg.priceTicks),
+        quantity: unitsToQuantity(leg.quantity, market.rules.unitsPerWhole),
+        fee: fees[index]!,
+        isTaker: leg.liquidity === 'taker',
+        executedAt,
+      };
+      order.filledUnits += leg.quantity;
+      if (leg.remainingQuantity === 0) order.status = 'filled';
+      order.fills.push(fill);
+      this.fillPositions.set(fill.venueFillId, this.fills.length);
+      this.fills.push(fill);
+      return fill;
+    });
+  }
+
+  /**
+   * Fees per leg, priced per order and operation: all of one order's legs in this operation share
+   * the fee of their total quantity at each price (a maker order has one leg per operation).
+   */
+  private operationFees(market: SimMarket, legs: readonly FillEvent[]): string[] {
+    const legsByOrder = new Map<string, number[]>();
+    legs.forEach((leg, index) => {
+      const indexes = legsByOrder.get(leg.orderId) ?? [];
+      indexes.push(index);
+      legsByOrder.set(leg.orderId, indexes);
+    });
+    const fees = new Array<string>(legs.length);
+    for (const indexes of legsByOrder.values()) {
+      const orderLegs = indexes.map((index) => legs[index]!);
+      const priced = orderLegs.map((leg) => ({ priceTicks: leg.priceTicks, quantityUnits: leg.quantity }));
+      feesForOperation(market.rules, orderLegs[0]!.liquidity, priced).forEach((fee, position) => {
+        fees[indexes[position]!] = fee;
+      });
+    }
+    return fees;
+  }
+
+  private notify(fills: readonly VenueFill[]): void {
+    if (fills.length === 0) return;
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(fills.map(copyFill));
+      } catch {
+        // A listener's failure must not undo or block the trade; listFills reconciles.
+      }
+    }
+  }
+
+  /** Checks one order to restore against the market's rules; throws a SimVenueError if it is invalid. */
+  private checkRestoredOrder(order: RestingOrderToRestore): RestoredOrder {
+    const refuse = (message: string) =>
+      new SimVenueError('invalid_request', `cannot restore order ${String(order.clientOrderId)}: ${message}`);
+    if (typeof order.clientOrderId !== 'string' || order.clientOrderId.length === 0) throw refuse('clientOrderId is missing');
+    const listed = this.markets.get(order.venueMarketId);
+    if (listed === undefined) {
+      throw new SimVenueError('market_not_tradable', `cannot restore order ${order.clientOrderId}: market ${order.venueMarketId} is not listed`);
+    }
+    if (!SIDES.includes(order.side)) throw refuse(`side ${String(order.side)} is not yes or no`);
+    if (!ACTIONS.includes(order.action)) throw refuse(`action ${String(order.action)} is not buy or sell`);
+    const price = validatePrice(listed.market.rules, order.price);
+    if (!price.ok) throw refuse(price.message);
+    const perWhole = listed.market.rules.unitsPerWhole;
+    const toUnits = (value: string, what: string): number => {
+      try {
+        return quantityToUnits(value, perWhole);
+      } catch (error) {
+        throw refuse(`${what}: ${(error as Error).message}`);
+      }
+    };
+    const remainingUnits = toUnits(order.remainingQuantity, 'remainingQuantity');
+    if (remainingUnits <= 0) throw refuse('remainingQuantity must be greater than 0');
+    const filledUnits = order.filledQuantity === undefined ? 0 : toUnits(order.filledQuantity, 'filledQuantity');
+    return {
+      clientOrderId: order.clientOrderId,
+      listed,
+      filledUnits,
+      request: {
+        type: 'limit',
+        orderId: '',
+        side: order.side,
+        action: order.action,
+        priceTicks: price.priceTicks,
+        quantity: remainingUnits,
+        timeInForce: 'GTC',
+      },
+    };
+  }
+}
+
+function stateOf(order: ClientOrder): VenueOrderState {
+  const open = order.status === 'open';
+  return {
+    venueOrderId: order.venueOrderId,
+    clientOrderId: order.clientOrderId,
+    status: order.status,
+    filledQuantity: unitsToQuantity(order.filledUnits, order.unitsPerWhole),
+    remainingQuantity: unitsToQuantity(open ? order.quantityUnits - order.filledUnits : 0, order.unitsPerWhole),
+  };
+}
+
+function copyFill(fill: VenueFill): VenueFill {
+  return { ...fill };
+}

@@ -1,0 +1,52 @@
+/**
+ * Refusals of the simulated venues, in our codes (`VenueErrorCode`) with each venue's own code in
+ * `venueCode`, spelled the way the real venue spells it: Kalshi's snake_case error codes
+ * (`invalid_order`), Polymarket's CLOB `errorMsg` values (`INVALID_ORDER_MIN_TICK_SIZE`).
+ */
+import type { ValidationCode } from '../../domain/venueRules';
+import type { VenueErrorCode } from '../venue';
+import type { SimVenueName } from './simMarketRules';
+
+export interface VenueRejection {
+  readonly outcome: 'rejected';
+  readonly code: VenueErrorCode;
+  readonly venueCode: string;
+  readonly message: string;
+}
+
+/** Thrown by calls whose result type has no room for a refusal (orderBook, restoreRestingOrders). */
+export class SimVenueError extends Error {
+  constructor(
+    readonly code: VenueErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SimVenueError';
+  }
+}
+
+function rejection(code: VenueErrorCode, venueCode: string, message: string): VenueRejection {
+  return { outcome: 'rejected', code, venueCode, message };
+}
+
+/** A malformed order: bad tick, size, price range, or a field the venue does not accept. */
+export function invalidOrder(venue: SimVenueName, reason: ValidationCode | 'invalid_field', message: string): VenueRejection {
+  if (venue === 'sim-kalshi') return rejection('invalid_request', 'invalid_order', message);
+  const venueCode =
+    reason === 'off_tick' ? 'INVALID_ORDER_MIN_TICK_SIZE' : reason === 'below_min_size' ? 'INVALID_ORDER_MIN_SIZE' : 'INVALID_ORDER_ERROR';
+  return rejection('invalid_request', venueCode, message);
+}
+
+export function marketNotTradable(venue: SimVenueName, venueMarketId: string): VenueRejection {
+  const venueCode = venue === 'sim-kalshi' ? 'market_not_found' : 'MARKET_NOT_READY';
+  return rejection('market_not_tradable', venueCode, `market ${venueMarketId} is not listed on ${venue}`);
+}
+
+export function orderNotFound(venue: SimVenueName, message: string): VenueRejection {
+  return rejection('order_not_found', venue === 'sim-kalshi' ? 'not_found' : 'ORDER_NOT_FOUND', message);
+}
+
+/** An internal refusal that should not happen (the book disagreed with the venue's own checks). */
+export function venueError(venue: SimVenueName, message: string): VenueRejection {
+  return rejection('venue_error', venue === 'sim-kalshi' ? 'internal_server_error' : 'INTERNAL_ERROR', message);
+}

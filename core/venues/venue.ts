@@ -1,0 +1,114 @@
+/**
+ * What the core needs of a trading venue. The simulated venues implement it now; the live Kalshi
+ * and Polymarket adapters implement it next. Prices are decimal strings in dollars per contract in
+ * the order's own terms (a NO order's price is the NO price), quantities decimal strings in
+ * contracts (shares on Polymarket); never JS numbers.
+ *
+ * Every call that can change state is keyed by our `clientOrderId`, which is stable across retries:
+ * a venue that already has an order with that id returns it instead of placing another, and an
+ * answer that was lost is reported as `unknown`, never retried blindly.
+ */
+import type { VenueName } from '../domain/venues';
+
+export type OutcomeSide = 'yes' | 'no';
+export type OrderAction = 'buy' | 'sell';
+export type VenueTimeInForce = 'gtc' | 'ioc' | 'fok';
+
+export interface VenueOrderRequest {
+  clientOrderId: string;
+  /** The venue's market id (Kalshi ticker, Polymarket token id, or the simulated ticker). */
+  venueMarketId: string;
+  side: OutcomeSide;
+  action: OrderAction;
+  type: 'limit' | 'market';
+  /** Limit price; for a market order, the optional worst acceptable price. */
+  price?: string;
+  quantity: string;
+  timeInForce: VenueTimeInForce;
+}
+
+export interface VenueFill {
+  /** Unique per venue: the key that makes applying a fill idempotent. */
+  venueFillId: string;
+  venueOrderId: string;
+  clientOrderId: string;
+  venueMarketId: string;
+  side: OutcomeSide;
+  action: OrderAction;
+  /** Execution price in the order's own terms. */
+  price: string;
+  quantity: string;
+  /** Fee charged for this fill, in dollars. */
+  fee: string;
+  isTaker: boolean;
+  /** RFC 3339. */
+  executedAt: string;
+}
+
+/** The venue's view of one order. */
+export interface VenueOrderState {
+  venueOrderId: string;
+  clientOrderId: string;
+  /** open: resting (possibly partly filled); filled; canceled (remainder dropped or canceled). */
+  status: 'open' | 'filled' | 'canceled';
+  filledQuantity: string;
+  remainingQuantity: string;
+}
+
+export type VenuePlaceResult =
+  | { outcome: 'accepted'; order: VenueOrderState; fills: VenueFill[] }
+  | { outcome: 'rejected'; code: VenueErrorCode; venueCode: string; message: string }
+  /** The request may or may not have reached the venue: reconcile by clientOrderId, never resend blindly. */
+  | { outcome: 'unknown'; message: string };
+
+export type VenueCancelResult =
+  | { outcome: 'canceled'; order: VenueOrderState }
+  | { outcome: 'rejected'; code: VenueErrorCode; venueCode: string; message: string }
+  | { outcome: 'unknown'; message: string };
+
+/** Venue errors mapped to our codes; `venueCode` keeps the venue's own. */
+export type VenueErrorCode =
+  | 'invalid_request' // the venue says the order is malformed (tick, size, price range)
+  | 'market_not_tradable' // closed, settled, not found on the venue
+  | 'insufficient_funds'
+  | 'order_not_found'
+  | 'venue_error' // any other refusal
+  | 'venue_unavailable'; // down or rate-limited
+
+export interface BookLevelView {
+  price: string;
+  quantity: string;
+}
+
+/** The book in YES terms (bids and asks for YES), and the mid. */
+export interface OrderBookView {
+  venueMarketId: string;
+  bids: BookLevelView[];
+  asks: BookLevelView[];
+  mid: string | null;
+}
+
+export interface QueuePositionView {
+  venueOrderId: string;
+  /** Orders ahead at the same price. */
+  ordersAhead: number;
+  /** Quantity ahead at the same price. */
+  quantityAhead: string;
+}
+
+export interface Venue {
+  readonly name: VenueName;
+  placeOrder(request: VenueOrderRequest): Promise<VenuePlaceResult>;
+  cancelOrder(clientOrderId: string): Promise<VenueCancelResult>;
+  getOrder(clientOrderId: string): Promise<VenueOrderState | null>;
+  /** Fills after `afterVenueFillId` (exclusive), oldest first. */
+  listFills(options?: { afterVenueFillId?: string; limit?: number }): Promise<VenueFill[]>;
+  orderBook(venueMarketId: string, depth?: number): Promise<OrderBookView>;
+  queuePosition(clientOrderId: string): Promise<QueuePositionView | null>;
+  /**
+   * The venue's private fill stream, where it has one: fills of our resting orders as they happen
+   * (another participant traded against them). `listFills` remains the reconciliation path.
+   * Returns a function that removes the listener.
+   */
+  onFills?(listener: (fills: VenueFill[]) => void): () => void;
+}
