@@ -56,10 +56,15 @@ export class CoreClient {
       [PRINCIPAL_HEADER]: signPrincipal(principal, this.internalSecret),
     };
     let response: { status: number; text: string };
+    // A plain timer rather than AbortSignal.timeout, which builds a DOMException on every call.
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
     try {
-      response = await this.transport.post(body, headers, AbortSignal.timeout(this.timeoutMs));
+      response = await this.transport.post(body, headers, controller.signal);
     } catch {
       throw upstreamUnavailable();
+    } finally {
+      clearTimeout(timer);
     }
     let parsed: GraphQLResponse;
     try {

@@ -60,7 +60,7 @@ export function useIdempotency(db: Db, maskError: (error: unknown) => Error): Pl
           };
           await db.idempotencyRecord.update({
             where: { apiKeyId_key: claim },
-            data: { state: 'completed', responseBody: stored as object, completedAt: new Date() },
+            data: { state: 'completed', responseBody: JSON.stringify(stored), completedAt: new Date() },
           });
         },
       };
@@ -85,7 +85,7 @@ async function claimKey(db: Db, claim: IdempotencyClaim, operation: string, requ
   if (record.requestHash !== requestHash || record.operation !== operation) {
     return refuse('idempotency_key_reused', 422, 'This Idempotency-Key was already used with a different request.');
   }
-  if (record.state === 'completed') return { kind: 'replay', stored: record.responseBody as Stored };
+  if (record.state === 'completed') return { kind: 'replay', stored: JSON.parse(record.responseBody ?? '{}') as Stored };
   const takenOver = await db.$executeRaw`
     UPDATE idempotency_records SET created_at = now()
     WHERE api_key_id = ${claim.apiKeyId} AND key = ${claim.key} AND state = 'in_flight'

@@ -21,10 +21,13 @@ export async function recordExecution(
   orderId: string,
   report: { fills: VenueFill[]; state?: VenueOrderState },
 ): Promise<Order> {
+  if (report.fills.length === 0 && report.state) return recordStateOnly(db, orderId, report.state);
   return db.$transaction(async (tx) => {
+    // Serialise everything that moves this subaccount's money and positions, and read the order
+    // only once the lock is held: a concurrent recording of the same fills must see its result.
+    await tx.$queryRaw`
+      SELECT s.id FROM subaccounts s JOIN orders o ON o.subaccount_id = s.id WHERE o.id = ${orderId} FOR UPDATE OF s`;
     const order = await tx.order.findUniqueOrThrow({ where: { id: orderId } });
-    // Serialise everything that moves this subaccount's money and positions.
-    await tx.$queryRaw`SELECT id FROM subaccounts WHERE id = ${order.subaccountId} FOR UPDATE`;
     const fresh = await newFillsOnly(tx, order, report.fills);
     let filled = new Decimal(order.filledQuantity.toString());
     let notional = order.averageFillPrice ? new Decimal(order.averageFillPrice.toString()).mul(filled) : new Decimal(0);
@@ -66,13 +69,35 @@ export async function recordExecution(
         averageFillPrice: filled.isZero() ? null : notional.div(filled).toDecimalPlaces(6, Decimal.ROUND_HALF_EVEN).toFixed(),
         feesPaid: fees.toFixed(),
         status,
-        ...(report.state ? { venueOrderId: report.state.venueOrderId } : {}),
+        venueOrderId: report.state?.venueOrderId ?? fresh[0]?.venueOrderId ?? order.venueOrderId,
         updatedAt: new Date(),
       },
     });
     if (fresh.length > 0) await writeReceipt(tx, updated, fresh);
     return updated;
   });
+}
+
+/**
+ * A venue answer without fills (an order resting, or canceled) moves no money: one UPDATE, with
+ * the status decided in SQL from what is already recorded, so no lock is needed.
+ */
+async function recordStateOnly(db: Db, orderId: string, state: VenueOrderState): Promise<Order> {
+  const venueStatus = state.status === 'canceled' ? 'canceled' : state.status === 'filled' ? 'filled' : 'open';
+  await db.$executeRaw`
+    UPDATE orders SET
+      venue_order_id = ${state.venueOrderId},
+      updated_at = now(),
+      status = CASE
+        WHEN filled_quantity >= quantity THEN 'filled'::"OrderStatus"
+        WHEN status IN ('canceled', 'expired', 'rejected') THEN status
+        WHEN ${venueStatus} = 'canceled' THEN 'canceled'::"OrderStatus"
+        WHEN ${venueStatus} = 'filled' THEN 'filled'::"OrderStatus"
+        WHEN filled_quantity > 0 THEN 'partially_filled'::"OrderStatus"
+        ELSE 'open'::"OrderStatus"
+      END
+    WHERE id = ${orderId}`;
+  return db.order.findUniqueOrThrow({ where: { id: orderId } });
 }
 
 async function newFillsOnly(tx: Tx, order: Order, fills: VenueFill[]): Promise<VenueFill[]> {

@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto';
 import Decimal from 'decimal.js';
 import type { Db } from '../db/prismaClient';
-import type { Order } from '../generated/prisma/client';
+import { Prisma, type Order } from '../generated/prisma/client';
 import { DomainError, invalidRequest, notFound } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { decodeCursor, isIdCursor, parseLimit, toPage } from '../domain/pagination';
-import { checkPreTradeRisk, type RiskLimitValues } from '../domain/preTradeRisk';
+import { checkPreTradeRisk } from '../domain/preTradeRisk';
 import { rulesForMarket } from '../domain/marketRules';
 import { validateOrderInput } from '../domain/venueRules';
 import { venueName, type VenueColumn } from '../domain/venues';
 import type { Venue, VenuePlaceResult } from '../venues/venue';
 import { recordExecution } from './executions';
-import { loadExposure, WORKING_STATUSES } from './exposure';
-import type { Scope } from './scope';
+import { loadPreTradeState, WORKING_STATUSES } from './exposure';
+import { inScope, type Scope } from './scope';
 
 export interface VenueRegistry {
   get(venue: VenueColumn): Venue | undefined;
@@ -47,8 +47,8 @@ export async function placeOrder(
   input: PlaceOrderInput,
   idempotency?: { apiKeyId: string; key: string },
 ): Promise<Order> {
-  const market = await db.market.findFirst({ where: { id: input.marketId, environment: scope.environment } });
-  if (!market) throw notFound('market', input.marketId);
+  const market = await db.market.findUnique({ where: { id: input.marketId } });
+  if (!market || market.environment !== scope.environment) throw notFound('market', input.marketId);
   if (market.status !== 'open') throw new DomainError('market_not_tradable', `Market '${market.id}' is ${market.status}.`);
   const timeInForce = input.timeInForce ?? (input.type === 'limit' ? 'gtc' : 'ioc');
   if (input.type === 'market' && timeInForce === 'gtc') {
@@ -75,32 +75,25 @@ export async function placeOrder(
          AND environment = ${scope.environment}::"Environment" AND status = 'active'
        FOR UPDATE`;
     if (!subaccount) throw notFound('subaccount', input.subaccountId);
-    const existing = await tx.order.findUnique({
-      where: { workspaceId_clientOrderId: { workspaceId: scope.workspaceId, clientOrderId } },
-    });
-    if (existing) {
-      if (!idempotency) {
-        throw new DomainError('conflict', `client_order_id '${clientOrderId}' is already used by order '${existing.id}'.`);
-      }
-      return { order: existing, created: false };
-    }
-    const [limits, workspace] = await Promise.all([
-      tx.riskLimits.findUniqueOrThrow({ where: { subaccountId: subaccount.id } }),
-      tx.workspace.findUniqueOrThrow({ where: { id: scope.workspaceId }, select: { tradingHalted: true } }),
-    ]);
-    const exposure = await loadExposure(
+    const state = await loadPreTradeState(
       tx,
-      { id: subaccount.id, cashBalance: subaccount.cash_balance, environment: scope.environment },
+      { id: subaccount.id, workspaceId: scope.workspaceId, cashBalance: subaccount.cash_balance, environment: scope.environment },
       { id: market.id, side: input.side },
+      clientOrderId,
     );
+    if (state.existingOrderId) {
+      if (!idempotency) {
+        throw new DomainError('conflict', `client_order_id '${clientOrderId}' is already used by order '${state.existingOrderId}'.`);
+      }
+      return { order: await tx.order.findUniqueOrThrow({ where: { id: state.existingOrderId } }), created: false };
+    }
     checkPreTradeRisk(
       { action: input.action, quantity, worstPrice: price ?? new Decimal(1) },
-      limitValues(limits),
-      exposure,
-      workspace.tradingHalted,
+      state.limits,
+      state.exposure,
+      state.tradingHalted,
     );
-    const order = await tx.order.create({
-      data: {
+    const order = await createOrderRow(tx, clientOrderId, {
         id: newId('order'),
         workspaceId: scope.workspaceId,
         environment: scope.environment,
@@ -115,7 +108,6 @@ export async function placeOrder(
         quantity: quantity.toFixed(),
         clientOrderId,
         status: 'pending',
-      },
     });
     return { order, created: true };
   });
@@ -160,6 +152,21 @@ async function recordPlacement(db: Db, order: Order, result: VenuePlaceResult): 
   }
 }
 
+/**
+ * The pending order row. Subaccount locks do not cover the workspace-wide uniqueness of client
+ * order ids: two subaccounts may race for one, and the unique index decides; the loser is a conflict.
+ */
+async function createOrderRow(tx: Prisma.TransactionClient, clientOrderId: string, data: Prisma.OrderUncheckedCreateInput) {
+  try {
+    return await tx.order.create({ data });
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
+      throw new DomainError('conflict', `client_order_id '${clientOrderId}' is already used by another order.`);
+    }
+    throw error;
+  }
+}
+
 /** A client order id that a retry with the same Idempotency-Key derives again. */
 function derivedClientOrderId(idempotency: { apiKeyId: string; key: string }): string {
   return `idem_${createHash('sha256').update(`${idempotency.apiKeyId}\n${idempotency.key}`).digest('hex').slice(0, 40)}`;
@@ -173,29 +180,10 @@ async function requireCredentials(db: Db, subaccountId: string, venue: VenueColu
   }
 }
 
-function limitValues(limits: {
-  maxOrderNotional: { toString(): string } | null;
-  maxPositionPerMarket: { toString(): string } | null;
-  maxGrossExposure: { toString(): string } | null;
-  maxDailyRealizedLoss: { toString(): string } | null;
-  maxOpenOrders: number | null;
-  maxOrdersPerMinute: number | null;
-}): RiskLimitValues {
-  const decimal = (value: { toString(): string } | null) => (value === null ? null : new Decimal(value.toString()));
-  return {
-    maxOrderNotional: decimal(limits.maxOrderNotional),
-    maxPositionPerMarket: decimal(limits.maxPositionPerMarket),
-    maxGrossExposure: decimal(limits.maxGrossExposure),
-    maxDailyRealizedLoss: decimal(limits.maxDailyRealizedLoss),
-    maxOpenOrders: limits.maxOpenOrders,
-    maxOrdersPerMinute: limits.maxOrdersPerMinute,
-  };
-}
-
 /** An order of the scope; another workspace's is not found. */
 export async function getOrder(db: Db, scope: Scope, id: string, query: object = {}) {
-  const order = await db.order.findFirst({ ...query, where: { id, workspaceId: scope.workspaceId, environment: scope.environment } });
-  if (!order) throw notFound('order', id);
+  const order = await db.order.findUnique({ ...query, where: { id } });
+  if (!order || !inScope(order, scope)) throw notFound('order', id);
   return order;
 }
 

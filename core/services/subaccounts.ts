@@ -5,7 +5,7 @@ import { newId } from '../domain/ids';
 import { parseDecimal } from '../domain/decimals';
 import { isIdCursor, decodeCursor, parseLimit, toPage } from '../domain/pagination';
 import { DEFAULT_RISK_LIMITS } from '../domain/riskLimits';
-import type { Scope } from './scope';
+import { inScope, type Scope } from './scope';
 
 const OPEN_STATUSES = ['pending', 'open', 'partially_filled', 'unknown'] as const;
 
@@ -42,11 +42,8 @@ export async function createSubaccount(
 
 /** An active subaccount of the scope; another workspace's, or a deleted one, is not found. */
 export async function getSubaccount(db: Db, scope: Scope, id: string, query: object = {}) {
-  const subaccount = await db.subaccount.findFirst({
-    ...query,
-    where: { id, workspaceId: scope.workspaceId, environment: scope.environment, status: 'active' },
-  });
-  if (!subaccount) throw notFound('subaccount', id);
+  const subaccount = await db.subaccount.findUnique({ ...query, where: { id } });
+  if (!subaccount || !inScope(subaccount, scope) || subaccount.status !== 'active') throw notFound('subaccount', id);
   return subaccount;
 }
 
