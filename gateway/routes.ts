@@ -146,11 +146,19 @@ export const ROUTES: Route[] = [
   },
   {
     method: 'GET', path: '/v1/risk/pnl_history', operation: 'GetPnlHistory', tag: 'Risk', summary: 'Get daily realized P&L history',
-    auth: 'api_key', errors: ['invalid_request', 'not_implemented'],
+    description: 'Realized P&L (fees included) per UTC day, every day of the range present, with the running total. At most 3660 days.',
+    auth: 'api_key',
+    query: z.strictObject({
+      subaccount_id: id('sa').optional(),
+      from: z.iso.date().optional().describe('First UTC day (YYYY-MM-DD); 29 days before `to` by default.'),
+      to: z.iso.date().optional().describe('Last UTC day (YYYY-MM-DD); today by default.'),
+    }),
+    errors: ['invalid_request', 'not_found'],
   },
   {
     method: 'GET', path: '/v1/risk/stats', operation: 'GetRiskStats', tag: 'Risk', summary: 'Get portfolio risk statistics',
-    auth: 'api_key', errors: ['not_implemented'],
+    description: 'Gross and net exposure by venue and market, concentration, open-order notional, realized and unrealized P&L, the worst case of the binary payoffs, and each subaccount’s use of its risk limits.',
+    auth: 'api_key', query: z.strictObject({ subaccount_id: id('sa').optional() }), errors: ['invalid_request', 'not_found'],
   },
   {
     method: 'GET', path: '/v1/risk_limits/{subaccount_id}', operation: 'GetRiskLimits', tag: 'Risk limits',

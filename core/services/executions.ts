@@ -57,6 +57,7 @@ export async function recordExecution(
           createdAt: new Date(fill.executedAt),
         },
       });
+      await addToDailyPnl(tx, order, new Date(fill.executedAt), { realizedPnl, fee, notional: price.mul(quantity) });
       filled = filled.add(quantity);
       notional = notional.add(price.mul(quantity));
       fees = fees.add(fee);
@@ -76,6 +77,20 @@ export async function recordExecution(
     if (fresh.length > 0) await writeReceipt(tx, updated, fresh);
     return updated;
   });
+}
+
+/** The UTC day's rollup of realized P&L, fees, fills and volume (read by the P&L history). */
+async function addToDailyPnl(tx: Tx, order: Order, executedAt: Date, fill: { realizedPnl: Decimal; fee: Decimal; notional: Decimal }) {
+  const day = executedAt.toISOString().slice(0, 10);
+  await tx.$executeRaw`
+    INSERT INTO daily_pnl (subaccount_id, day, workspace_id, environment, realized_pnl, fees, fill_count, volume)
+    VALUES (${order.subaccountId}, ${day}::date, ${order.workspaceId}, ${order.environment}::"Environment",
+            ${fill.realizedPnl.toFixed()}::numeric, ${fill.fee.toFixed()}::numeric, 1, ${fill.notional.toFixed()}::numeric)
+    ON CONFLICT (subaccount_id, day) DO UPDATE SET
+      realized_pnl = daily_pnl.realized_pnl + EXCLUDED.realized_pnl,
+      fees = daily_pnl.fees + EXCLUDED.fees,
+      fill_count = daily_pnl.fill_count + 1,
+      volume = daily_pnl.volume + EXCLUDED.volume`;
 }
 
 /**

@@ -21,7 +21,7 @@ export const ComplexOrderType = builder.prismaObject('ComplexOrder', {
 
 const ComplexOrderPage = pageOf('ComplexOrder', ComplexOrderType);
 
-// Complex orders, TCA, analytics and risk statistics arrive with their own issue; until then
+// Complex orders, TCA and analytics arrive with their own issue; until then
 // these fields exist so that the gateway's operations validate, and answer not_implemented.
 const pending = (what: string) => (_root: unknown, _args: unknown, ctx: Parameters<typeof apiKeyScope>[0]): never => {
   apiKeyScope(ctx);
@@ -41,8 +41,6 @@ builder.queryFields((t) => ({
     resolve: pending('Execution reports'),
   }),
   executionAnalytics: t.field({ type: 'JSON', resolve: pending('Execution analytics') }),
-  riskStats: t.field({ type: 'JSON', resolve: pending('Risk statistics') }),
-  pnlHistory: t.field({ type: 'JSON', resolve: pending('P&L history') }),
 }));
 
 builder.mutationField('previewComplexOrder', (t) =>

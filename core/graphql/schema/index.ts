@@ -11,6 +11,7 @@ import './market';
 import './executionRecords';
 import './order';
 import './position';
+import './riskAnalytics';
 import './complexOrder';
 
 export const schema = builder.toSchema();

@@ -1,0 +1,229 @@
+import Decimal from 'decimal.js';
+import type { Db } from '../db/prismaClient';
+import { concentration, marketRisk, type MarketRisk } from '../domain/binaryRisk';
+import { invalidRequest } from '../domain/errors';
+import { venueName, type VenueColumn } from '../domain/venues';
+import type { VenueRegistry } from './orders';
+import { markPrice } from './positions';
+import type { Scope } from './scope';
+import { getSubaccount } from './subaccounts';
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const MAX_DAYS = 3660;
+
+/**
+ * Realized P&L per UTC day, from the daily rollup (maintained with every fill), with every day of
+ * the range present (zero where nothing happened) and the running total.
+ */
+export async function pnlHistory(db: Db, scope: Scope, filter: { subaccountId?: string | null; from?: string | null; to?: string | null }) {
+  if (filter.subaccountId != null) await getSubaccount(db, scope, filter.subaccountId);
+  const to = parseDay('to', filter.to) ?? new Date(new Date().toISOString().slice(0, 10));
+  const from = parseDay('from', filter.from) ?? new Date(to.getTime() - 29 * 86_400_000);
+  if (from > to) throw invalidRequest('from', 'from must not be later than to.');
+  if ((to.getTime() - from.getTime()) / 86_400_000 >= MAX_DAYS) throw invalidRequest('from', `A history covers at most ${MAX_DAYS} days.`);
+  const rows = await db.$queryRaw<{ day: string; realized_pnl: string; fees: string; fills: number; volume: string }[]>`
+    SELECT to_char(d, 'YYYY-MM-DD') AS day,
+           coalesce(sum(p.realized_pnl), 0)::text AS realized_pnl,
+           coalesce(sum(p.fees), 0)::text AS fees,
+           coalesce(sum(p.fill_count), 0)::int AS fills,
+           coalesce(sum(p.volume), 0)::text AS volume
+      FROM generate_series(${from.toISOString().slice(0, 10)}::date, ${to.toISOString().slice(0, 10)}::date, interval '1 day') AS d
+      LEFT JOIN daily_pnl p
+        ON p.day = d::date AND p.workspace_id = ${scope.workspaceId} AND p.environment = ${scope.environment}::"Environment"
+       AND (${filter.subaccountId ?? null}::text IS NULL OR p.subaccount_id = ${filter.subaccountId ?? null})
+     GROUP BY d ORDER BY d`;
+  let cumulative = new Decimal(0);
+  return rows.map((row) => {
+    cumulative = cumulative.add(row.realized_pnl);
+    return {
+      date: row.day,
+      realizedPnl: new Decimal(row.realized_pnl),
+      cumulativeRealizedPnl: cumulative,
+      fees: new Decimal(row.fees),
+      fills: row.fills,
+      volume: new Decimal(row.volume),
+    };
+  });
+}
+
+function parseDay(param: string, value: string | null | undefined): Date | undefined {
+  if (value == null) return undefined;
+  const date = DAY.test(value) ? new Date(`${value}T00:00:00Z`) : undefined;
+  if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) {
+    throw invalidRequest(param, `${param} must be a UTC date such as 2026-11-22.`);
+  }
+  return date;
+}
+
+interface MarketRow extends MarketRisk {
+  marketId: string;
+  venue: VenueColumn;
+  yesQuantity: Decimal;
+  noQuantity: Decimal;
+  realizedPnl: Decimal;
+  openOrderNotional: Decimal;
+}
+
+/**
+ * Portfolio risk of the scope (or one subaccount): exposure by market and by venue, concentration,
+ * open-order notional, realized and unrealized P&L, the worst case of the binary payoffs, and how
+ * much of each risk limit every subaccount uses. Reads positions and working orders, never fills.
+ */
+export async function riskStats(db: Db, venues: VenueRegistry, scope: Scope, filter: { subaccountId?: string | null }) {
+  if (filter.subaccountId != null) await getSubaccount(db, scope, filter.subaccountId);
+  const subaccountFilter = filter.subaccountId ?? null;
+  const [positions, openOrders, subaccounts, workspace] = await Promise.all([
+    db.position.findMany({
+      where: {
+        subaccount: { workspaceId: scope.workspaceId, environment: scope.environment, status: 'active' },
+        ...(subaccountFilter ? { subaccountId: subaccountFilter } : {}),
+      },
+      include: { market: { select: { id: true, venue: true, venueMarketId: true } } },
+    }),
+    db.$queryRaw<{ subaccount_id: string; market_id: string; side: 'yes' | 'no'; action: 'buy' | 'sell'; quantity: string; notional: string; count: number; largest: string }[]>`
+      SELECT subaccount_id, market_id, side, action, sum(quantity - filled_quantity)::text AS quantity,
+             sum((quantity - filled_quantity) * coalesce(price, 1))::text AS notional,
+             count(*)::int AS count, max((quantity - filled_quantity) * coalesce(price, 1))::text AS largest
+        FROM orders
+       WHERE workspace_id = ${scope.workspaceId} AND environment = ${scope.environment}::"Environment"
+         AND status IN ('pending', 'open', 'partially_filled', 'unknown')
+         AND (${subaccountFilter}::text IS NULL OR subaccount_id = ${subaccountFilter})
+       GROUP BY subaccount_id, market_id, side, action`,
+    db.subaccount.findMany({
+      where: {
+        workspaceId: scope.workspaceId, environment: scope.environment, status: 'active',
+        ...(subaccountFilter ? { id: subaccountFilter } : {}),
+      },
+      include: { riskLimits: true },
+      orderBy: { id: 'asc' },
+    }),
+    db.workspace.findUniqueOrThrow({ where: { id: scope.workspaceId }, select: { tradingHalted: true } }),
+  ]);
+
+  // Positions and open orders per market.
+  const byMarket = new Map<string, { venue: VenueColumn; venueMarketId: string; yes?: (typeof positions)[number]; no?: (typeof positions)[number]; realized: Decimal; openNotional: Decimal }>();
+  const holdingOf = (marketId: string, venue: VenueColumn, venueMarketId: string) => {
+    let entry = byMarket.get(marketId);
+    if (!entry) byMarket.set(marketId, (entry = { venue, venueMarketId, realized: new Decimal(0), openNotional: new Decimal(0) }));
+    return entry;
+  };
+  // Aggregated over subaccounts: the same market held by two subaccounts is one exposure.
+  const aggregate = new Map<string, { yesQ: Decimal; yesCost: Decimal; noQ: Decimal; noCost: Decimal }>();
+  for (const p of positions) {
+    const entry = holdingOf(p.marketId, p.market.venue, p.market.venueMarketId);
+    entry.realized = entry.realized.add(p.realizedPnl.toString());
+    const a = aggregate.get(p.marketId) ?? { yesQ: new Decimal(0), yesCost: new Decimal(0), noQ: new Decimal(0), noCost: new Decimal(0) };
+    const quantity = new Decimal(p.quantity.toString());
+    const cost = quantity.mul(p.averageCost.toString());
+    if (p.side === 'yes') {
+      a.yesQ = a.yesQ.add(quantity);
+      a.yesCost = a.yesCost.add(cost);
+    } else {
+      a.noQ = a.noQ.add(quantity);
+      a.noCost = a.noCost.add(cost);
+    }
+    aggregate.set(p.marketId, a);
+  }
+  const marketsOfOrders = [...new Set(openOrders.map((o) => o.market_id).filter((id) => !byMarket.has(id)))];
+  if (marketsOfOrders.length) {
+    const listed = await db.market.findMany({ where: { id: { in: marketsOfOrders } }, select: { id: true, venue: true, venueMarketId: true } });
+    for (const m of listed) holdingOf(m.id, m.venue, m.venueMarketId);
+  }
+  for (const o of openOrders) {
+    const entry = byMarket.get(o.market_id)!;
+    if (o.action === 'buy') entry.openNotional = entry.openNotional.add(o.notional);
+  }
+
+  const markets: MarketRow[] = await Promise.all(
+    [...byMarket.entries()].map(async ([marketId, entry]) => {
+      const a = aggregate.get(marketId) ?? { yesQ: new Decimal(0), yesCost: new Decimal(0), noQ: new Decimal(0), noCost: new Decimal(0) };
+      const yesMid = await markPrice(venues, { venue: entry.venue, venueMarketId: entry.venueMarketId }, 'yes');
+      const risk = marketRisk({
+        yesQuantity: a.yesQ,
+        yesAverageCost: a.yesQ.isZero() ? new Decimal(0) : a.yesCost.div(a.yesQ),
+        noQuantity: a.noQ,
+        noAverageCost: a.noQ.isZero() ? new Decimal(0) : a.noCost.div(a.noQ),
+        yesMid,
+      });
+      return { marketId, venue: entry.venue, yesQuantity: a.yesQ, noQuantity: a.noQ, realizedPnl: entry.realized, openOrderNotional: entry.openNotional, ...risk };
+    }),
+  );
+  markets.sort((x, y) => y.grossExposure.comparedTo(x.grossExposure) || x.marketId.localeCompare(y.marketId));
+
+  const sum = (rows: MarketRow[], pick: (r: MarketRow) => Decimal) => rows.reduce((acc, r) => acc.add(pick(r)), new Decimal(0));
+  const venuesSeen = [...new Set(markets.map((m) => m.venue))].sort();
+  const byVenue = venuesSeen.map((venue) => {
+    const rows = markets.filter((m) => m.venue === venue);
+    return {
+      venue: venueName(venue),
+      grossExposure: sum(rows, (r) => r.grossExposure),
+      netExposure: sum(rows, (r) => r.netExposure),
+      marketValue: sum(rows, (r) => r.marketValue),
+      openOrderNotional: sum(rows, (r) => r.openOrderNotional),
+      unrealizedPnl: sum(rows, (r) => r.unrealizedPnl),
+      worstCaseLoss: sum(rows, (r) => r.worstCaseLoss),
+    };
+  });
+  const spread = concentration(markets.map((m) => m.grossExposure));
+
+  const realizedToday = await db.dailyPnl.findMany({
+    where: { subaccountId: { in: subaccounts.map((s) => s.id) }, day: new Date(new Date().toISOString().slice(0, 10)) },
+  });
+  const ordersLastMinute = await db.order.groupBy({
+    by: ['subaccountId'],
+    where: { subaccountId: { in: subaccounts.map((s) => s.id) }, createdAt: { gt: new Date(Date.now() - 60_000) } },
+    _count: { _all: true },
+  });
+  const limitUse = subaccounts.map((s) => {
+    const mine = positions.filter((p) => p.subaccountId === s.id);
+    const orders = openOrders.filter((o) => o.subaccount_id === s.id);
+    const openBuys = orders.filter((o) => o.action === 'buy');
+    const positionCost = mine.reduce((acc, p) => acc.add(new Decimal(p.quantity.toString()).mul(p.averageCost.toString())), new Decimal(0));
+    // Per market and side: held + still wanted by open buys, as the pre-trade check counts it.
+    const perMarketSide = new Map<string, Decimal>();
+    for (const p of mine) perMarketSide.set(`${p.marketId}/${p.side}`, new Decimal(p.quantity.toString()));
+    for (const o of openBuys) {
+      const key = `${o.market_id}/${o.side}`;
+      perMarketSide.set(key, (perMarketSide.get(key) ?? new Decimal(0)).add(o.quantity));
+    }
+    const largestPosition = [...perMarketSide.values()].reduce((acc, q) => Decimal.max(acc, q), new Decimal(0));
+    const realized = realizedToday.find((r) => r.subaccountId === s.id);
+    const limits = s.riskLimits;
+    const use = (limit: string, value: { toString(): string } | null | undefined, current: Decimal) => ({
+      limit,
+      value: value == null ? null : new Decimal(value.toString()),
+      current,
+      utilisation: value == null || new Decimal(value.toString()).isZero() ? null : current.div(value.toString()).toDecimalPlaces(4),
+    });
+    return {
+      subaccountId: s.id,
+      limits: [
+        use('max_order_notional', limits?.maxOrderNotional, orders.reduce((acc, o) => Decimal.max(acc, new Decimal(o.largest)), new Decimal(0))),
+        use('max_position_per_market', limits?.maxPositionPerMarket, largestPosition),
+        use('max_gross_exposure', limits?.maxGrossExposure, positionCost.add(openBuys.reduce((acc, o) => acc.add(o.notional), new Decimal(0)))),
+        use('max_daily_realized_loss', limits?.maxDailyRealizedLoss, Decimal.max(0, new Decimal(realized?.realizedPnl.toString() ?? 0).neg())),
+        use('max_open_orders', limits?.maxOpenOrders, new Decimal(orders.reduce((acc, o) => acc + o.count, 0))),
+        use('max_orders_per_minute', limits?.maxOrdersPerMinute, new Decimal(ordersLastMinute.find((g) => g.subaccountId === s.id)?._count._all ?? 0)),
+      ],
+    };
+  });
+
+  return {
+    tradingHalted: workspace.tradingHalted,
+    grossExposure: sum(markets, (r) => r.grossExposure),
+    netExposure: sum(markets, (r) => r.netExposure),
+    marketValue: sum(markets, (r) => r.marketValue),
+    openOrderNotional: sum(markets, (r) => r.openOrderNotional),
+    realizedPnl: sum(markets, (r) => r.realizedPnl),
+    unrealizedPnl: sum(markets, (r) => r.unrealizedPnl),
+    worstCaseLoss: sum(markets, (r) => r.worstCaseLoss),
+    largestMarketShare: spread.largestShare.toDecimalPlaces(4),
+    herfindahl: spread.herfindahl.toDecimalPlaces(4),
+    byVenue,
+    byMarket: markets,
+    limits: limitUse,
+  };
+}
+
+export type RiskStats = Awaited<ReturnType<typeof riskStats>>;
+export type PnlDay = Awaited<ReturnType<typeof pnlHistory>>[number];
