@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { marketRulesFor, type MarketRules } from './venueRules';
+import { computeFee, marketRulesFor, type MarketRules } from './venueRules';
 import type { PolymarketTickSize } from './venueRules/types';
 import { venueName, type VenueColumn } from './venues';
 
@@ -11,4 +11,21 @@ export function rulesForMarket(market: { venue: VenueColumn; tickSize: Decimal.V
     tickSize: new Decimal(market.tickSize.toString()).toFixed() as PolymarketTickSize,
     minOrderSize: new Decimal(market.minSize.toString()).toFixed(),
   });
+}
+
+/**
+ * The most a taker order can pay in fees, for the cash check before it is sent. Both venues' fees
+ * grow with P x (1 - P), which peaks at 0.5, so the fee at min(worst price, 0.5) bounds every fill
+ * price; a venue that rounds each price level's fee up (Kalshi: to the cent) may add one rounding
+ * step per level the order walks, at most one level per tick up to the worst price.
+ */
+export function maxTakerFee(rules: MarketRules, worstPrice: Decimal, quantity: Decimal): Decimal {
+  const ticksPerDollar = 10_000;
+  const worstTicks = Math.min(worstPrice.mul(ticksPerDollar).toNumber(), rules.maxPriceTicks);
+  const peakTicks = Math.min(worstTicks, ticksPerDollar / 2);
+  const quantityUnits = quantity.mul(rules.unitsPerWhole).toNumber();
+  const fee = new Decimal(computeFee(rules, { priceTicks: peakTicks, quantityUnits, liquidity: 'taker' }));
+  if (rules.fees.kind !== 'kalshi') return fee;
+  const levels = Math.min(Math.ceil(quantity.toNumber()), Math.ceil(worstTicks / rules.tickSizeTicks));
+  return fee.add(new Decimal('0.01').mul(levels));
 }

@@ -20,6 +20,8 @@ export interface ProposedOrder {
   quantity: Decimal;
   /** The most the order can cost or bring, per contract: its limit price, or 1 for a market buy. */
   worstPrice: Decimal;
+  /** The most it can pay in fees (a buy must be able to pay them too). */
+  maxFee: Decimal;
 }
 
 export interface SubaccountExposure {
@@ -80,8 +82,9 @@ export function checkPreTradeRisk(
   if (limits.maxOrdersPerMinute !== null && exposure.ordersInLastMinute + 1 > limits.maxOrdersPerMinute) {
     throw new RiskLimitExceeded('max_orders_per_minute', `${exposure.ordersInLastMinute} orders in the last minute; max_orders_per_minute is ${limits.maxOrdersPerMinute}.`);
   }
-  if (buying && exposure.availableCash !== null && notional.gt(exposure.availableCash)) {
-    throw new DomainError('insufficient_funds', `The order may cost ${notional.toFixed()} but only ${exposure.availableCash.toFixed()} is available.`);
+  const cost = notional.add(order.maxFee);
+  if (buying && exposure.availableCash !== null && cost.gt(exposure.availableCash)) {
+    throw new DomainError('insufficient_funds', `The order may cost ${cost.toFixed()} with fees but only ${exposure.availableCash.toFixed()} is available.`);
   }
   if (!buying && order.quantity.gt(exposure.sellableQuantity)) {
     throw new DomainError('insufficient_position', `Selling ${order.quantity.toFixed()} contracts, but only ${exposure.sellableQuantity.toFixed()} are held and not already offered.`);

@@ -6,7 +6,7 @@ import { DomainError, invalidRequest, notFound } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { decodeCursor, isIdCursor, parseLimit, toPage } from '../domain/pagination';
 import { checkPreTradeRisk } from '../domain/preTradeRisk';
-import { rulesForMarket } from '../domain/marketRules';
+import { maxTakerFee, rulesForMarket } from '../domain/marketRules';
 import { validateOrderInput } from '../domain/venueRules';
 import { venueName, type VenueColumn } from '../domain/venues';
 import type { Venue, VenuePlaceResult } from '../venues/venue';
@@ -55,7 +55,8 @@ export async function placeOrder(
     throw invalidRequest('time_in_force', 'A market order never rests: time_in_force is ioc or fok.');
   }
   if (input.type === 'limit' && input.price == null) throw invalidRequest('price', 'price is required for a limit order.');
-  const checked = validateOrderInput(rulesForMarket(market), { type: input.type, price: input.price ?? undefined, quantity: input.quantity });
+  const rules = rulesForMarket(market);
+  const checked = validateOrderInput(rules, { type: input.type, price: input.price ?? undefined, quantity: input.quantity });
   if (!checked.ok) throw invalidRequest(checked.param, checked.message);
   if (input.clientOrderId != null && !CLIENT_ORDER_ID.test(input.clientOrderId)) {
     throw invalidRequest('client_order_id', 'client_order_id is 1 to 64 of A-Z a-z 0-9 _ . : -');
@@ -87,8 +88,9 @@ export async function placeOrder(
       }
       return { order: await tx.order.findUniqueOrThrow({ where: { id: state.existingOrderId } }), created: false };
     }
+    const worstPrice = price ?? new Decimal(1);
     checkPreTradeRisk(
-      { action: input.action, quantity, worstPrice: price ?? new Decimal(1) },
+      { action: input.action, quantity, worstPrice, maxFee: maxTakerFee(rules, worstPrice, quantity) },
       state.limits,
       state.exposure,
       state.tradingHalted,

@@ -154,7 +154,9 @@ export interface PositionView {
   side: 'yes' | 'no';
   quantity: string;
   average_cost: string;
+  mark_price: string | null;
   realized_pnl: string;
+  unrealized_pnl: string | null;
 }
 
 export async function positionsOf(trader: Trader, subaccountId: string, marketId: string): Promise<PositionView[]> {

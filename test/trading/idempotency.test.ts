@@ -11,6 +11,7 @@ import canonicalize from 'canonicalize';
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
 import { databaseUrl, INTERNAL_SECRET, redisUrl, testConfig } from '../support/env';
 import { buildApiKey } from '../support/factories';
+import { call } from '../support/http';
 import { startProcess, type ServiceProcess } from '../support/processes';
 import { startStack, type Stack } from '../support/stack';
 import {
@@ -76,8 +77,13 @@ async function concurrentPlacement(db: Db, bases: string[], secret: string, suba
   expect(later.text).toBe(original.text);
 }
 
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack(testConfig());
+});
+afterAll(() => stack.close());
+
 describe('Idempotency-Key on one gateway', () => {
-  let stack: Stack;
   let trader: Trader;
   let market: Market;
   const resting = (subaccount: string, price = '0.30'): OrderBody => ({
@@ -87,11 +93,9 @@ describe('Idempotency-Key on one gateway', () => {
   const freshKey = () => `idem-${process.pid}-${Date.now()}-${(sequence += 1)}`;
 
   beforeAll(async () => {
-    stack = await startStack(testConfig());
     trader = await newTrader(stack.core.db, stack.gateways[0], 'Idempotency');
     market = await marketOf(stack.core.db, 'sim_kalshi', 'ETH-FLIP-SOL');
   });
-  afterAll(() => stack.close());
 
   it('50 concurrent requests with one key place exactly one order; answers are the same; a replay is byte for byte', async () => {
     const subaccount = await createSubaccount(trader, 'concurrent');
@@ -112,6 +116,22 @@ describe('Idempotency-Key on one gateway', () => {
     const replay = await placeOrder(trader, resting(subaccount), { 'Idempotency-Key': key });
     expect(replay.status).toBe(200);
     expect(replay.body.id).toBe(first.body.id);
+  });
+
+  it('a risk rejection is stored and replayed as the same 422, even after the limit is raised', async () => {
+    const subaccount = await createSubaccount(trader, 'rejected');
+    await call(trader.base, 'PUT', `/v1/risk_limits/${subaccount}`, { key: trader.secret, body: { max_order_notional: '0.5' } });
+    const key = freshKey();
+    const first = await placeOrder(trader, resting(subaccount), { 'Idempotency-Key': key }); // 0.90 > 0.50
+    const original = expectError(first, 422, 'risk_limit_exceeded', { limit: 'max_order_notional' });
+    await call(trader.base, 'PUT', `/v1/risk_limits/${subaccount}`, { key: trader.secret, body: { max_order_notional: null } });
+    const replay = await placeOrder(trader, resting(subaccount), { 'Idempotency-Key': key });
+    const replayed = expectError(replay, 422, 'risk_limit_exceeded', { limit: 'max_order_notional' });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.message).toBe(original.message);
+    expect(await stack.core.db.order.count({ where: { subaccountId: subaccount } })).toBe(0);
+    // A new key is a new request, judged under the new limit.
+    expect((await placeOrder(trader, resting(subaccount), { 'Idempotency-Key': freshKey() })).status).toBe(200);
   });
 
   it('a validation failure with a key is not stored: the same key with a corrected body places the order', async () => {
@@ -184,6 +204,40 @@ describe('Idempotency-Key on one gateway', () => {
     const second = await placeOrder(trader, body);
     expectError(second, 409, 'conflict');
     expect(await stack.core.db.order.count({ where: { subaccountId: subaccount } })).toBe(1);
+  });
+});
+
+describe('client_order_id under concurrency (no Idempotency-Key)', () => {
+  let trader: Trader;
+  let market: Market;
+
+  beforeAll(async () => {
+    trader = await newTrader(stack.core.db, stack.gateways[0], 'Client order ids');
+    market = await marketOf(stack.core.db, 'sim_kalshi', 'ETH-FLIP-SOL');
+  });
+
+  const body = (subaccount: string, clientOrderId: string): OrderBody => ({
+    subaccount_id: subaccount, market_id: market.id, side: 'yes', action: 'buy', type: 'limit', price: '0.28', quantity: '2', client_order_id: clientOrderId,
+  });
+
+  it('10 concurrent orders with one client_order_id on one subaccount: one order, nine 409 conflict', async () => {
+    const subaccount = await createSubaccount(trader, 'cid concurrent');
+    const clientOrderId = `cc-${process.pid}-${Date.now()}`;
+    const responses = await Promise.all(Array.from({ length: 10 }, () => placeOrder(trader, body(subaccount, clientOrderId))));
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of responses.filter((x) => x.status !== 200)) expectError(r, 409, 'conflict');
+    expect(await stack.core.db.order.count({ where: { subaccountId: subaccount } })).toBe(1);
+  });
+
+  it('a client_order_id is unique in the workspace: used concurrently from two subaccounts, one order and 409 conflict for the rest', async () => {
+    const one = await createSubaccount(trader, 'cid one');
+    const two = await createSubaccount(trader, 'cid two');
+    const clientOrderId = `cw-${process.pid}-${Date.now()}`;
+    const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => placeOrder(trader, body(i % 2 ? one : two, clientOrderId))));
+    const statuses = responses.map((r) => `${r.status} ${(r.body as { error?: { code: string } }).error?.code ?? ''}`.trim());
+    expect(statuses.filter((s) => s === '200')).toHaveLength(1);
+    expect(statuses.filter((s) => s !== '200')).toEqual(Array(9).fill('409 conflict'));
+    expect(await stack.core.db.order.count({ where: { subaccountId: { in: [one, two] } } })).toBe(1);
   });
 });
 

@@ -5,9 +5,12 @@
  * resting order filled later by someone else's order (the venue's pushed fills).
  *
  * Markets used only by this file: sim-kalshi FED-CUT-DEC, CPI-ABOVE-3, UNEMP-ABOVE-45,
- * BTC-100K-EOY and sim-polymarket pm-ai-imo-gold.
+ * BTC-100K-EOY, GDP-Q-NEG, NYC-SNOW-XMAS and sim-polymarket pm-ai-imo-gold.
  */
-import { testConfig } from '../support/env';
+import { Client } from 'pg';
+import { recordExecution } from '../../core/services/executions';
+import type { VenueFill, VenueOrderState } from '../../core/venues/venue';
+import { databaseUrl, testConfig } from '../support/env';
 import { call } from '../support/http';
 import { startStack, type Stack } from '../support/stack';
 import {
@@ -44,17 +47,21 @@ let cpi: Market;
 let unemp: Market;
 let btc: Market;
 let pmImo: Market;
+let gdp: Market;
+let snow: Market;
 
 beforeAll(async () => {
   stack = await startStack(testConfig());
   const db = stack.core.db;
   trader = await newTrader(db, stack.gateways[0], 'Lifecycle');
-  [fed, cpi, unemp, btc, pmImo] = await Promise.all([
+  [fed, cpi, unemp, btc, pmImo, gdp, snow] = await Promise.all([
     marketOf(db, 'sim_kalshi', 'FED-CUT-DEC'),
     marketOf(db, 'sim_kalshi', 'CPI-ABOVE-3'),
     marketOf(db, 'sim_kalshi', 'UNEMP-ABOVE-45'),
     marketOf(db, 'sim_kalshi', 'BTC-100K-EOY'),
     marketOf(db, 'sim_polymarket', 'pm-ai-imo-gold'),
+    marketOf(db, 'sim_kalshi', 'GDP-Q-NEG'),
+    marketOf(db, 'sim_kalshi', 'NYC-SNOW-XMAS'),
   ]);
 });
 afterAll(() => stack.close());
@@ -199,6 +206,12 @@ describe('a marketable buy, then selling part back', () => {
     expect((receipt.content.fills as { venue_fill_id: string }[]).map((f) => f.venue_fill_id).sort()).toEqual(
       buyFills.map((f) => f.venue_fill_id).sort(),
     );
+    // The receipt identifies the execution at the venue and the order's state after it.
+    expect(receipt.content).toMatchObject({
+      venue_order_id: `sim-kalshi-order-${buy.id}`,
+      order_status: 'filled',
+      order_filled_quantity: '10',
+    });
     // Tampering with any field changes the hash a client computes.
     expect(canonicalHash({ ...receipt.content, quantity: '11' })).not.toBe(receipt.content_hash);
   });
@@ -210,6 +223,11 @@ describe('a marketable buy, then selling part back', () => {
     expect(position).toMatchObject({ side: 'yes', quantity: '10' });
     expect(D(position.average_cost).eq(notionalOf(buyFills).div(10).toDecimalPlaces(6, 6))).toBe(true);
     expect(D(position.realized_pnl).eq(feesOf(buyFills).neg())).toBe(true);
+    // Marked to the venue's mid.
+    const { book } = await bestPrices(stack, fed);
+    const mid = D(book.mid!);
+    expect(D(position.mark_price!).eq(mid)).toBe(true);
+    expect(D(position.unrealized_pnl!).eq(mid.sub(position.average_cost).mul(10))).toBe(true);
   });
 
   it('a marketable sell of part realizes (sell price - average cost) x qty - fee, on the fill and in the position', async () => {
@@ -261,6 +279,8 @@ describe('NO orders', () => {
     expect(positions).toHaveLength(1);
     expect(positions[0]).toMatchObject({ side: 'no', quantity: '5' });
     expect(D(positions[0].average_cost).eq(noPrice)).toBe(true);
+    const { book } = await bestPrices(stack, cpi);
+    expect(D(positions[0].mark_price!).eq(D(1).sub(book.mid!))).toBe(true); // a NO contract's mid is 1 - the YES mid
     const after = await portfolioOf(trader, subaccount);
     expect(D(before.cash_balance).sub(after.cash_balance).eq(noPrice.mul(5).add(fee))).toBe(true);
     expect(await getOrder(trader, order.id)).toMatchObject({ side: 'no', status: 'filled', filled_quantity: '5', average_fill_price: noPrice.toFixed() });
@@ -399,5 +419,85 @@ describe('a resting order filled by another subaccount’s order', () => {
     expect(D(makerAfter.realized_pnl).sub(makerBefore.realized_pnl).eq(price.sub(averageCost).mul(5))).toBe(true);
     const receipts = await call<{ data: unknown[] }>(trader.base, 'GET', `/v1/receipts?order_id=${resting.id}`, { key: trader.secret });
     expect(receipts.body.data).toHaveLength(1);
+  });
+});
+
+describe('a resting order partly filled, then canceled', () => {
+  it('is partially_filled with the rest still queued; canceling keeps what filled and releases the rest', async () => {
+    const maker = await createSubaccount(trader, 'partial maker');
+    const taker = await createSubaccount(trader, 'partial taker');
+    const { bid, ask } = await bestPrices(stack, gdp);
+    const price = bid.add('0.01');
+    expect(price.lt(ask)).toBe(true);
+    const resting = await placed(trader, {
+      subaccount_id: maker, market_id: gdp.id, side: 'yes', action: 'buy', type: 'limit', price: price.toFixed(2), quantity: '10',
+    });
+    expect(resting).toMatchObject({ status: 'open', queue_position: { orders_ahead: 0, quantity_ahead: '0' } });
+    const makerBefore = await portfolioOf(trader, maker);
+
+    // Another subaccount buys NO: it sells into the YES bids, ours first.
+    const hit = await placed(trader, { subaccount_id: taker, market_id: gdp.id, side: 'no', action: 'buy', type: 'market', quantity: '4' });
+    expect(quantityOf(await fillsOf(trader, hit.id)).toFixed()).toBe('4');
+
+    const partial = await waitFor(() => getOrder(trader, resting.id), (o) => o.status === 'partially_filled');
+    expect(partial).toMatchObject({ filled_quantity: '4', remaining_quantity: '6', queue_position: { orders_ahead: 0, quantity_ahead: '0' } });
+    expect(D(partial.average_fill_price!).eq(price)).toBe(true);
+    const working = await call<{ data: OrderView[] }>(trader.base, 'GET', `/v1/orders?subaccount_id=${maker}&status=working`, { key: trader.secret });
+    expect(working.body.data.map((o) => o.id)).toEqual([resting.id]);
+    const midway = await portfolioOf(trader, maker);
+    expect(D(makerBefore.cash_balance).sub(midway.cash_balance).eq(price.mul(4))).toBe(true);
+    expect(D(midway.reserved_cash).eq(price.mul(6))).toBe(true);
+
+    const canceled = await call<OrderView>(trader.base, 'DELETE', `/v1/orders/${resting.id}`, { key: trader.secret });
+    expect(canceled.status).toBe(200);
+    expect(canceled.body).toMatchObject({ status: 'canceled', filled_quantity: '4', remaining_quantity: '0', queue_position: null });
+    const [position] = await positionsOf(trader, maker, gdp.id);
+    expect(position).toMatchObject({ side: 'yes', quantity: '4' });
+    expect((await portfolioOf(trader, maker)).reserved_cash).toBe('0');
+    expectError(await call(trader.base, 'DELETE', `/v1/orders/${resting.id}`, { key: trader.secret }), 409, 'conflict');
+  });
+});
+
+describe('recording a venue report twice at once', () => {
+  // The venue reports a taker's fills twice: pushed to the fill listener and in the answer to
+  // placeOrder, and the core records both concurrently. Holding the subaccount's lock while both
+  // start makes the interleaving that over HTTP only happens under load certain.
+  it('counts the fills once and keeps the order’s totals, whichever recording runs last', async () => {
+    const subaccount = await createSubaccount(trader, 'double report');
+    const order = await placed(trader, {
+      subaccount_id: subaccount, market_id: snow.id, side: 'yes', action: 'buy', type: 'limit', price: '0.03', quantity: '5',
+    });
+    const before = await portfolioOf(trader, subaccount);
+    const venueOrderId = order.venue_order_id!;
+    const fill: VenueFill = {
+      venueFillId: `${venueOrderId}-left-0`, venueOrderId, clientOrderId: order.id, venueMarketId: snow.venueMarketId,
+      side: 'yes', action: 'buy', price: '0.03', quantity: '5', fee: '0.01', isTaker: true, executedAt: new Date().toISOString(),
+    };
+    const state: VenueOrderState = { venueOrderId, clientOrderId: order.id, status: 'filled', filledQuantity: '5', remainingQuantity: '0' };
+
+    const holder = new Client({ connectionString: databaseUrl() });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT id FROM subaccounts WHERE id = $1 FOR UPDATE', [subaccount]);
+      const both = Promise.all([
+        recordExecution(stack.core.db, order.id, { fills: [fill] }),
+        recordExecution(stack.core.db, order.id, { fills: [fill], state }),
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 200)); // both are now waiting for the lock
+      await holder.query('COMMIT');
+      await both;
+    } finally {
+      await holder.end();
+    }
+
+    expect(await getOrder(trader, order.id)).toMatchObject({
+      status: 'filled', filled_quantity: '5', remaining_quantity: '0', average_fill_price: '0.03', fees_paid: '0.01',
+    });
+    expect(await countsOf(stack.core.db, subaccount)).toEqual({ orders: 1, fills: 1, receipts: 1 });
+    const [position] = await positionsOf(trader, subaccount, snow.id);
+    expect(position).toMatchObject({ quantity: '5', average_cost: '0.03' });
+    const after = await portfolioOf(trader, subaccount);
+    expect(D(before.cash_balance).sub(after.cash_balance).eq('0.16')).toBe(true);
   });
 });

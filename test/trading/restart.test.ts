@@ -52,33 +52,44 @@ it('resting orders keep their place in the queue across a core restart, and a la
   expect(second.queue_position).toEqual({ orders_ahead: 1, quantity_ahead: '4' });
   expect(behind.queue_position!.orders_ahead).toBeGreaterThanOrEqual(1); // the market maker was there first
 
+  // Part of the first is filled before the restart (another subaccount sells into it by buying NO).
+  const early = await placed(trader, { subaccount_id: taker, market_id: market.id, side: 'no', action: 'buy', type: 'market', quantity: '1' });
+  expect(quantityOf(await fillsOf(trader, early.id)).toFixed()).toBe('1');
+  const firstPartly = await waitFor(() => getOrder(trader, first.id), (o) => o.status === 'partially_filled');
+  expect(firstPartly).toMatchObject({ filled_quantity: '1', remaining_quantity: '3', queue_position: { orders_ahead: 0, quantity_ahead: '0' } });
+  expect(await getOrder(trader, second.id)).toMatchObject({ queue_position: { orders_ahead: 1, quantity_ahead: '3' } });
+
   await stack.close();
   stack = await startStack(testConfig()); // a new core on the same database
   const after: Trader = { ...trader, base: stack.gateways[0] };
 
   const [first2, second2, behind2] = await Promise.all([first, second, behind].map((o) => getOrder(after, o.id)));
-  for (const [before, now] of [[first, first2], [second, second2], [behind, behind2]] as [OrderView, OrderView][]) {
-    expect(now).toMatchObject({ status: 'open', price: before.price, remaining_quantity: before.remaining_quantity, venue_order_id: before.venue_order_id });
+  for (const [before, now] of [[firstPartly, first2], [second, second2], [behind, behind2]] as [OrderView, OrderView][]) {
+    expect(now).toMatchObject({
+      status: before.status, price: before.price, filled_quantity: before.filled_quantity, remaining_quantity: before.remaining_quantity, venue_order_id: before.venue_order_id,
+    });
   }
   // Among our orders, the same places; restored orders now stand ahead of the market maker.
   expect(first2.queue_position).toEqual({ orders_ahead: 0, quantity_ahead: '0' });
-  expect(second2.queue_position).toEqual({ orders_ahead: 1, quantity_ahead: '4' });
+  expect(second2.queue_position).toEqual({ orders_ahead: 1, quantity_ahead: '3' });
   expect(behind2.queue_position).toEqual({ orders_ahead: 0, quantity_ahead: '0' });
   const listed = await call<{ data: OrderView[] }>(after.base, 'GET', `/v1/orders?subaccount_id=${maker}&status=working`, { key: after.secret });
   expect(listed.body.data.map((o) => o.id).sort()).toEqual([first.id, second.id, behind.id].sort());
 
   // Another subaccount's NO buy takes the YES bids, best first: our two top orders, in time order.
-  const hit = await placed(after, { subaccount_id: taker, market_id: market.id, side: 'no', action: 'buy', type: 'market', quantity: '10' });
+  const hit = await placed(after, { subaccount_id: taker, market_id: market.id, side: 'no', action: 'buy', type: 'market', quantity: '9' });
   const takerFills = await fillsOf(after, hit.id);
-  expect(quantityOf(takerFills).toFixed()).toBe('10');
+  expect(quantityOf(takerFills).toFixed()).toBe('9');
   for (const fill of takerFills) expect(D(fill.price).eq(D(1).sub(top))).toBe(true);
 
-  for (const [order, quantity] of [[first, '4'], [second, '6']] as [OrderView, string][]) {
+  // Fills after the restart are recorded, none lost to a reused venue fill id.
+  for (const [order, quantity, fillCount] of [[first, '4', 2], [second, '6', 1]] as [OrderView, string, number][]) {
     const filled = await waitFor(() => getOrder(after, order.id), (o) => o.status === 'filled');
     expect(filled).toMatchObject({ filled_quantity: quantity, remaining_quantity: '0', queue_position: null });
     const fills = await fillsOf(after, order.id);
-    expect(fills).toHaveLength(1);
-    expect(fills[0]).toMatchObject({ is_taker: false, quantity, price: top.toFixed() });
+    expect(fills).toHaveLength(fillCount);
+    expect(quantityOf(fills).toFixed()).toBe(quantity);
+    for (const fill of fills) expect(fill).toMatchObject({ is_taker: false, price: top.toFixed() });
   }
   const [position] = await positionsOf(after, maker, market.id);
   expect(position).toMatchObject({ side: 'yes', quantity: '10' });

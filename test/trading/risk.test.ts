@@ -11,6 +11,7 @@ import { call } from '../support/http';
 import { testConfig } from '../support/env';
 import { startStack, type Stack } from '../support/stack';
 import {
+  bestPrices,
   countsOf,
   createSubaccount,
   D,
@@ -171,6 +172,22 @@ describe('funds and positions', () => {
     expect((await placed(trader, restingBuy(subaccount, '10'))).status).toBe('open'); // 3.00
     await expectRejected(subaccount, restingBuy(subaccount, '7'), 422, 'insufficient_funds'); // 2.10 > 2.00 left
     expect((await portfolioOf(trader, subaccount)).available_cash).toBe('2');
+  });
+
+  it('the fee counts: a taker buy whose notional takes all the cash is insufficient_funds, never negative cash', async () => {
+    const { ask, askQuantity } = await bestPrices(stack, shutdown);
+    expect(askQuantity.gte(10)).toBe(true);
+    // Exactly the notional of 10 contracts at the ask; the Kalshi taker fee on top cannot be paid.
+    const subaccount = await createSubaccount(trader, 'exact cash', ask.mul(10).toFixed());
+    const buy: OrderBody = {
+      subaccount_id: subaccount, market_id: shutdown.id, side: 'yes', action: 'buy', type: 'limit', price: ask.toFixed(2), quantity: '10', time_in_force: 'ioc',
+    };
+    const response = await placeOrder(trader, buy);
+    const balance = await portfolioOf(trader, subaccount);
+    expect(D(balance.cash_balance).isNegative() ? `cash went negative: ${balance.cash_balance}` : 'cash >= 0').toBe('cash >= 0');
+    expectError(response, 422, 'insufficient_funds');
+    expect(await countsOf(stack.core.db, subaccount)).toEqual({ orders: 0, fills: 0, receipts: 0 });
+    expect(D(balance.cash_balance).eq(ask.mul(10))).toBe(true);
   });
 
   it('insufficient_position when selling more than held (and not already offered)', async () => {

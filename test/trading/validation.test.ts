@@ -77,6 +77,8 @@ const CASES: [venue: 'kalshi' | 'polymarket', ...Case][] = [
   ['kalshi', 'a fractional Kalshi quantity "1.5"', { quantity: '1.5' }, 'quantity'],
   ['polymarket', 'a quantity below the Polymarket minimum size (4.99 < 5)', { quantity: '4.99' }, 'quantity'],
   ['polymarket', 'a quantity finer than 0.01 share', { quantity: '10.005' }, 'quantity'],
+  ['kalshi', 'a market order whose worst price is off tick', { type: 'market', price: '0.435' }, 'price'],
+  ['polymarket', 'a market order whose worst price is 1', { type: 'market', price: '1' }, 'price'],
 ];
 
 describe('bad prices and quantities answer 400 invalid_request with the param, and write nothing', () => {
@@ -128,6 +130,15 @@ describe('other refusals of POST /v1/orders', () => {
     expectError(await placeOrder(trader, order(markets.kalshi, { post_only: true })), 400, 'invalid_request', { param: 'post_only' });
   });
 
+  it('a malformed client_order_id or Idempotency-Key: 400 with the param, nothing written', async () => {
+    const before = await countsOf(stack.core.db, subaccount);
+    expectError(await placeOrder(trader, order(markets.kalshi, { client_order_id: 'not valid!' })), 400, 'invalid_request', { param: 'client_order_id' });
+    expectError(await placeOrder(trader, order(markets.kalshi, { client_order_id: 'x'.repeat(65) })), 400, 'invalid_request', { param: 'client_order_id' });
+    expectError(await placeOrder(trader, order(markets.kalshi, {}), { 'Idempotency-Key': 'has a space' }), 400, 'invalid_request', { param: 'Idempotency-Key' });
+    expectError(await placeOrder(trader, order(markets.kalshi, {}), { 'Idempotency-Key': 'k'.repeat(256) }), 400, 'invalid_request', { param: 'Idempotency-Key' });
+    expect(await countsOf(stack.core.db, subaccount)).toEqual(before);
+  });
+
   it('an unknown market: 404 not_found', async () => {
     const response = await placeOrder(trader, { ...order(markets.kalshi, {}), market_id: 'mkt_00000000000000000000000000' });
     expectError(response, 404, 'not_found');
@@ -139,6 +150,17 @@ describe('other refusals of POST /v1/orders', () => {
     const response = await placeOrder(trader, { ...order(markets.kalshi, {}), subaccount_id: theirs });
     expectError(response, 404, 'not_found');
     expect(await countsOf(stack.core.db, theirs)).toEqual({ orders: 0, fills: 0, receipts: 0 });
+  });
+
+  it('another workspace’s order: 404 to GET and DELETE, absent from lists, and it stays open', async () => {
+    const mine = await placed(trader, order(markets.kalshi, {}) as unknown as OrderBody);
+    const other = await newTrader(stack.core.db, stack.gateways[0], 'Validation snooper');
+    expectError(await call(other.base, 'GET', `/v1/orders/${mine.id}`, { key: other.secret }), 404, 'not_found');
+    expectError(await call(other.base, 'DELETE', `/v1/orders/${mine.id}`, { key: other.secret }), 404, 'not_found');
+    expect((await call(other.base, 'GET', `/v1/orders?subaccount_id=${subaccount}`, { key: other.secret })).body.data).toEqual([]);
+    expect((await call(other.base, 'GET', `/v1/fills?order_id=${mine.id}`, { key: other.secret })).body.data).toEqual([]);
+    expect((await call(other.base, 'GET', `/v1/receipts?order_id=${mine.id}`, { key: other.secret })).body.data).toEqual([]);
+    expect(await call(trader.base, 'GET', `/v1/orders/${mine.id}`, { key: trader.secret })).toMatchObject({ status: 200, body: { status: 'open' } });
   });
 });
 

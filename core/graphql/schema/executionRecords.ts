@@ -18,6 +18,7 @@ export const FillType = builder.prismaObject('Fill', {
     price: t.expose('price', { type: 'Decimal' }),
     quantity: t.expose('quantity', { type: 'Decimal' }),
     fee: t.expose('fee', { type: 'Decimal' }),
+    realizedPnl: t.expose('realizedPnl', { type: 'Decimal', description: 'What this fill realized: (price - average cost) x quantity on a sell, minus the fee; -fee on a buy.' }),
     isTaker: t.exposeBoolean('isTaker'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
