@@ -12,6 +12,7 @@
  */
 import { OrderBook } from '../core/domain/matching/orderBook';
 import type { OrderRequest } from '../core/domain/matching/types';
+import { mulberry32 as seededRandom } from '../core/venues/sim/seededRandom';
 
 type Operation = { kind: 'place'; request: OrderRequest } | { kind: 'cancel'; orderId: string };
 
@@ -38,17 +39,6 @@ export interface MatchingEngineBenchOptions {
   seed?: number;
 }
 
-/** mulberry32: a small seeded PRNG so the script is the same on every run. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Polymarket-style 0.01 tick (100 engine ticks), prices kept within 0.05..0.95. */
 const TICK = 100;
