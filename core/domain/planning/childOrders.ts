@@ -1,0 +1,80 @@
+/**
+ * Child orders as the venues take them: a limit price in own terms and a quantity on the venue's
+ * step, with what each is expected to trade.
+ *
+ * A taking child (sweep, twap) is a limit IOC priced at the worst level it is planned to take: on an
+ * unchanged book the engine then fills exactly the planned levels (best first, every trade at the
+ * resting price) and cancels nothing, and if the book moved it never pays worse than planned.
+ */
+import { computeFee } from '../venueRules';
+import type { NormalizedOrder } from './parentOrder';
+import { contractsOf, priceDollars, type LadderFill } from './ladderFill';
+import { D, plain } from './executionFigures';
+import type { PlannedChildOrder, VenueMarketSnapshot } from './types';
+import type { JoinableTouch } from './venueLadder';
+
+export function takingChild(
+  fill: LadderFill,
+  order: Pick<NormalizedOrder, 'side' | 'action'>,
+  offsetSeconds: string,
+  sliceIndex: number | null,
+): PlannedChildOrder {
+  const { ladder } = fill;
+  const perWhole = ladder.rules.unitsPerWhole;
+  const worst = fill.fills[fill.fills.length - 1]!;
+  const quantity = plain(contractsOf(fill.units, perWhole));
+  return {
+    venue: ladder.venue,
+    venueMarketId: ladder.venueMarketId,
+    side: order.side,
+    action: order.action,
+    type: 'limit',
+    price: plain(priceDollars(worst.priceTicks)),
+    quantity,
+    timeInForce: 'ioc',
+    offsetSeconds,
+    sliceIndex,
+    liquidity: 'taker',
+    expectedFilledQuantity: quantity,
+    expectedNotional: plain(fill.notional),
+    expectedFees: plain(fill.fees),
+    expectedFills: fill.fills.map((level) => ({
+      price: plain(priceDollars(level.priceTicks)),
+      quantity: plain(contractsOf(level.units, perWhole)),
+      fee: plain(level.fee),
+    })),
+    queueAheadQuantity: null,
+  };
+}
+
+/** A GTC order joining the touch; expected to fill completely at its price, in one operation. */
+export function restingChild(
+  market: VenueMarketSnapshot,
+  touch: JoinableTouch,
+  units: number,
+  order: Pick<NormalizedOrder, 'side' | 'action'>,
+): PlannedChildOrder {
+  const { rules } = market;
+  const price = priceDollars(touch.priceTicks);
+  const contracts = contractsOf(units, rules.unitsPerWhole);
+  const fee = computeFee(rules, { priceTicks: touch.priceTicks, quantityUnits: units, liquidity: 'maker' });
+  const quantity = plain(contracts);
+  return {
+    venue: market.venue,
+    venueMarketId: market.book.venueMarketId,
+    side: order.side,
+    action: order.action,
+    type: 'limit',
+    price: plain(price),
+    quantity,
+    timeInForce: 'gtc',
+    offsetSeconds: '0',
+    sliceIndex: null,
+    liquidity: 'maker',
+    expectedFilledQuantity: quantity,
+    expectedNotional: plain(price.times(contracts)),
+    expectedFees: plain(new D(fee)),
+    expectedFills: [{ price: plain(price), quantity, fee: plain(new D(fee)) }],
+    queueAheadQuantity: plain(contractsOf(touch.queueAheadUnits, rules.unitsPerWhole)),
+  };
+}

@@ -1,0 +1,15 @@
+/** The execution planner (pure): see docs/execution-planning.md. */
+export { planExecution } from './planExecution';
+export { consolidatedArrivalMid } from './arrivalMid';
+export { MAX_TWAP_SLICES, DEFAULT_SECONDS_PER_TWAP_SLICE } from './parentOrder';
+export {
+  averagePrice,
+  bpsOf,
+  slippageBps,
+  directionOf,
+  AVERAGE_PRICE_DECIMALS,
+  BPS_DECIMALS,
+  RATIO_DECIMALS,
+  type Direction,
+} from './executionFigures';
+export type * from './types';

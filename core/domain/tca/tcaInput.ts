@@ -1,0 +1,120 @@
+/** The TCA input checked and parsed once: exact decimals and instants, or a 400 naming the field. */
+import { invalidRequest } from '../errors';
+import { D, directionOf, type Dec, type Direction } from '../planning/executionFigures';
+import type { TcaFill, TcaInput } from './types';
+
+const DECIMAL = /^-?\d{1,18}(\.\d{1,18})?$/;
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
+
+export interface ParsedFill {
+  readonly price: Dec;
+  readonly quantity: Dec;
+  readonly fee: Dec;
+  readonly executedAtMs: number;
+  readonly executedAt: string;
+}
+
+export interface ParsedChild {
+  readonly childId: string;
+  readonly venue: string;
+  readonly midAtSend: Dec;
+  readonly quantity: Dec;
+  readonly fills: readonly ParsedFill[];
+}
+
+export interface ParsedTcaInput {
+  readonly direction: Direction;
+  readonly intendedQuantity: Dec;
+  readonly arrivalMid: Dec;
+  readonly endMid: Dec;
+  readonly startedAtMs: number;
+  readonly endedAtMs: number;
+  readonly children: readonly ParsedChild[];
+  readonly predictedAveragePrice: Dec | null;
+  readonly predictedAllInAveragePrice: Dec | null;
+  readonly predictedFilledQuantity: Dec | null;
+}
+
+function decimal(param: string, value: unknown): Dec {
+  if (typeof value !== 'string' || !DECIMAL.test(value)) throw invalidRequest(param, `${param} must be a decimal string such as "0.43".`);
+  return new D(value);
+}
+
+/** A price or mid strictly between 0 and 1 (a mid may be a half tick). */
+function price(param: string, value: unknown): Dec {
+  const parsed = decimal(param, value);
+  if (parsed.lte(0) || parsed.gte(1)) throw invalidRequest(param, `${param} must be greater than 0 and less than 1.`);
+  return parsed;
+}
+
+function positive(param: string, value: unknown): Dec {
+  const parsed = decimal(param, value);
+  if (parsed.lte(0)) throw invalidRequest(param, `${param} must be greater than 0.`);
+  return parsed;
+}
+
+function instant(param: string, value: unknown): number {
+  const ms = typeof value === 'string' && RFC3339.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(ms)) throw invalidRequest(param, `${param} must be an RFC 3339 time such as "2025-03-04T05:06:07Z".`);
+  return ms;
+}
+
+/** A predicted average (an all-in one may pass 1 with fees), so only required to be positive. */
+function optionalPositive(param: string, value: string | null | undefined): Dec | null {
+  return value === undefined || value === null ? null : positive(param, value);
+}
+
+export function parseTcaInput(input: TcaInput): ParsedTcaInput {
+  if (input.side !== 'yes' && input.side !== 'no') throw invalidRequest('side', 'side must be yes or no.');
+  if (input.action !== 'buy' && input.action !== 'sell') throw invalidRequest('action', 'action must be buy or sell.');
+  const intendedQuantity = positive('intended_quantity', input.intendedQuantity);
+  const startedAtMs = instant('started_at', input.startedAt);
+  const endedAtMs = instant('ended_at', input.endedAt);
+  if (endedAtMs < startedAtMs) throw invalidRequest('ended_at', 'ended_at must not be before started_at.');
+  if (!Array.isArray(input.children)) throw invalidRequest('children', 'children must be a list.');
+
+  const children = input.children.map((child, index): ParsedChild => {
+    const at = `children[${index}]`;
+    if (typeof child.childId !== 'string' || child.childId.length === 0) throw invalidRequest(`${at}.child_id`, 'child_id is required.');
+    if (typeof child.venue !== 'string' || child.venue.length === 0) throw invalidRequest(`${at}.venue`, 'venue is required.');
+    instant(`${at}.sent_at`, child.sentAt);
+    if (!Array.isArray(child.fills)) throw invalidRequest(`${at}.fills`, 'fills must be a list.');
+    const fills = child.fills.map((fill: TcaFill, position: number): ParsedFill => {
+      const fillAt = `${at}.fills[${position}]`;
+      return {
+        price: price(`${fillAt}.price`, fill.price),
+        quantity: positive(`${fillAt}.quantity`, fill.quantity),
+        fee: decimal(`${fillAt}.fee`, fill.fee),
+        executedAtMs: instant(`${fillAt}.executed_at`, fill.executedAt),
+        executedAt: fill.executedAt,
+      };
+    });
+    return {
+      childId: child.childId,
+      venue: child.venue,
+      midAtSend: price(`${at}.mid_at_send`, child.midAtSend),
+      quantity: positive(`${at}.quantity`, child.quantity),
+      fills,
+    };
+  });
+
+  const filled = children.flatMap((child) => child.fills).reduce((sum, fill) => sum.plus(fill.quantity), new D(0));
+  if (filled.gt(intendedQuantity)) {
+    throw invalidRequest('children', `The fills (${filled.toFixed()}) exceed the intended quantity (${intendedQuantity.toFixed()}).`);
+  }
+  const prediction = input.prediction ?? null;
+  const predictedFilled = prediction?.expectedFilledQuantity;
+  return {
+    direction: directionOf(input.action),
+    intendedQuantity,
+    arrivalMid: price('arrival_mid', input.arrivalMid),
+    endMid: price('end_mid', input.endMid),
+    startedAtMs,
+    endedAtMs,
+    children,
+    predictedAveragePrice: optionalPositive('prediction.expected_average_price', prediction?.expectedAveragePrice),
+    predictedAllInAveragePrice: optionalPositive('prediction.all_in_average_price', prediction?.allInAveragePrice),
+    predictedFilledQuantity:
+      predictedFilled === undefined || predictedFilled === null ? null : decimal('prediction.expected_filled_quantity', predictedFilled),
+  };
+}
