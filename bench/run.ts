@@ -4,12 +4,15 @@
  * failure and Ctrl-C. Exits 0 when every benchmark ran (goals missed are reported, not fatal), 1
  * when one failed.
  *
- * Settings (environment): BENCH_PG_ADMIN_URL, BENCH_CONNECTIONS (50), BENCH_WARMUP_SECONDS (3),
- * BENCH_SECONDS (10), BENCH_SPLIT_REDIS=1 (also split mode with Redis), BENCH_PROFILE=1 (CPU
- * profile of the single-process server under load).
+ * Settings (environment; see bench/README.md): BENCH_PG_ADMIN_URL, BENCH_CONNECTIONS (50),
+ * BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (3) / BENCH_WARMUP_REQUESTS (5000) /
+ * BENCH_WARMUP_MAX_SECONDS (20), BENCH_SPLIT_REDIS=1 (also split mode with Redis),
+ * BENCH_PROFILE=single|split|all (CPU-profiled extra runs, summarised), BENCH_NODE_ENV.
  */
 import { formatGatewayMarketReport, runGatewayMarketBench, type GatewayMarketReport } from './gatewayMarket';
+import { formatAggregationReport, runAggregationBench, type AggregationReport } from './aggregations';
 import { runMatchingEngineBench, type MatchingEngineBenchResult } from './matchingEngine';
+import { formatOrderPlacementReport, runOrderPlacementBench, writeOrderPlacementReport, type OrderPlacementReport } from './orderPlacement';
 import { runAsBenchmarkMain, runCleanups } from './support';
 
 async function main(): Promise<number> {
@@ -35,9 +38,33 @@ async function main(): Promise<number> {
     await runCleanups();
   }
 
+  let orders: OrderPlacementReport | undefined;
+  process.stdout.write('\n== POST /v1/orders through the gateway vs single-row INSERTs, on PostgreSQL\n');
+  try {
+    orders = await runOrderPlacementBench();
+    await writeOrderPlacementReport(orders);
+    if (orders.duplicates !== 0 || orders.lost !== 0) failures.push(`order placement: ${orders.duplicates} duplicates, ${orders.lost} lost`);
+  } catch (error) {
+    failures.push(`order placement: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await runCleanups();
+  }
+
+  let aggregations: AggregationReport | undefined;
+  process.stdout.write('\n== risk stats and one-year P&L history over 1,000,000 fills\n');
+  try {
+    aggregations = await runAggregationBench();
+  } catch (error) {
+    failures.push(`aggregations: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await runCleanups();
+  }
+
   process.stdout.write(`\n== summary (${Math.round((Date.now() - started) / 1000)} s)\n`);
   if (matching) process.stdout.write(`matching engine: ${matching.opsPerSecond.toLocaleString('en-US')} ops/s\n`);
   if (gateway) process.stdout.write(`${formatGatewayMarketReport(gateway)}\n  details: bench-results/gateway-market.json\n`);
+  if (orders) process.stdout.write(`order placement:\n${formatOrderPlacementReport(orders)}\n  details: bench-results/order-placement.json\n`);
+  if (aggregations) process.stdout.write(`aggregations:\n${formatAggregationReport(aggregations)}\n`);
   for (const failure of failures) process.stderr.write(`FAILED ${failure}\n`);
   return failures.length ? 1 : 0;
 }

@@ -16,7 +16,7 @@ run(async () => {
   const config = configOrExit();
   const logger = createLogger(config.LOG_LEVEL, 'api');
   const internalSecret = config.INTERNAL_TOKEN ?? randomBytes(32).toString('base64url');
-  const core = await openCore(config, internalSecret, logger);
+  const core = await openCore(config, internalSecret, logger, { inProcessOnly: true });
   const gateway = openGateway(config, {
     transport: inProcessTransport(core.yoga),
     internalSecret,

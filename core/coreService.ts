@@ -20,7 +20,12 @@ export interface CoreService {
 }
 
 /** The core, ready to serve: database opened and migrated, simulated catalog seeded, GraphQL built. */
-export async function openCore(config: Config, internalSecret: string, logger: Logger): Promise<CoreService> {
+export async function openCore(
+  config: Config,
+  internalSecret: string,
+  logger: Logger,
+  options: { inProcessOnly?: boolean } = {},
+): Promise<CoreService> {
   const database = await openDatabase(config);
   const applied = await applyMigrations(database.url);
   if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
@@ -29,7 +34,7 @@ export async function openCore(config: Config, internalSecret: string, logger: L
   if (seeded) logger.info({ markets: seeded }, 'seeded simulated markets');
   const revocations = createRevocationBus(config.REDIS_URL);
   const venues = await openVenues(db, logger);
-  const yoga = createCoreYoga({ db, config, internalSecret, revocations, venues, logger });
+  const yoga = createCoreYoga({ db, config, internalSecret, revocations, venues, logger, inProcessOnly: options.inProcessOnly });
   const expireKeys = () => deleteExpiredIdempotencyKeys(db).catch((error: unknown) => logger.warn({ err: error }, 'idempotency key expiry failed'));
   await expireKeys();
   const expiry = setInterval(expireKeys, 3_600_000).unref();

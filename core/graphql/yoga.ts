@@ -20,6 +20,11 @@ export interface CoreDeps {
   revocations: RevocationBus;
   venues: VenueRegistry;
   logger: Logger;
+  /**
+   * True when the only caller is a gateway in the same process, which has already bounded every
+   * body: Yoga's own size limit (a stream pipeline per request) is then skipped.
+   */
+  inProcessOnly?: boolean;
 }
 
 export type CoreYoga = YogaServerInstance<Record<string, never>, CoreContext>;
@@ -36,6 +41,7 @@ export function createCoreYoga(deps: CoreDeps): CoreYoga {
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
+    ...(deps.inProcessOnly ? { maxRequestBodySize: false as const } : {}),
     graphiql: false,
     logging: false,
     maskedErrors: { maskError: mask },
