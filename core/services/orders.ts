@@ -13,6 +13,7 @@ import type { Venue, VenuePlaceResult } from '../venues/venue';
 import { recordExecution } from './executions';
 import { loadPreTradeState, WORKING_STATUSES } from './exposure';
 import { inScope, type Scope } from './scope';
+import { getSubaccount } from './subaccounts';
 
 export interface VenueRegistry {
   get(venue: VenueColumn): Venue | undefined;
@@ -61,9 +62,10 @@ export async function placeOrder(
   if (input.clientOrderId != null && !CLIENT_ORDER_ID.test(input.clientOrderId)) {
     throw invalidRequest('client_order_id', 'client_order_id is 1 to 64 of A-Z a-z 0-9 _ . : -');
   }
+  // Credentials first: "attach your credentials" is the answer a live trader can act on.
+  if (scope.environment === 'live') await requireCredentials(db, scope, input.subaccountId, market.venue);
   const venue = venues.get(market.venue);
   if (!venue) throw new DomainError('venue_unavailable', `The venue ${venueName(market.venue)} is not available.`);
-  if (scope.environment === 'live') await requireCredentials(db, input.subaccountId, market.venue);
 
   const clientOrderId = input.clientOrderId ?? (idempotency ? derivedClientOrderId(idempotency) : newId('order'));
   const price = input.price == null ? null : new Decimal(input.price);
@@ -174,7 +176,8 @@ function derivedClientOrderId(idempotency: { apiKeyId: string; key: string }): s
   return `idem_${createHash('sha256').update(`${idempotency.apiKeyId}\n${idempotency.key}`).digest('hex').slice(0, 40)}`;
 }
 
-async function requireCredentials(db: Db, subaccountId: string, venue: VenueColumn) {
+async function requireCredentials(db: Db, scope: Scope, subaccountId: string, venue: VenueColumn) {
+  await getSubaccount(db, scope, subaccountId);
   const exchange = venue === 'kalshi' ? 'kalshi' : 'polymarket';
   const credential = await db.exchangeCredential.findFirst({ where: { subaccountId, exchange } });
   if (!credential) {

@@ -316,7 +316,8 @@ describe('test and live keys of one workspace', () => {
 
     const liveMarkets = await call(base, 'GET', '/v1/markets', { key: live });
     expect(liveMarkets.status).toBe(200);
-    expect(liveMarkets.body).toEqual({ data: [], has_more: false, next_cursor: null });
+    // Other test files may list live markets of their own; none of the simulated ones is visible.
+    expect(liveMarkets.body.data.filter((m: { venue: string }) => m.venue.startsWith('sim-'))).toEqual([]);
     const liveSearch = await call(base, 'GET', '/v1/markets?q=inflation', { key: live });
     expect(liveSearch.status).toBe(200);
     expect(liveSearch.body.data).toEqual([]);
