@@ -127,8 +127,10 @@ export const ROUTES: Route[] = [
   },
   {
     method: 'POST', path: '/v1/complex_orders/preview', operation: 'PreviewComplexOrder', tag: 'Complex Orders',
-    summary: 'Preview order impact and recommended plan', auth: 'api_key', body: previewBody, bodyVariable: 'input',
-    errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'not_found', 'not_implemented'],
+    summary: 'Preview order impact and recommended plan',
+    description: 'Reads the current books of every eligible venue listing the question and returns the predicted impact (average price, slippage in bps against the arrival mid, fees, expected fill, worst price) and a recommended plan of child orders, with the alternatives compared and the reason. Reads only. See docs/execution-planning.md.',
+    auth: 'api_key', body: previewBody, bodyVariable: 'input',
+    errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'not_found', 'market_not_tradable'],
   },
   {
     method: 'GET', path: '/v1/complex_orders/{id}/children', operation: 'ListComplexOrderChildren', tag: 'Complex Orders',

@@ -43,6 +43,7 @@ export async function seedSimulatedMarkets(db: Db, now = new Date()): Promise<nu
   const rows = CATALOG.flatMap((entry) => {
     const common = {
       environment: 'test' as const,
+      questionKey: entry.ticker,
       title: entry.title,
       description: entry.description,
       category: entry.category,

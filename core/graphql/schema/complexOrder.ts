@@ -1,5 +1,6 @@
 import { notImplemented } from '../../domain/errors';
 import { builder } from '../builder';
+import { previewComplexOrder } from '../../services/complexOrderPreview';
 import { apiKeyScope } from '../context';
 import { ComplexOrderStatusEnum, OrderActionEnum, OrderSideEnum } from './enums';
 import { pageArgs, pageOf } from './page';
@@ -43,6 +44,38 @@ builder.queryFields((t) => ({
   executionAnalytics: t.field({ type: 'JSON', resolve: pending('Execution analytics') }),
 }));
 
-builder.mutationField('previewComplexOrder', (t) =>
-  t.field({ type: 'JSON', args: { input: t.arg({ type: 'JSON', required: true }) }, resolve: pending('Complex order previews') }),
+const StrategyEnum = builder.enumType('ExecutionStrategy', { values: ['sweep', 'passive', 'twap'] as const });
+
+const ComplexOrderPreviewInput = builder.inputType('ComplexOrderPreviewInput', {
+  fields: (t) => ({
+    subaccountId: t.string({ required: true }),
+    marketId: t.string({ required: true }),
+    side: t.field({ type: OrderSideEnum, required: true }),
+    action: t.field({ type: OrderActionEnum, required: true }),
+    quantity: t.field({ type: 'Decimal', required: true }),
+    limitPrice: t.field({ type: 'Decimal', required: false, description: 'Worst acceptable price, in the side’s own terms.' }),
+    strategy: t.field({ type: StrategyEnum, required: true }),
+    durationSeconds: t.int({ required: false, description: 'twap: the time the slices are spread over.' }),
+    venues: t.stringList({ required: false, description: 'Venues the order may use; every venue listing the question when left out.' }),
+  }),
+});
+
+const snakeCase = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** The plan as the REST API spells it: every key in snake_case, values unchanged. */
+function snakeKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(snakeKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [snakeCase(k), snakeKeys(v)]));
+}
+
+builder.queryField('complexOrderPreview', (t) =>
+  t.field({
+    type: 'JSON',
+    description:
+      'Predicted impact and a recommended plan for a parent order across every venue listing the question, with the alternatives compared. Reads only.',
+    args: { input: t.arg({ type: ComplexOrderPreviewInput, required: true }) },
+    resolve: async (_root, { input }, ctx) =>
+      snakeKeys(await previewComplexOrder(ctx.db, ctx.venues, apiKeyScope(ctx), input)),
+  }),
 );
