@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+import { PRICE_TICKS_PER_DOLLAR } from './matching';
 import { computeFee, marketRulesFor, type MarketRules } from './venueRules';
 import type { PolymarketTickSize } from './venueRules/types';
 import { venueName, type VenueColumn } from './venues';
@@ -20,9 +21,8 @@ export function rulesForMarket(market: { venue: VenueColumn; tickSize: Decimal.V
  * step per level the order walks, at most one level per tick up to the worst price.
  */
 export function maxTakerFee(rules: MarketRules, worstPrice: Decimal, quantity: Decimal): Decimal {
-  const ticksPerDollar = 10_000;
-  const worstTicks = Math.min(worstPrice.mul(ticksPerDollar).toNumber(), rules.maxPriceTicks);
-  const peakTicks = Math.min(worstTicks, ticksPerDollar / 2);
+  const worstTicks = Math.min(worstPrice.mul(PRICE_TICKS_PER_DOLLAR).toNumber(), rules.maxPriceTicks);
+  const peakTicks = Math.min(worstTicks, PRICE_TICKS_PER_DOLLAR / 2);
   const quantityUnits = quantity.mul(rules.unitsPerWhole).toNumber();
   const fee = new Decimal(computeFee(rules, { priceTicks: peakTicks, quantityUnits, liquidity: 'taker' }));
   if (rules.fees.kind !== 'kalshi') return fee;

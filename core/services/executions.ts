@@ -22,6 +22,10 @@ export async function recordExecution(
   report: { fills: VenueFill[]; state?: VenueOrderState },
 ): Promise<Order> {
   if (report.fills.length === 0 && report.state) return recordStateOnly(db, orderId, report.state);
+  return recordUnderLock(db, orderId, report);
+}
+
+async function recordUnderLock(db: Db, orderId: string, report: { fills: VenueFill[]; state?: VenueOrderState }): Promise<Order> {
   return db.$transaction(async (tx) => {
     // Serialise everything that moves this subaccount's money and positions, and read the order
     // only once the lock is held: a concurrent recording of the same fills must see its result.
@@ -94,25 +98,20 @@ async function addToDailyPnl(tx: Tx, order: Order, executedAt: Date, fill: { rea
 }
 
 /**
- * A venue answer without fills (an order resting, or canceled) moves no money: one UPDATE, with
- * the status decided in SQL from what is already recorded, so no lock is needed.
+ * A venue answer without fills (an order resting, or canceled) moves no money, so it needs no
+ * lock: the status is decided by `statusAfter`, as on the locked path, and written only if the
+ * order has not changed since it was read (compare-and-set); if it has, the locked path decides.
  */
 async function recordStateOnly(db: Db, orderId: string, state: VenueOrderState): Promise<Order> {
-  const venueStatus = state.status === 'canceled' ? 'canceled' : state.status === 'filled' ? 'filled' : 'open';
-  await db.$executeRaw`
-    UPDATE orders SET
-      venue_order_id = ${state.venueOrderId},
-      updated_at = now(),
-      status = CASE
-        WHEN filled_quantity >= quantity THEN 'filled'::"OrderStatus"
-        WHEN status IN ('canceled', 'expired', 'rejected') THEN status
-        WHEN ${venueStatus} = 'canceled' THEN 'canceled'::"OrderStatus"
-        WHEN ${venueStatus} = 'filled' THEN 'filled'::"OrderStatus"
-        WHEN filled_quantity > 0 THEN 'partially_filled'::"OrderStatus"
-        ELSE 'open'::"OrderStatus"
-      END
-    WHERE id = ${orderId}`;
-  return db.order.findUniqueOrThrow({ where: { id: orderId } });
+  const order = await db.order.findUniqueOrThrow({ where: { id: orderId } });
+  const status = statusAfter(order, new Decimal(order.filledQuantity.toString()), state);
+  const change = { status, venueOrderId: state.venueOrderId, updatedAt: new Date() };
+  const { count } = await db.order.updateMany({
+    where: { id: orderId, status: order.status, filledQuantity: order.filledQuantity },
+    data: change,
+  });
+  if (count === 1) return { ...order, ...change };
+  return recordUnderLock(db, orderId, { fills: [], state });
 }
 
 async function newFillsOnly(tx: Tx, order: Order, fills: VenueFill[]): Promise<VenueFill[]> {

@@ -4,7 +4,6 @@ import type { RiskLimitValues, SubaccountExposure } from '../domain/preTradeRisk
 
 type Tx = Prisma.TransactionClient;
 
-export const WORKING_STATUSES = ['pending', 'open', 'partially_filled', 'unknown'] as const;
 
 export interface PreTradeState {
   exposure: SubaccountExposure;
@@ -60,8 +59,8 @@ export async function loadPreTradeState(
       coalesce((SELECT sum(remaining * coalesce(price, 1)) FROM working WHERE action = 'buy'), 0)::text AS open_buy_notional,
       (SELECT count(*) FROM working)::int AS open_orders,
       (SELECT count(*) FROM orders WHERE subaccount_id = ${subaccount.id} AND created_at > now() - interval '60 seconds')::int AS orders_last_minute,
-      coalesce((SELECT sum(realized_pnl) FROM fills WHERE subaccount_id = ${subaccount.id}
-                 AND created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'), 0)::text AS realized_today,
+      coalesce((SELECT realized_pnl FROM daily_pnl WHERE subaccount_id = ${subaccount.id}
+                 AND day = (now() AT TIME ZONE 'UTC')::date), 0)::text AS realized_today,
       l.max_order_notional::text, l.max_position_per_market::text, l.max_gross_exposure::text,
       l.max_daily_realized_loss::text, l.max_open_orders, l.max_orders_per_minute,
       (SELECT trading_halted FROM workspaces WHERE id = ${subaccount.workspaceId}) AS trading_halted,

@@ -11,7 +11,8 @@ import { validateOrderInput } from '../domain/venueRules';
 import { venueName, type VenueColumn } from '../domain/venues';
 import type { Venue, VenuePlaceResult } from '../venues/venue';
 import { recordExecution } from './executions';
-import { loadPreTradeState, WORKING_STATUSES } from './exposure';
+import { loadPreTradeState } from './exposure';
+import { WORKING_STATUSES } from '../domain/orderStatus';
 import { inScope, type Scope } from './scope';
 import { getSubaccount } from './subaccounts';
 
@@ -115,7 +116,8 @@ export async function placeOrder(
     });
     return { order, created: true };
   });
-  if (!created && !['pending', 'unknown'].includes(order.status)) return order;
+  // An existing order is sent again only while its fate at the venue is not known.
+  if (!created && order.status !== 'pending' && order.status !== 'unknown') return order;
 
   let result: VenuePlaceResult;
   try {

@@ -66,9 +66,9 @@ export async function portfolio(db: Db, venues: VenueRegistry, scope: Scope, fil
           coalesce((SELECT sum((o.quantity - o.filled_quantity) * coalesce(o.price, 1)) FROM orders o
                      WHERE o.subaccount_id = s.id AND o.action = 'buy'
                        AND o.status IN ('pending', 'open', 'partially_filled', 'unknown')), 0)::text AS reserved,
-          coalesce((SELECT sum(f.realized_pnl) FROM fills f WHERE f.subaccount_id = s.id), 0)::text AS realized,
-          coalesce((SELECT sum(f.realized_pnl) FROM fills f WHERE f.subaccount_id = s.id
-                     AND f.created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'), 0)::text AS realized_today
+          coalesce((SELECT sum(p.realized_pnl) FROM daily_pnl p WHERE p.subaccount_id = s.id), 0)::text AS realized,
+          coalesce((SELECT p.realized_pnl FROM daily_pnl p WHERE p.subaccount_id = s.id
+                     AND p.day = (now() AT TIME ZONE 'UTC')::date), 0)::text AS realized_today
           FROM subaccounts s WHERE s.id = ANY(${ids})`
     : [];
   const byId = new Map(totals.map((row) => [row.subaccount_id, row]));

@@ -4,10 +4,10 @@ import { DomainError, invalidRequest, notFound } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { parseDecimal } from '../domain/decimals';
 import { isIdCursor, decodeCursor, parseLimit, toPage } from '../domain/pagination';
+import { WORKING_STATUSES } from '../domain/orderStatus';
 import { DEFAULT_RISK_LIMITS } from '../domain/riskLimits';
 import { inScope, type Scope } from './scope';
 
-const OPEN_STATUSES = ['pending', 'open', 'partially_filled', 'unknown'] as const;
 
 export async function createSubaccount(
   db: Db,
@@ -70,7 +70,7 @@ export async function listSubaccounts(db: Db, scope: Scope, args: { limit?: numb
 export async function deleteSubaccount(db: Db, scope: Scope, id: string, query: object = {}) {
   return db.$transaction(async (tx) => {
     const subaccount = await getSubaccount(tx as Db, scope, id);
-    const working = await tx.order.count({ where: { subaccountId: id, status: { in: [...OPEN_STATUSES] } } });
+    const working = await tx.order.count({ where: { subaccountId: id, status: { in: [...WORKING_STATUSES] } } });
     if (working > 0) {
       throw new DomainError('conflict', `Subaccount '${id}' has ${working} working order(s); cancel them first.`);
     }

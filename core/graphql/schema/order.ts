@@ -1,4 +1,5 @@
 import { cancelOrder, getOrder, listOrders, placeOrder } from '../../services/orders';
+import { isWorking } from '../../domain/orderStatus';
 import { venueName } from '../../domain/venues';
 import { builder } from '../builder';
 import { apiKeyScope } from '../context';
@@ -31,10 +32,7 @@ export const OrderType = builder.prismaObject('Order', {
     remainingQuantity: t.field({
       type: 'Decimal',
       description: 'What is still working: 0 once the order is final.',
-      resolve: (o) =>
-        ['pending', 'open', 'partially_filled', 'unknown'].includes(o.status)
-          ? o.quantity.sub(o.filledQuantity)
-          : '0',
+      resolve: (o) => (isWorking(o.status) ? o.quantity.sub(o.filledQuantity) : '0'),
     }),
     averageFillPrice: t.expose('averageFillPrice', { type: 'Decimal', nullable: true }),
     feesPaid: t.expose('feesPaid', { type: 'Decimal' }),
