@@ -25,6 +25,9 @@ const schema = z.object({
   CREDENTIALS_KEK_ID: z.string().min(1).default('kek1'),
   RATE_LIMIT_DEFAULT: integer.pipe(z.number().positive().max(1_000_000)).default(50),
   AUTH_CACHE_TTL_MS: integer.pipe(z.number().max(60_000)).default(1000),
+  SCHEDULER_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  SCHEDULER_INTERVAL_MS: integer.pipe(z.number().min(10).max(60_000)).default(250),
+  SCHEDULER_STALE_MS: integer.pipe(z.number().min(1000).max(3_600_000)).default(30_000),
   SIM_STARTING_BALANCE: z
     .string()
     .regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be a non-negative decimal')

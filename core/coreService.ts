@@ -5,6 +5,7 @@ import { createPrismaClient, type Db } from './db/prismaClient';
 import { createCoreYoga, type CoreYoga } from './graphql/yoga';
 import { createRevocationBus, type RevocationBus } from './protocol/revocationBus';
 import { seedSimulatedMarkets } from './services/marketCatalog';
+import { startComplexOrderScheduler } from './services/complexOrderScheduler';
 import type { Logger } from './support/logger';
 import { deleteExpiredIdempotencyKeys } from './graphql/idempotency';
 import type { VenueRegistry } from './services/orders';
@@ -38,6 +39,9 @@ export async function openCore(
   const expireKeys = () => deleteExpiredIdempotencyKeys(db).catch((error: unknown) => logger.warn({ err: error }, 'idempotency key expiry failed'));
   await expireKeys();
   const expiry = setInterval(expireKeys, 3_600_000).unref();
+  const scheduler = config.SCHEDULER_ENABLED
+    ? startComplexOrderScheduler(db, venues, logger, { intervalMs: config.SCHEDULER_INTERVAL_MS, staleMs: config.SCHEDULER_STALE_MS })
+    : null;
   return {
     yoga,
     db,
@@ -46,6 +50,7 @@ export async function openCore(
     venues,
     async close() {
       clearInterval(expiry);
+      await scheduler?.stop();
       venues.close();
       await revocations.close();
       await db.$disconnect();

@@ -18,6 +18,7 @@ export const ERROR_CODES = {
   insufficient_funds: { status: 422, description: 'The order may cost more than the cash not already reserved by open orders.' },
   insufficient_position: { status: 422, description: 'A sell of more contracts than are held and not already offered.' },
   market_not_tradable: { status: 422, description: 'The market is closed, settled or not on an allowed venue.' },
+  no_executable_plan: { status: 422, description: 'No alternative of the requested strategy can execute (no liquidity within the limit, below the minimum size, ...); the message says why.' },
   rate_limited: { status: 429, description: 'The key\u2019s rate limit is exhausted; retry after `Retry-After` seconds.' },
   internal_error: { status: 500, description: 'An unexpected error; the request_id helps us find it.' },
   not_implemented: { status: 501, description: 'The route exists but is not available in this version yet.' },

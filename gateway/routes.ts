@@ -64,16 +64,17 @@ const placeOrderBody = z.strictObject({
   client_order_id: z.string().min(1).max(64).optional(),
 });
 
-const previewBody = z.strictObject({
+const complexOrderBody = z.strictObject({
   subaccount_id: id('sa'),
   market_id: id('mkt'),
   side: z.enum(['yes', 'no']),
   action: z.enum(['buy', 'sell']),
-  quantity: decimal,
-  limit_price: decimal.optional(),
+  quantity: decimal.describe('Contracts.'),
   strategy: z.enum(['sweep', 'passive', 'twap']),
-  duration_seconds: z.number().int().positive().optional(),
-  venues: z.array(z.enum(VENUES)).optional(),
+  limit_price: decimal.optional().describe('Worst acceptable price in the side’s own terms.'),
+  duration_seconds: z.number().int().positive().max(86_400).optional().describe('twap: the time the slices are spread over (required for twap).'),
+  slices: z.number().int().min(1).max(1000).optional().describe('twap: how many slices; one a minute when left out.'),
+  venues: z.array(z.enum(VENUES)).min(1).optional().describe('The venues the order may use; every venue listing the question when left out.'),
 });
 
 export const ROUTES: Route[] = [
@@ -122,29 +123,62 @@ export const ROUTES: Route[] = [
     errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type'],
   },
   {
+    method: 'POST', path: '/v1/complex_orders', operation: 'PlaceComplexOrder', tag: 'Complex Orders', summary: 'Place complex order',
+    description: 'Plans the parent order on the current books exactly as the preview does and executes the recommended alternative: every child is an order placed through the same path as POST /v1/orders, with the pre-trade risk checks when it is sent (a refused child is recorded as rejected with reject_code; the others go on). TWAP slices are sent on schedule by the core, surviving restarts. Safe to retry with the same Idempotency-Key. See docs/complex-orders.md.',
+    auth: 'api_key', body: complexOrderBody, bodyVariable: 'input', idempotent: true,
+    errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'forbidden', 'not_found', 'idempotency_key_in_use', 'idempotency_key_reused', 'market_not_tradable', 'no_executable_plan'],
+  },
+  {
     method: 'GET', path: '/v1/complex_orders', operation: 'ListComplexOrders', tag: 'Complex Orders', summary: 'List complex orders',
-    auth: 'api_key', query: z.strictObject({ ...page }), errors: ['invalid_request', 'not_implemented'],
+    description: 'Newest first, with filled quantity, average fill price and fees over every child.',
+    auth: 'api_key',
+    query: z.strictObject({
+      subaccount_id: id('sa').optional(), market_id: id('mkt').optional(),
+      status: z.enum(['pending', 'working', 'completed', 'canceled', 'failed']).optional(),
+      strategy: z.enum(['sweep', 'passive', 'twap']).optional(),
+      since: timestamp.optional(), until: timestamp.optional(), ...page,
+    }),
+    errors: ['invalid_request'],
   },
   {
     method: 'POST', path: '/v1/complex_orders/preview', operation: 'PreviewComplexOrder', tag: 'Complex Orders',
     summary: 'Preview order impact and recommended plan',
     description: 'Reads the current books of every eligible venue listing the question and returns the predicted impact (average price, slippage in bps against the arrival mid, fees, expected fill, worst price) and a recommended plan of child orders, with the alternatives compared and the reason. Reads only. See docs/execution-planning.md.',
-    auth: 'api_key', body: previewBody, bodyVariable: 'input',
+    auth: 'api_key', body: complexOrderBody, bodyVariable: 'input',
     errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'not_found', 'market_not_tradable'],
   },
   {
+    method: 'GET', path: '/v1/complex_orders/{id}', operation: 'GetComplexOrder', tag: 'Complex Orders', summary: 'Get complex order',
+    description: 'With the plan it was placed with (recommended alternative, alternatives compared, reason).',
+    auth: 'api_key', params: z.strictObject({ id: id('cxo') }), errors: ['not_found'],
+  },
+  {
+    method: 'DELETE', path: '/v1/complex_orders/{id}', operation: 'CancelComplexOrder', tag: 'Complex Orders', summary: 'Cancel complex order',
+    description: 'Unsent children are canceled, resting children are canceled at their venues; what filled stays filled. 409 when the complex order is already final.',
+    auth: 'api_key', params: z.strictObject({ id: id('cxo') }), errors: ['not_found', 'conflict', 'venue_unavailable'],
+  },
+  {
     method: 'GET', path: '/v1/complex_orders/{id}/children', operation: 'ListComplexOrderChildren', tag: 'Complex Orders',
-    summary: "List a complex order's child orders and queue positions", auth: 'api_key',
-    params: z.strictObject({ id: id('cxo') }), errors: ['not_found', 'not_implemented'],
+    summary: "List a complex order's child orders and queue positions",
+    description: 'Every child in plan order, each with the order it was sent as (fills so far, and its queue_position at the venue while it rests).',
+    auth: 'api_key', params: z.strictObject({ id: id('cxo') }), errors: ['not_found'],
   },
   {
     method: 'GET', path: '/v1/complex_orders/{id}/execution_report', operation: 'GetExecutionReport', tag: 'Complex Orders',
-    summary: 'Get complex order execution quality (TCA)', auth: 'api_key',
-    params: z.strictObject({ id: id('cxo') }), errors: ['not_found', 'not_implemented'],
+    summary: 'Get complex order execution quality (TCA)',
+    description: 'Arrival price, average execution price, implementation shortfall in dollars and bps split into delay, market impact, fees and opportunity cost, slippage against the prediction, fill rate, duration and a per-venue breakdown. Formulas: docs/tca.md.',
+    auth: 'api_key', params: z.strictObject({ id: id('cxo') }), errors: ['not_found'],
   },
   {
     method: 'GET', path: '/v1/analytics/execution', operation: 'ListExecutionAnalytics', tag: 'Analytics',
-    summary: 'List execution analytics (predicted vs realized)', auth: 'api_key', errors: ['invalid_request', 'not_implemented'],
+    summary: 'List execution analytics (predicted vs realized)',
+    description: 'Over the final complex orders created in [from, to) (the last 30 days by default, at most 366): the error of the predicted average price in bps (mean, p50, p90) and predicted vs realized fill rates, overall and by venue, strategy and market. See docs/execution-analytics.md.',
+    auth: 'api_key',
+    query: z.strictObject({
+      from: timestamp.optional(), to: timestamp.optional(), subaccount_id: id('sa').optional(),
+      strategy: z.enum(['sweep', 'passive', 'twap']).optional(), venue: z.enum(VENUES).optional(), market_id: id('mkt').optional(),
+    }),
+    errors: ['invalid_request'],
   },
   {
     method: 'GET', path: '/v1/risk/pnl_history', operation: 'GetPnlHistory', tag: 'Risk', summary: 'Get daily realized P&L history',

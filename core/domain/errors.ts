@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'insufficient_funds'
   | 'insufficient_position'
   | 'market_not_tradable'
+  | 'no_executable_plan'
   | 'idempotency_key_in_use'
   | 'idempotency_key_reused'
   | 'venue_error'
@@ -29,6 +30,7 @@ const STATUS: Record<ErrorCode, number> = {
   insufficient_funds: 422,
   insufficient_position: 422,
   market_not_tradable: 422,
+  no_executable_plan: 422,
   idempotency_key_in_use: 409,
   idempotency_key_reused: 422,
   venue_error: 502,

@@ -1,22 +1,30 @@
 import DataLoader from 'dataloader';
+import type { Db } from '../db/prismaClient';
+import { complexOrderExecutions, type ComplexOrderExecution } from '../services/complexOrderExecutions';
 import type { VenueRegistry } from '../services/orders';
 import type { QueuePositionView } from '../venues/venue';
 import type { VenueColumn } from '../domain/venues';
 
 /**
  * Per-request loaders: a list of 200 orders asks each venue for queue positions in one pass
- * instead of one resolver call at a time.
+ * instead of one resolver call at a time, and a page of complex orders reads what their children
+ * executed in one SQL query.
  */
 export interface Loaders {
   queuePosition: DataLoader<{ orderId: string; venue: VenueColumn }, QueuePositionView | null, string>;
+  complexOrderExecution: DataLoader<string, ComplexOrderExecution>;
 }
 
-export function createLoaders(venues: VenueRegistry): Loaders {
+export function createLoaders(db: Db, venues: VenueRegistry): Loaders {
   return {
     queuePosition: new DataLoader(
       async (keys) =>
         Promise.all(keys.map(async ({ orderId, venue }) => (await venues.get(venue)?.queuePosition(orderId)) ?? null)),
       { cacheKeyFn: (key) => key.orderId },
     ),
+    complexOrderExecution: new DataLoader(async (ids) => {
+      const byId = await complexOrderExecutions(db, ids);
+      return ids.map((id) => byId.get(id)!);
+    }),
   };
 }

@@ -70,7 +70,7 @@ export function createCoreYoga(deps: CoreDeps): CoreYoga {
         config: deps.config,
         revocations: deps.revocations,
         venues: deps.venues,
-        loaders: createLoaders(deps.venues),
+        loaders: createLoaders(deps.db, deps.venues),
         logger: deps.logger,
       };
     },

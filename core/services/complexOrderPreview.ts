@@ -1,13 +1,13 @@
 import type { Db } from '../db/prismaClient';
 import { DomainError, notFound } from '../domain/errors';
-import { rulesForMarket } from '../domain/marketRules';
-import { planExecution, type ExecutionStrategy, type VenueMarketSnapshot } from '../domain/planning';
-import { isSimulated, isVenueName, venueName, type VenueName } from '../domain/venues';
+import { planExecution, type ExecutionPlan, type ExecutionStrategy } from '../domain/planning';
+import { venueName } from '../domain/venues';
+import { eligibleListings, snapshotsOf } from './complexOrderBooks';
 import type { VenueRegistry } from './orders';
 import type { Scope } from './scope';
 import { getSubaccount } from './subaccounts';
 
-/** How deep the books are read for a preview: enough levels for large sweeps. */
+/** How deep the books are read for a plan: enough levels for large sweeps. */
 const BOOK_DEPTH = 100;
 
 export interface PreviewInput {
@@ -19,7 +19,15 @@ export interface PreviewInput {
   limitPrice?: string | null;
   strategy: ExecutionStrategy;
   durationSeconds?: number | null;
+  slices?: number | null;
   venues?: string[] | null;
+}
+
+export interface Preview {
+  marketId: string;
+  /** The market of each eligible venue whose book was read. */
+  marketIdsByVenue: Record<string, string>;
+  plan: ExecutionPlan;
 }
 
 /**
@@ -27,25 +35,12 @@ export interface PreviewInput {
  * books of every eligible venue that lists the same question (the market's `question_key`). Reads
  * only: nothing is placed, reserved or stored.
  */
-export async function previewComplexOrder(db: Db, venues: VenueRegistry, scope: Scope, input: PreviewInput) {
+export async function previewComplexOrder(db: Db, venues: VenueRegistry, scope: Scope, input: PreviewInput): Promise<Preview> {
   await getSubaccount(db, scope, input.subaccountId);
   const market = await db.market.findUnique({ where: { id: input.marketId } });
   if (!market || market.environment !== scope.environment) throw notFound('market', input.marketId);
-  const listings = market.questionKey
-    ? await db.market.findMany({ where: { environment: scope.environment, questionKey: market.questionKey, status: 'open' } })
-    : [market];
-  const allowed = (input.venues ?? listings.map((m) => venueName(m.venue))).filter(isVenueName);
-  const eligible = listings.filter(
-    (m) => allowed.includes(venueName(m.venue)) && isSimulated(venueName(m.venue)) === (scope.environment === 'test'),
-  );
-  const snapshots: VenueMarketSnapshot[] = [];
-  const marketIdByVenue = new Map<VenueName, string>();
-  for (const listing of eligible) {
-    const venue = venues.get(listing.venue);
-    if (!venue) continue;
-    snapshots.push({ venue: venueName(listing.venue), book: await venue.orderBook(listing.venueMarketId, BOOK_DEPTH), rules: rulesForMarket(listing) });
-    marketIdByVenue.set(venueName(listing.venue), listing.id);
-  }
+  const listings = (await eligibleListings(db, scope, market, input.venues)).filter((listing) => venues.get(listing.venue));
+  const snapshots = await snapshotsOf(venues, listings, BOOK_DEPTH);
   if (snapshots.length === 0) throw new DomainError('market_not_tradable', 'No eligible venue lists this market for the caller.');
   const plan = planExecution(
     {
@@ -55,9 +50,10 @@ export async function previewComplexOrder(db: Db, venues: VenueRegistry, scope: 
       limitPrice: input.limitPrice ?? null,
       strategy: input.strategy,
       durationSeconds: input.durationSeconds ?? null,
+      slices: input.slices ?? null,
       venues: snapshots.map((s) => s.venue),
     },
     snapshots,
   );
-  return { marketId: market.id, marketIdsByVenue: Object.fromEntries(marketIdByVenue), plan };
+  return { marketId: market.id, marketIdsByVenue: Object.fromEntries(listings.map((l) => [venueName(l.venue), l.id])), plan };
 }

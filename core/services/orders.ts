@@ -35,6 +35,18 @@ export interface PlaceOrderInput {
 const CLIENT_ORDER_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 
 /**
+ * How an order came to be placed, beyond its input:
+ * - `idempotency`: the request's Idempotency-Key; the client order id is derived from it;
+ * - `child`: the order is a child of a complex order; its client order id is the child's id, and
+ *   the child is linked to the order in the transaction that creates it.
+ * Either way a second placement with the same derived id reconciles the existing order.
+ */
+export interface PlacementOrigin {
+  idempotency?: { apiKeyId: string; key: string };
+  child?: { complexOrderId: string; childOrderId: string };
+}
+
+/**
  * Places an order: validates it against the venue's rules, runs every pre-trade check and records
  * the order as pending in one transaction (the subaccount row locked, so concurrent orders cannot
  * pass a limit together), sends it to the venue with our order id as the venue's client order id,
@@ -47,8 +59,9 @@ export async function placeOrder(
   venues: VenueRegistry,
   scope: Scope,
   input: PlaceOrderInput,
-  idempotency?: { apiKeyId: string; key: string },
+  origin: PlacementOrigin = {},
 ): Promise<Order> {
+  const { idempotency, child } = origin;
   const market = await db.market.findUnique({ where: { id: input.marketId } });
   if (!market || market.environment !== scope.environment) throw notFound('market', input.marketId);
   if (market.status !== 'open') throw new DomainError('market_not_tradable', `Market '${market.id}' is ${market.status}.`);
@@ -68,7 +81,7 @@ export async function placeOrder(
   const venue = venues.get(market.venue);
   if (!venue) throw new DomainError('venue_unavailable', `The venue ${venueName(market.venue)} is not available.`);
 
-  const clientOrderId = input.clientOrderId ?? (idempotency ? derivedClientOrderId(idempotency) : newId('order'));
+  const clientOrderId = child?.childOrderId ?? input.clientOrderId ?? (idempotency ? idempotencyReference(idempotency) : newId('order'));
   const price = input.price == null ? null : new Decimal(input.price);
   const quantity = new Decimal(input.quantity);
 
@@ -86,7 +99,7 @@ export async function placeOrder(
       clientOrderId,
     );
     if (state.existingOrderId) {
-      if (!idempotency) {
+      if (!idempotency && !child) {
         throw new DomainError('conflict', `client_order_id '${clientOrderId}' is already used by order '${state.existingOrderId}'.`);
       }
       return { order: await tx.order.findUniqueOrThrow({ where: { id: state.existingOrderId } }), created: false };
@@ -112,8 +125,12 @@ export async function placeOrder(
         price: price?.toFixed() ?? null,
         quantity: quantity.toFixed(),
         clientOrderId,
+        complexOrderId: child?.complexOrderId ?? null,
         status: 'pending',
     });
+    if (child) {
+      await tx.childOrder.update({ where: { id: child.childOrderId }, data: { orderId: order.id, status: 'sent' } });
+    }
     return { order, created: true };
   });
   // An existing order is sent again only while its fate at the venue is not known.
@@ -173,12 +190,12 @@ async function createOrderRow(tx: Prisma.TransactionClient, clientOrderId: strin
   }
 }
 
-/** A client order id that a retry with the same Idempotency-Key derives again. */
-function derivedClientOrderId(idempotency: { apiKeyId: string; key: string }): string {
+/** A reference that a retry with the same Idempotency-Key (of the same API key) derives again. */
+export function idempotencyReference(idempotency: { apiKeyId: string; key: string }): string {
   return `idem_${createHash('sha256').update(`${idempotency.apiKeyId}\n${idempotency.key}`).digest('hex').slice(0, 40)}`;
 }
 
-async function requireCredentials(db: Db, scope: Scope, subaccountId: string, venue: VenueColumn) {
+export async function requireCredentials(db: Db, scope: Scope, subaccountId: string, venue: VenueColumn) {
   await getSubaccount(db, scope, subaccountId);
   const exchange = venue === 'kalshi' ? 'kalshi' : 'polymarket';
   const credential = await db.exchangeCredential.findFirst({ where: { subaccountId, exchange } });

@@ -10,7 +10,13 @@ export const redisUrl = () => process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6
 
 export const INTERNAL_SECRET = 'test-internal-secret-0123456789abcdef';
 
-/** A validated config for tests: the run's database, quiet logs, overrides on top. */
+/**
+ * A validated config for tests: the run's database, quiet logs, overrides on top. The complex-order
+ * scheduler is off unless a suite turns it on: the simulated venues live in each core's memory, and
+ * a scheduler of another suite's core would send a suite's due children to its own books.
+ */
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({ DATABASE_URL: databaseUrl(), LOG_LEVEL: 'silent', INTERNAL_TOKEN: INTERNAL_SECRET, ...overrides });
+  return loadConfig({
+    DATABASE_URL: databaseUrl(), LOG_LEVEL: 'silent', INTERNAL_TOKEN: INTERNAL_SECRET, SCHEDULER_ENABLED: 'false', ...overrides,
+  });
 }

@@ -18,7 +18,8 @@ export interface ServiceProcess {
  * carries the port it bound (PORT=0 / CORE_PORT=0 let the OS choose).
  */
 export function startProcess(script: string, env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [...NODE_ARGS, script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The scheduler stays off, as in testConfig(): another suite's due complex-order children are not ours to send.
+  const child = spawn(process.execPath, [...NODE_ARGS, script], { cwd: ROOT, env: { ...process.env, SCHEDULER_ENABLED: 'false', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {

@@ -1,9 +1,49 @@
-import { notImplemented } from '../../domain/errors';
+import { venueName } from '../../domain/venues';
 import { builder } from '../builder';
 import { previewComplexOrder } from '../../services/complexOrderPreview';
+import {
+  cancelComplexOrder,
+  getComplexOrder,
+  listChildOrders,
+  listComplexOrders,
+  placeComplexOrder,
+  predictionOf,
+} from '../../services/complexOrders';
+import { executionAnalytics } from '../../services/executionAnalytics';
+import { executionReport } from '../../services/executionReport';
 import { apiKeyScope } from '../context';
-import { ComplexOrderStatusEnum, OrderActionEnum, OrderSideEnum } from './enums';
+import { ComplexOrderStatusEnum, OrderActionEnum, OrderSideEnum, TimeInForceEnum } from './enums';
 import { pageArgs, pageOf } from './page';
+import { snakeKeys } from './snakeKeys';
+
+const ChildOrderStatusEnum = builder.enumType('ChildOrderStatus', {
+  description: 'scheduled → sending → sent; rejected (pre-trade risk or validation refused it; reject_code says why); canceled (its parent was canceled before it was sent).',
+  values: ['scheduled', 'sending', 'sent', 'rejected', 'canceled'] as const,
+});
+
+export const ChildOrderType = builder.prismaObject('ChildOrder', {
+  description: 'One order of a complex order’s plan: a venue, a price, a quantity and the time it is sent.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    complexOrderId: t.exposeID('complexOrderId'),
+    venue: t.string({ resolve: (c) => venueName(c.venue) }),
+    marketId: t.exposeID('marketId'),
+    status: t.expose('status', { type: ChildOrderStatusEnum }),
+    price: t.expose('price', { type: 'Decimal', nullable: true }),
+    quantity: t.expose('quantity', { type: 'Decimal' }),
+    timeInForce: t.expose('timeInForce', { type: TimeInForceEnum }),
+    sliceIndex: t.exposeInt('sliceIndex', { nullable: true }),
+    scheduledAt: t.expose('scheduledAt', { type: 'DateTime' }),
+    sentAt: t.expose('sentAt', { type: 'DateTime', nullable: true }),
+    midAtSend: t.expose('midAtSend', { type: 'Decimal', nullable: true, description: 'The consolidated mid (own terms) when the child was sent.' }),
+    expectedFilledQuantity: t.expose('expectedFilledQuantity', { type: 'Decimal' }),
+    expectedNotional: t.expose('expectedNotional', { type: 'Decimal' }),
+    expectedFees: t.expose('expectedFees', { type: 'Decimal' }),
+    rejectCode: t.exposeString('rejectCode', { nullable: true }),
+    rejectReason: t.exposeString('rejectReason', { nullable: true }),
+    order: t.relation('order', { nullable: true, description: 'The order the child was sent as, with its fills and queue position; null until sent.' }),
+  }),
+});
 
 export const ComplexOrderType = builder.prismaObject('ComplexOrder', {
   fields: (t) => ({
@@ -15,34 +55,45 @@ export const ComplexOrderType = builder.prismaObject('ComplexOrder', {
     strategy: t.exposeString('strategy'),
     quantity: t.expose('quantity', { type: 'Decimal' }),
     limitPrice: t.expose('limitPrice', { type: 'Decimal', nullable: true }),
+    durationSeconds: t.exposeInt('durationSeconds', { nullable: true }),
     status: t.expose('status', { type: ComplexOrderStatusEnum }),
+    arrivalMid: t.expose('arrivalMid', { type: 'Decimal', nullable: true, description: 'The consolidated mid (own terms) at placement: the TCA benchmark.' }),
+    predictedAveragePrice: t.expose('predictedAveragePrice', { type: 'Decimal', nullable: true }),
+    predictedFilledQuantity: t.expose('predictedFilledQuantity', { type: 'Decimal' }),
+    predictedFees: t.expose('predictedFees', { type: 'Decimal' }),
+    filledQuantity: t.field({
+      type: 'Decimal',
+      description: 'Σ quantity of the fills of every child.',
+      resolve: async (o, _args, ctx) => (await ctx.loaders.complexOrderExecution.load(o.id)).filledQuantity,
+    }),
+    averageFillPrice: t.field({
+      type: 'Decimal',
+      nullable: true,
+      description: 'Σ price × quantity / Σ quantity over the fills of every child (8 decimals); null before the first fill.',
+      resolve: async (o, _args, ctx) => (await ctx.loaders.complexOrderExecution.load(o.id)).averageFillPrice,
+    }),
+    feesPaid: t.field({
+      type: 'Decimal',
+      resolve: async (o, _args, ctx) => (await ctx.loaders.complexOrderExecution.load(o.id)).feesPaid,
+    }),
+    plan: t.field({
+      type: 'JSON',
+      description: 'The plan it was placed with: the recommended alternative, the others compared, and why.',
+      resolve: (o) => snakeKeys(predictionOf(o).plan),
+    }),
+    marketIdsByVenue: t.field({ type: 'JSON', resolve: (o) => predictionOf(o).marketIdsByVenue }),
+    endMid: t.expose('endMid', { type: 'Decimal', nullable: true }),
+    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    market: t.relation('market'),
+    children: t.relation('children', { query: { orderBy: [{ scheduledAt: 'asc' }, { id: 'asc' }] } }),
+    orders: t.relation('orders', { query: { orderBy: { id: 'asc' } } }),
   }),
 });
 
 const ComplexOrderPage = pageOf('ComplexOrder', ComplexOrderType);
-
-// Complex orders, TCA and analytics arrive with their own issue; until then
-// these fields exist so that the gateway's operations validate, and answer not_implemented.
-const pending = (what: string) => (_root: unknown, _args: unknown, ctx: Parameters<typeof apiKeyScope>[0]): never => {
-  apiKeyScope(ctx);
-  throw notImplemented(what);
-};
-
-builder.queryFields((t) => ({
-  complexOrders: t.field({ type: ComplexOrderPage, args: pageArgs, resolve: pending('Complex orders') }),
-  complexOrderChildren: t.field({
-    type: 'JSON',
-    args: { id: t.arg.id({ required: true }) },
-    resolve: pending('Child orders of complex orders'),
-  }),
-  executionReport: t.field({
-    type: 'JSON',
-    args: { complexOrderId: t.arg.id({ required: true }) },
-    resolve: pending('Execution reports'),
-  }),
-  executionAnalytics: t.field({ type: 'JSON', resolve: pending('Execution analytics') }),
-}));
+const ChildOrderPage = pageOf('ChildOrder', ChildOrderType);
 
 const StrategyEnum = builder.enumType('ExecutionStrategy', { values: ['sweep', 'passive', 'twap'] as const });
 
@@ -56,26 +107,75 @@ const ComplexOrderPreviewInput = builder.inputType('ComplexOrderPreviewInput', {
     limitPrice: t.field({ type: 'Decimal', required: false, description: 'Worst acceptable price, in the side’s own terms.' }),
     strategy: t.field({ type: StrategyEnum, required: true }),
     durationSeconds: t.int({ required: false, description: 'twap: the time the slices are spread over.' }),
+    slices: t.int({ required: false, description: 'twap: how many slices; one a minute when left out.' }),
     venues: t.stringList({ required: false, description: 'Venues the order may use; every venue listing the question when left out.' }),
   }),
 });
 
-const snakeCase = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
-/** The plan as the REST API spells it: every key in snake_case, values unchanged. */
-function snakeKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(snakeKeys);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [snakeCase(k), snakeKeys(v)]));
-}
-
-builder.queryField('complexOrderPreview', (t) =>
-  t.field({
+builder.queryFields((t) => ({
+  complexOrders: t.field({
+    type: ComplexOrderPage,
+    args: {
+      subaccountId: t.arg.string({ required: false }),
+      marketId: t.arg.string({ required: false }),
+      status: t.arg.string({ required: false }),
+      strategy: t.arg.string({ required: false }),
+      since: t.arg({ type: 'DateTime', required: false }),
+      until: t.arg({ type: 'DateTime', required: false }),
+      ...pageArgs,
+    },
+    resolve: (_root, args, ctx) => listComplexOrders(ctx.db, apiKeyScope(ctx), args),
+  }),
+  complexOrder: t.prismaField({
+    type: 'ComplexOrder',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (query, _root, args, ctx) => getComplexOrder(ctx.db, apiKeyScope(ctx), args.id, query),
+  }),
+  complexOrderChildren: t.field({
+    type: ChildOrderPage,
+    description: 'Every child of the complex order in one page (a plan has at most a few hundred), in plan order.',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) => ({ data: await listChildOrders(ctx.db, apiKeyScope(ctx), args.id), hasMore: false, nextCursor: null }),
+  }),
+  executionReport: t.field({
+    type: 'JSON',
+    description: 'Execution quality (TCA) of a complex order; see docs/tca.md.',
+    args: { complexOrderId: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) => snakeKeys(await executionReport(ctx.db, ctx.venues, apiKeyScope(ctx), args.complexOrderId)),
+  }),
+  executionAnalytics: t.field({
+    type: 'JSON',
+    description: 'Predicted vs realized execution over final complex orders, by venue, strategy and market; see docs/execution-analytics.md.',
+    args: {
+      from: t.arg({ type: 'DateTime', required: false }),
+      to: t.arg({ type: 'DateTime', required: false }),
+      subaccountId: t.arg.string({ required: false }),
+      strategy: t.arg.string({ required: false }),
+      venue: t.arg.string({ required: false }),
+      marketId: t.arg.string({ required: false }),
+    },
+    resolve: async (_root, args, ctx) => snakeKeys(await executionAnalytics(ctx.db, apiKeyScope(ctx), args)),
+  }),
+  complexOrderPreview: t.field({
     type: 'JSON',
     description:
       'Predicted impact and a recommended plan for a parent order across every venue listing the question, with the alternatives compared. Reads only.',
     args: { input: t.arg({ type: ComplexOrderPreviewInput, required: true }) },
-    resolve: async (_root, { input }, ctx) =>
-      snakeKeys(await previewComplexOrder(ctx.db, ctx.venues, apiKeyScope(ctx), input)),
+    resolve: async (_root, { input }, ctx) => snakeKeys(await previewComplexOrder(ctx.db, ctx.venues, apiKeyScope(ctx), input)),
   }),
-);
+}));
+
+builder.mutationFields((t) => ({
+  placeComplexOrder: t.prismaField({
+    type: 'ComplexOrder',
+    description: 'Plans the order on the current books (as complexOrderPreview would) and executes the recommended plan; see docs/complex-orders.md.',
+    args: { input: t.arg({ type: ComplexOrderPreviewInput, required: true }) },
+    resolve: (_query, _root, { input }, ctx) =>
+      placeComplexOrder(ctx.db, ctx.venues, apiKeyScope(ctx), input, { idempotency: ctx.idempotency }),
+  }),
+  cancelComplexOrder: t.prismaField({
+    type: 'ComplexOrder',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (_query, _root, args, ctx) => cancelComplexOrder(ctx.db, ctx.venues, apiKeyScope(ctx), args.id),
+  }),
+}));

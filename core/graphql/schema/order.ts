@@ -51,6 +51,10 @@ export const OrderType = builder.prismaObject('Order', {
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    market: t.relation('market'),
+    fills: t.relation('fills', { query: { orderBy: { id: 'asc' } } }),
+    receipts: t.relation('receipts', { query: { orderBy: { id: 'asc' } } }),
+    complexOrder: t.relation('complexOrder', { nullable: true, description: 'The complex order this order is a child of.' }),
   }),
 });
 
@@ -94,7 +98,7 @@ builder.mutationFields((t) => ({
   placeOrder: t.prismaField({
     type: 'Order',
     args: { input: t.arg({ type: PlaceOrderInput, required: true }) },
-    resolve: (_query, _root, { input }, ctx) => placeOrder(ctx.db, ctx.venues, apiKeyScope(ctx), input, ctx.idempotency),
+    resolve: (_query, _root, { input }, ctx) => placeOrder(ctx.db, ctx.venues, apiKeyScope(ctx), input, { idempotency: ctx.idempotency }),
   }),
   cancelOrder: t.prismaField({
     type: 'Order',

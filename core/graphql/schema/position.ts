@@ -55,3 +55,15 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, ctx) => onePage(await portfolio(ctx.db, ctx.venues, apiKeyScope(ctx), args)),
   }),
 }));
+
+// The same figures on a subaccount, for analysts composing a portfolio in one query.
+builder.prismaObjectFields('Subaccount', (t) => ({
+  positions: t.field({
+    type: [PositionType],
+    resolve: (subaccount, _args, ctx) => listPositions(ctx.db, ctx.venues, apiKeyScope(ctx), { subaccountId: subaccount.id }),
+  }),
+  balance: t.field({
+    type: BalanceType,
+    resolve: async (subaccount, _args, ctx) => (await portfolio(ctx.db, ctx.venues, apiKeyScope(ctx), { subaccountId: subaccount.id }))[0],
+  }),
+}));

@@ -103,3 +103,15 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, ctx) => ({ data: await pnlHistory(ctx.db, apiKeyScope(ctx), args), hasMore: false, nextCursor: null }),
   }),
 }));
+
+builder.prismaObjectField('Subaccount', 'pnlHistory', (t) =>
+  t.field({
+    type: [PnlDayType],
+    description: 'Daily realized P&L of this subaccount (UTC days).',
+    args: {
+      from: t.arg.string({ required: false, description: 'First UTC day, YYYY-MM-DD; 29 days before `to` when left out.' }),
+      to: t.arg.string({ required: false, description: 'Last UTC day, YYYY-MM-DD; today when left out.' }),
+    },
+    resolve: (subaccount, args, ctx) => pnlHistory(ctx.db, apiKeyScope(ctx), { ...args, subaccountId: subaccount.id }),
+  }),
+);

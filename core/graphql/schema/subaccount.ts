@@ -1,4 +1,5 @@
 import { createSubaccount, deleteSubaccount, getSubaccount, listSubaccounts } from '../../services/subaccounts';
+import { parseLimit } from '../../domain/pagination';
 import { builder } from '../builder';
 import { apiKeyScope } from '../context';
 import { EnvironmentEnum, SubaccountStatusEnum } from './enums';
@@ -15,6 +16,19 @@ export const SubaccountType = builder.prismaObject('Subaccount', {
     deletedAt: t.expose('deletedAt', { type: 'DateTime', nullable: true }),
     credentials: t.relation('credentials', { query: { orderBy: { exchange: 'asc' } } }),
     riskLimits: t.relation('riskLimits', { nullable: true }),
+    // For analysts composing a portfolio in one query: newest first, loaded with the subaccount.
+    orders: t.relation('orders', {
+      args: { limit: t.arg.int({ required: false, description: 'From 1 to 200; 50 when left out.' }) },
+      query: (args) => ({ orderBy: { id: 'desc' }, take: parseLimit(args.limit) }),
+    }),
+    complexOrders: t.relation('complexOrders', {
+      args: { limit: t.arg.int({ required: false, description: 'From 1 to 200; 50 when left out.' }) },
+      query: (args) => ({ orderBy: { id: 'desc' }, take: parseLimit(args.limit) }),
+    }),
+    fills: t.relation('fills', {
+      args: { limit: t.arg.int({ required: false, description: 'From 1 to 200; 50 when left out.' }) },
+      query: (args) => ({ orderBy: { id: 'desc' }, take: parseLimit(args.limit) }),
+    }),
   }),
 });
 

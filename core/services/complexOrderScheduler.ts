@@ -1,0 +1,52 @@
+import type { Db } from '../db/prismaClient';
+import type { Logger } from '../support/logger';
+import { retryStaleChildren, sendDueChildren, settleComplexOrder } from './complexOrders';
+import type { VenueRegistry } from './orders';
+
+export interface SchedulerOptions {
+  /** How often the scheduler looks for due children and finished orders. */
+  intervalMs: number;
+  /** After how long a child whose send was interrupted (claimed, or its order still pending or unknown) is sent again. */
+  staleMs: number;
+}
+
+/**
+ * Drives complex orders forward from the database, so a TWAP outlives the process that placed it:
+ * each tick sends the children whose time has come, sends again those a crash or a lost answer
+ * left open (safe: the child's id is its order's client order id), and settles working orders whose
+ * children are all final (passive children fill later, when the venue reports it). Several cores
+ * may run it at once: every claim is a single UPDATE with SKIP LOCKED.
+ */
+export function startComplexOrderScheduler(db: Db, venues: VenueRegistry, logger: Logger, options: SchedulerOptions): { stop(): Promise<void> } {
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const tick = async () => {
+    await sendDueChildren(db, venues);
+    await retryStaleChildren(db, venues, options.staleMs);
+    const working = await db.$queryRaw<{ id: string }[]>`
+      SELECT p.id FROM complex_orders p
+       WHERE p.status = 'working'
+         AND NOT EXISTS (
+           SELECT 1 FROM child_orders c LEFT JOIN orders o ON o.id = c.order_id
+            WHERE c.complex_order_id = p.id
+              AND (c.status IN ('scheduled', 'sending') OR (c.status = 'sent' AND (o.id IS NULL OR o.status IN ('pending', 'open', 'partially_filled', 'unknown')))))
+       LIMIT 100`;
+    for (const { id } of working) await settleComplexOrder(db, venues, id);
+  };
+  const timer = setInterval(() => {
+    if (running || stopped) return;
+    running = tick()
+      .catch((error: unknown) => logger.warn({ err: error }, 'complex order scheduler tick failed; retrying on the next'))
+      .finally(() => {
+        running = null;
+      });
+  }, options.intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
