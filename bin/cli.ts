@@ -6,7 +6,14 @@
  *   keys create --workspace <id> --env test|live [--rate-limit <per second>] [--name <name>]
  *                                                              prints the key id, then the secret alone on the last line
  *   keys revoke <key_id>
- *   dashboard-tokens create --workspace <id>                   prints the token id, then the secret alone on the last line
+ *   dashboard-tokens create --workspace <id> [--read-only]     prints the token id, then the secret alone on the last line
+ *   users create --workspace <id> --email <email> [--read-only]
+ *                                                              prints the user id; the password comes from
+ *                                                              MK_USER_PASSWORD or the first line of stdin
+ *
+ * A password is never taken from the arguments: the command line of a running process is readable
+ * by every user of the machine (ps, /proc/<pid>/cmdline) and lands in shell history. The
+ * environment of a process is readable only by its own user (and root), and stdin by nobody else.
  */
 import { parseArgs } from 'node:util';
 import { applyMigrations } from '../core/db/migrate';
@@ -15,6 +22,7 @@ import { createPrismaClient, type Db } from '../core/db/prismaClient';
 import { DomainError } from '../core/domain/errors';
 import { createRevocationBus } from '../core/protocol/revocationBus';
 import { createApiKey, createDashboardToken, revokeApiKey } from '../core/services/apiKeys';
+import { createUser } from '../core/services/users';
 import { getWorkspace, createWorkspace } from '../core/services/workspaces';
 import type { Config } from '../core/config';
 import { configOrExit, exitWith } from './process';
@@ -23,9 +31,43 @@ const USAGE = `usage:
   npm run cli -- workspaces create <name>
   npm run cli -- keys create --workspace <id> --env test|live [--rate-limit <requests per second>] [--name <name>]
   npm run cli -- keys revoke <key_id>
-  npm run cli -- dashboard-tokens create --workspace <id>`;
+  npm run cli -- dashboard-tokens create --workspace <id> [--read-only]
+  npm run cli -- users create --workspace <id> --email <email> [--read-only]
+      password: first line of stdin (piped), or MK_USER_PASSWORD; never an argument`;
+
+/** Longest first line read from stdin for a password (the policy allows 256 characters). */
+const MAX_PASSWORD_LINE_BYTES = 4096;
 
 class UsageError extends Error {}
+
+/** The first line of stdin, without its line ending; null when stdin ends before any character. */
+async function readFirstLine(stream: NodeJS.ReadableStream): Promise<string | null> {
+  let buffered = Buffer.alloc(0);
+  for await (const chunk of stream) {
+    buffered = Buffer.concat([buffered, typeof chunk === 'string' ? Buffer.from(chunk) : chunk]);
+    const newline = buffered.indexOf(0x0a);
+    if (newline >= 0) {
+      buffered = buffered.subarray(0, newline);
+      break;
+    }
+    if (buffered.length > MAX_PASSWORD_LINE_BYTES) break;
+  }
+  if (buffered.length > MAX_PASSWORD_LINE_BYTES) throw new UsageError(`the password line on stdin is longer than ${MAX_PASSWORD_LINE_BYTES} bytes`);
+  const line = buffered.toString('utf8').replace(/\r$/, '');
+  return line.length > 0 ? line : null;
+}
+
+/** MK_USER_PASSWORD when set, else the first line of stdin when it is not a terminal. */
+async function readPassword(): Promise<string> {
+  const fromEnv = process.env.MK_USER_PASSWORD;
+  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
+  if (process.stdin.isTTY) {
+    throw new UsageError('users create reads the password from stdin (pipe it in) or from MK_USER_PASSWORD, never from the arguments');
+  }
+  const line = await readFirstLine(process.stdin);
+  if (line === null) throw new UsageError('users create found no password: put it on the first line of stdin or in MK_USER_PASSWORD');
+  return line;
+}
 
 async function execute(db: Db, config: Config, argv: string[]): Promise<string[]> {
   const { values, positionals } = parseArgs({
@@ -36,8 +78,15 @@ async function execute(db: Db, config: Config, argv: string[]): Promise<string[]
       env: { type: 'string' },
       'rate-limit': { type: 'string' },
       name: { type: 'string' },
+      email: { type: 'string' },
+      'read-only': { type: 'boolean' },
+      // Declared only to refuse it with a reason: see the comment at the top.
+      password: { type: 'string' },
     },
   });
+  if (values.password !== undefined) {
+    throw new UsageError('--password is not accepted: arguments are visible to every user in the process list; pipe the password on stdin or set MK_USER_PASSWORD');
+  }
   const [resource, action, ...rest] = positionals;
   const command = `${resource ?? ''} ${action ?? ''}`;
   switch (command) {
@@ -78,8 +127,21 @@ async function execute(db: Db, config: Config, argv: string[]): Promise<string[]
     case 'dashboard-tokens create': {
       if (!values.workspace) throw new UsageError('dashboard-tokens create needs --workspace <id>');
       await getWorkspace(db, values.workspace);
-      const { token, secret } = await createDashboardToken(db, values.workspace);
+      const { token, secret } = await createDashboardToken(db, values.workspace, values['read-only'] ? 'read_only' : 'full');
       return [`${token.id}; the secret below is shown once:`, secret];
+    }
+    case 'users create': {
+      if (!values.workspace) throw new UsageError('users create needs --workspace <id>');
+      if (!values.email) throw new UsageError('users create needs --email <email>');
+      if (rest.length > 0) throw new UsageError('users create takes no positional arguments; the password goes on stdin or in MK_USER_PASSWORD');
+      const password = await readPassword();
+      const user = await createUser(db, {
+        workspaceId: values.workspace,
+        email: values.email,
+        password,
+        scope: values['read-only'] ? 'read_only' : 'full',
+      });
+      return [user.id];
     }
     default:
       throw new UsageError(command.trim() ? `unknown command '${command.trim()}'` : 'no command given');

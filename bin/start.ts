@@ -6,6 +6,7 @@
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { openCore } from '../core/coreService';
+import { ANALYST_ENDPOINT } from '../core/graphql/analystYoga';
 import { createDemoWorkspaceIfEmpty } from '../core/services/demo';
 import { createLogger } from '../core/support/logger';
 import { inProcessTransport } from '../gateway/coreClient';
@@ -24,7 +25,11 @@ run(async () => {
     revocationsReachUs: true,
     logger,
   });
-  const server = http.createServer(gateway.app.callback());
+  // One port: the REST API, and the analysts' GraphQL (GraphiQL in a browser) at /analyst/graphql.
+  const rest = gateway.app.callback();
+  const server = http.createServer((req, res) =>
+    req.url?.startsWith(ANALYST_ENDPOINT) ? void core.analyst(req, res) : void rest(req, res),
+  );
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   const address = server.address() as { port: number };
   const baseUrl = `http://${config.HOST}:${address.port}`;
@@ -40,6 +45,7 @@ run(async () => {
         `  test API key ${demo.key.id}:   ${demo.secret}`,
         `  dashboard token:  ${demo.dashboardSecret}`,
         `Try: curl -H "Authorization: Bearer ${demo.secret}" ${baseUrl}/v1/markets`,
+        `Analysts: ${baseUrl}${ANALYST_ENDPOINT} (GraphiQL; Authorization: Bearer <dashboard token>)`,
         '',
       ].join('\n'),
     );

@@ -1,4 +1,4 @@
-/** `npm run start:core`: the core alone, serving GraphQL on CORE_PORT for the gateways. */
+/** `npm run start:core`: the core alone, serving GraphQL on CORE_PORT for the gateways, and /analyst/graphql for analysts. */
 import http from 'node:http';
 import { openCore } from '../core/coreService';
 import { createLogger } from '../core/support/logger';
@@ -9,7 +9,7 @@ run(async () => {
   const internalSecret = requireSetting(config, 'INTERNAL_TOKEN');
   const logger = createLogger(config.LOG_LEVEL, 'core');
   const core = await openCore(config, internalSecret, logger);
-  const server = http.createServer(core.yoga);
+  const server = http.createServer(core.handler);
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(config.CORE_PORT, config.HOST, resolve));
   logger.info({ port: (server.address() as { port: number }).port }, 'core listening');

@@ -22,7 +22,15 @@ const schema = z.object({
     .string()
     .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
     .optional(),
-  CREDENTIALS_KEK_ID: z.string().min(1).default('kek1'),
+  CREDENTIALS_KEK_ID: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1 to 64 of A-Z a-z 0-9 . _ -').default('kek1'),
+  /** Earlier key-encryption keys, still able to open what they sealed: `id:base64key,id:base64key` (docs/credentials.md). */
+  CREDENTIALS_OLD_KEKS: z
+    .string()
+    .regex(
+      /^\s*[A-Za-z0-9._-]{1,64}:[A-Za-z0-9+/_-]+={0,2}\s*(,\s*[A-Za-z0-9._-]{1,64}:[A-Za-z0-9+/_-]+={0,2}\s*)*$/,
+      'must be comma-separated id:base64key entries',
+    )
+    .optional(),
   RATE_LIMIT_DEFAULT: integer.pipe(z.number().positive().max(1_000_000)).default(50),
   AUTH_CACHE_TTL_MS: integer.pipe(z.number().max(60_000)).default(1000),
   SCHEDULER_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),

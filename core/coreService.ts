@@ -2,6 +2,8 @@ import type { Config } from './config';
 import { applyMigrations } from './db/migrate';
 import { openDatabase } from './db/openDatabase';
 import { createPrismaClient, type Db } from './db/prismaClient';
+import type http from 'node:http';
+import { ANALYST_ENDPOINT, createAnalystYoga, type AnalystYoga } from './graphql/analystYoga';
 import { createCoreYoga, type CoreYoga } from './graphql/yoga';
 import { createRevocationBus, type RevocationBus } from './protocol/revocationBus';
 import { seedSimulatedMarkets } from './services/marketCatalog';
@@ -13,6 +15,10 @@ import { openVenues } from './venues/registry';
 
 export interface CoreService {
   yoga: CoreYoga;
+  /** The analysts' and dashboards' GraphQL (any document, GraphiQL), at /analyst/graphql. */
+  analyst: AnalystYoga;
+  /** Both on one HTTP listener: /analyst/… to the analysts' endpoint, everything else to the gateways'. */
+  handler: http.RequestListener;
   db: Db;
   databaseUrl: string;
   revocations: RevocationBus;
@@ -36,6 +42,9 @@ export async function openCore(
   const revocations = createRevocationBus(config.REDIS_URL);
   const venues = await openVenues(db, logger);
   const yoga = createCoreYoga({ db, config, internalSecret, revocations, venues, logger, inProcessOnly: options.inProcessOnly });
+  const analyst = createAnalystYoga({ db, config, revocations, venues, logger });
+  const handler: http.RequestListener = (req, res) =>
+    void (req.url?.startsWith(ANALYST_ENDPOINT) ? analyst(req, res) : yoga(req, res));
   const expireKeys = () => deleteExpiredIdempotencyKeys(db).catch((error: unknown) => logger.warn({ err: error }, 'idempotency key expiry failed'));
   await expireKeys();
   const expiry = setInterval(expireKeys, 3_600_000).unref();
@@ -44,6 +53,8 @@ export async function openCore(
     : null;
   return {
     yoga,
+    analyst,
+    handler,
     db,
     databaseUrl: database.url,
     revocations,

@@ -8,6 +8,8 @@ export const ID_PREFIX = {
   workspace: 'ws',
   apiKey: 'key',
   dashboardToken: 'dtok',
+  user: 'usr',
+  session: 'ses',
   subaccount: 'sa',
   credential: 'cred',
   order: 'ord',

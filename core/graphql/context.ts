@@ -23,10 +23,15 @@ export interface CoreContext {
   idempotency?: IdempotencyClaim;
 }
 
-/** The scope of an API-key request: its workspace and environment. */
-export function apiKeyScope(ctx: CoreContext): Scope {
-  if (ctx.principal.kind !== 'api_key') throw new DomainError('forbidden', 'This operation needs an API key.');
-  return { workspaceId: ctx.principal.workspaceId, environment: ctx.principal.environment };
+/**
+ * The scope of a request that reads or trades workspace data: an API key's workspace and
+ * environment, or an analyst credential's workspace and the environment it asked for. Every
+ * resolver of workspace data starts here, so no other principal reaches that data.
+ */
+export function requestScope(ctx: CoreContext): Scope {
+  const { principal } = ctx;
+  if (principal.kind !== 'api_key' && principal.kind !== 'analyst') throw new DomainError('forbidden', 'This operation needs an API key.');
+  return { workspaceId: principal.workspaceId, environment: principal.environment };
 }
 
 /** The workspace a dashboard request acts for. */

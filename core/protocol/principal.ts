@@ -9,7 +9,12 @@ import type { Environment } from '../domain/secrets';
 export type Principal =
   | { kind: 'api_key'; workspaceId: string; keyId: string; environment: Environment }
   | { kind: 'dashboard'; workspaceId: string; tokenId: string }
-  | { kind: 'gateway' };
+  | { kind: 'gateway' }
+  /**
+   * A dashboard credential on the core's own analyst endpoint (core/graphql/analystYoga.ts): it is
+   * authenticated there, never carried in the signed header. `read_only` refuses mutations.
+   */
+  | { kind: 'analyst'; workspaceId: string; credentialId: string; environment: Environment; access: 'full' | 'read_only' };
 
 export const PRINCIPAL_HEADER = 'x-mk-principal';
 const MAX_AGE_MS = 60_000;

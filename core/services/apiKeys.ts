@@ -61,10 +61,11 @@ export async function authenticateApiKey(db: Db, secretHash: string, defaultRate
   };
 }
 
-export async function createDashboardToken(db: Db, workspaceId: string) {
+/** A workspace dashboard token; `read_only` ones only read (analysts' GraphQL). */
+export async function createDashboardToken(db: Db, workspaceId: string, scope: 'full' | 'read_only' = 'full') {
   const secret = generateDashboardToken();
   const token = await db.dashboardToken.create({
-    data: { id: newId('dashboardToken'), workspaceId, secretHash: sha256Hex(secret) },
+    data: { id: newId('dashboardToken'), workspaceId, secretHash: sha256Hex(secret), scope },
   });
   return { token, secret };
 }
@@ -72,5 +73,5 @@ export async function createDashboardToken(db: Db, workspaceId: string) {
 export async function authenticateDashboardToken(db: Db, secretHash: string) {
   const token = await db.dashboardToken.findUnique({ where: { secretHash } });
   if (!token || token.revokedAt) return null;
-  return { tokenId: token.id, workspaceId: token.workspaceId };
+  return { tokenId: token.id, workspaceId: token.workspaceId, scope: token.scope };
 }

@@ -88,6 +88,8 @@ describe('loadConfig', () => {
     ['AUTH_CACHE_TTL_MS', '-1'],
     ['AUTH_CACHE_TTL_MS', '60001'],
     ['SCHEDULER_ENABLED', 'yes'],
+    ['CREDENTIALS_KEK_ID', 'kek 1'],
+    ['CREDENTIALS_OLD_KEKS', 'no-colon-here'],
     ['SCHEDULER_INTERVAL_MS', '5'],
     ['SCHEDULER_STALE_MS', '999'],
     ['SIM_STARTING_BALANCE', '-5'],

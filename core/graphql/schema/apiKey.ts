@@ -65,11 +65,12 @@ builder.queryField('authenticateDashboardToken', (t) =>
   t.field({
     type: DashboardPrincipal,
     nullable: true,
-    description: 'Internal (gateway only): the dashboard token with this secret hash, or null.',
+    description: 'Internal (gateway only): the full-access dashboard token with this secret hash, or null (read-only tokens only read, on the analyst endpoint).',
     args: { secretHash: t.arg.string({ required: true }) },
-    resolve: (_root, { secretHash }, ctx) => {
+    resolve: async (_root, { secretHash }, ctx) => {
       requireGateway(ctx);
-      return SHA256_HEX.test(secretHash) ? authenticateDashboardToken(ctx.db, secretHash) : null;
+      const token = SHA256_HEX.test(secretHash) ? await authenticateDashboardToken(ctx.db, secretHash) : null;
+      return token?.scope === 'full' ? token : null;
     },
   }),
 );

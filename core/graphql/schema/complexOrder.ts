@@ -11,7 +11,7 @@ import {
 } from '../../services/complexOrders';
 import { executionAnalytics } from '../../services/executionAnalytics';
 import { executionReport } from '../../services/executionReport';
-import { apiKeyScope } from '../context';
+import { requestScope } from '../context';
 import { ComplexOrderStatusEnum, OrderActionEnum, OrderSideEnum, TimeInForceEnum } from './enums';
 import { pageArgs, pageOf } from './page';
 import { snakeKeys } from './snakeKeys';
@@ -124,24 +124,24 @@ builder.queryFields((t) => ({
       until: t.arg({ type: 'DateTime', required: false }),
       ...pageArgs,
     },
-    resolve: (_root, args, ctx) => listComplexOrders(ctx.db, apiKeyScope(ctx), args),
+    resolve: (_root, args, ctx) => listComplexOrders(ctx.db, requestScope(ctx), args),
   }),
   complexOrder: t.prismaField({
     type: 'ComplexOrder',
     args: { id: t.arg.string({ required: true }) },
-    resolve: (query, _root, args, ctx) => getComplexOrder(ctx.db, apiKeyScope(ctx), args.id, query),
+    resolve: (query, _root, args, ctx) => getComplexOrder(ctx.db, requestScope(ctx), args.id, query),
   }),
   complexOrderChildren: t.field({
     type: ChildOrderPage,
     description: 'Every child of the complex order in one page (a plan has at most a few hundred), in plan order.',
     args: { id: t.arg.string({ required: true }) },
-    resolve: async (_root, args, ctx) => ({ data: await listChildOrders(ctx.db, apiKeyScope(ctx), args.id), hasMore: false, nextCursor: null }),
+    resolve: async (_root, args, ctx) => ({ data: await listChildOrders(ctx.db, requestScope(ctx), args.id), hasMore: false, nextCursor: null }),
   }),
   executionReport: t.field({
     type: 'JSON',
     description: 'Execution quality (TCA) of a complex order; see docs/tca.md.',
     args: { complexOrderId: t.arg.string({ required: true }) },
-    resolve: async (_root, args, ctx) => snakeKeys(await executionReport(ctx.db, ctx.venues, apiKeyScope(ctx), args.complexOrderId)),
+    resolve: async (_root, args, ctx) => snakeKeys(await executionReport(ctx.db, ctx.venues, requestScope(ctx), args.complexOrderId)),
   }),
   executionAnalytics: t.field({
     type: 'JSON',
@@ -154,14 +154,14 @@ builder.queryFields((t) => ({
       venue: t.arg.string({ required: false }),
       marketId: t.arg.string({ required: false }),
     },
-    resolve: async (_root, args, ctx) => snakeKeys(await executionAnalytics(ctx.db, apiKeyScope(ctx), args)),
+    resolve: async (_root, args, ctx) => snakeKeys(await executionAnalytics(ctx.db, requestScope(ctx), args)),
   }),
   complexOrderPreview: t.field({
     type: 'JSON',
     description:
       'Predicted impact and a recommended plan for a parent order across every venue listing the question, with the alternatives compared. Reads only.',
     args: { input: t.arg({ type: ComplexOrderPreviewInput, required: true }) },
-    resolve: async (_root, { input }, ctx) => snakeKeys(await previewComplexOrder(ctx.db, ctx.venues, apiKeyScope(ctx), input)),
+    resolve: async (_root, { input }, ctx) => snakeKeys(await previewComplexOrder(ctx.db, ctx.venues, requestScope(ctx), input)),
   }),
 }));
 
@@ -171,11 +171,11 @@ builder.mutationFields((t) => ({
     description: 'Plans the order on the current books (as complexOrderPreview would) and executes the recommended plan; see docs/complex-orders.md.',
     args: { input: t.arg({ type: ComplexOrderPreviewInput, required: true }) },
     resolve: (_query, _root, { input }, ctx) =>
-      placeComplexOrder(ctx.db, ctx.venues, apiKeyScope(ctx), input, { idempotency: ctx.idempotency }),
+      placeComplexOrder(ctx.db, ctx.venues, requestScope(ctx), input, { idempotency: ctx.idempotency }),
   }),
   cancelComplexOrder: t.prismaField({
     type: 'ComplexOrder',
     args: { id: t.arg.string({ required: true }) },
-    resolve: (_query, _root, args, ctx) => cancelComplexOrder(ctx.db, ctx.venues, apiKeyScope(ctx), args.id),
+    resolve: (_query, _root, args, ctx) => cancelComplexOrder(ctx.db, ctx.venues, requestScope(ctx), args.id),
   }),
 }));

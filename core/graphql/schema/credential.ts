@@ -1,6 +1,6 @@
 import { deleteCredential } from '../../services/credentials';
 import { builder } from '../builder';
-import { apiKeyScope } from '../context';
+import { requestScope } from '../context';
 import { ExchangeEnum } from './enums';
 
 /** What is shown of stored venue credentials: never the secret, only a fingerprint and when. */
@@ -29,6 +29,6 @@ builder.mutationField('deleteExchangeCredential', (t) =>
       subaccountId: t.arg.id({ required: true }),
       exchange: t.arg({ type: ExchangeEnum, required: true }),
     },
-    resolve: (_root, args, ctx) => deleteCredential(ctx.db, apiKeyScope(ctx), String(args.subaccountId), args.exchange),
+    resolve: (_root, args, ctx) => deleteCredential(ctx.db, requestScope(ctx), String(args.subaccountId), args.exchange),
   }),
 );

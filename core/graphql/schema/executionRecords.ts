@@ -1,7 +1,7 @@
 import { venueName } from '../../domain/venues';
 import { listFills, listReceipts } from '../../services/executionRecords';
 import { builder } from '../builder';
-import { apiKeyScope } from '../context';
+import { requestScope } from '../context';
 import { OrderActionEnum, OrderSideEnum } from './enums';
 import { pageArgs, pageOf } from './page';
 
@@ -51,11 +51,11 @@ builder.queryFields((t) => ({
   fills: t.field({
     type: FillPage,
     args: { ...recordFilterArgs, marketId: t.arg.string({ required: false }) },
-    resolve: (_root, args, ctx) => listFills(ctx.db, apiKeyScope(ctx), args),
+    resolve: (_root, args, ctx) => listFills(ctx.db, requestScope(ctx), args),
   }),
   receipts: t.field({
     type: ReceiptPage,
     args: recordFilterArgs,
-    resolve: (_root, args, ctx) => listReceipts(ctx.db, apiKeyScope(ctx), args),
+    resolve: (_root, args, ctx) => listReceipts(ctx.db, requestScope(ctx), args),
   }),
 }));

@@ -1,7 +1,7 @@
 import { venueName } from '../../domain/venues';
 import { getMarket, searchMarkets } from '../../services/markets';
 import { builder } from '../builder';
-import { apiKeyScope } from '../context';
+import { requestScope } from '../context';
 import { MarketStatusEnum } from './enums';
 import { pageArgs, pageOf } from './page';
 
@@ -35,11 +35,11 @@ builder.queryFields((t) => ({
       category: t.arg.string({ required: false }),
       ...pageArgs,
     },
-    resolve: (_root, args, ctx) => searchMarkets(ctx.db, apiKeyScope(ctx).environment, args),
+    resolve: (_root, args, ctx) => searchMarkets(ctx.db, requestScope(ctx).environment, args),
   }),
   market: t.prismaField({
     type: 'Market',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => getMarket(ctx.db, apiKeyScope(ctx).environment, String(args.id), query),
+    resolve: (query, _root, args, ctx) => getMarket(ctx.db, requestScope(ctx).environment, String(args.id), query),
   }),
 }));

@@ -2,7 +2,7 @@ import { cancelOrder, getOrder, listOrders, placeOrder } from '../../services/or
 import { isWorking } from '../../domain/orderStatus';
 import { venueName } from '../../domain/venues';
 import { builder } from '../builder';
-import { apiKeyScope } from '../context';
+import { requestScope } from '../context';
 import { OrderActionEnum, OrderSideEnum, OrderStatusEnum, OrderTypeEnum, TimeInForceEnum } from './enums';
 import { pageArgs, pageOf } from './page';
 
@@ -78,7 +78,7 @@ builder.queryFields((t) => ({
   order: t.prismaField({
     type: 'Order',
     args: { id: t.arg.string({ required: true }) },
-    resolve: (query, _root, args, ctx) => getOrder(ctx.db, apiKeyScope(ctx), args.id, query),
+    resolve: (query, _root, args, ctx) => getOrder(ctx.db, requestScope(ctx), args.id, query),
   }),
   orders: t.field({
     type: OrderPage,
@@ -90,7 +90,7 @@ builder.queryFields((t) => ({
       until: t.arg({ type: 'DateTime', required: false }),
       ...pageArgs,
     },
-    resolve: (_root, args, ctx) => listOrders(ctx.db, apiKeyScope(ctx), args),
+    resolve: (_root, args, ctx) => listOrders(ctx.db, requestScope(ctx), args),
   }),
 }));
 
@@ -98,11 +98,11 @@ builder.mutationFields((t) => ({
   placeOrder: t.prismaField({
     type: 'Order',
     args: { input: t.arg({ type: PlaceOrderInput, required: true }) },
-    resolve: (_query, _root, { input }, ctx) => placeOrder(ctx.db, ctx.venues, apiKeyScope(ctx), input, { idempotency: ctx.idempotency }),
+    resolve: (_query, _root, { input }, ctx) => placeOrder(ctx.db, ctx.venues, requestScope(ctx), input, { idempotency: ctx.idempotency }),
   }),
   cancelOrder: t.prismaField({
     type: 'Order',
     args: { id: t.arg.string({ required: true }) },
-    resolve: (_query, _root, args, ctx) => cancelOrder(ctx.db, ctx.venues, apiKeyScope(ctx), args.id),
+    resolve: (_query, _root, args, ctx) => cancelOrder(ctx.db, ctx.venues, requestScope(ctx), args.id),
   }),
 }));

@@ -1,6 +1,6 @@
 import { listPositions, portfolio, type MarkedPosition } from '../../services/positions';
 import { builder } from '../builder';
-import { apiKeyScope } from '../context';
+import { requestScope } from '../context';
 import { OrderSideEnum } from './enums';
 import { pageOf } from './page';
 
@@ -47,12 +47,12 @@ builder.queryFields((t) => ({
   positions: t.field({
     type: PositionPage,
     args: { subaccountId: t.arg.string({ required: false }), marketId: t.arg.string({ required: false }) },
-    resolve: async (_root, args, ctx) => onePage(await listPositions(ctx.db, ctx.venues, apiKeyScope(ctx), args)),
+    resolve: async (_root, args, ctx) => onePage(await listPositions(ctx.db, ctx.venues, requestScope(ctx), args)),
   }),
   portfolio: t.field({
     type: BalancePage,
     args: { subaccountId: t.arg.string({ required: false }) },
-    resolve: async (_root, args, ctx) => onePage(await portfolio(ctx.db, ctx.venues, apiKeyScope(ctx), args)),
+    resolve: async (_root, args, ctx) => onePage(await portfolio(ctx.db, ctx.venues, requestScope(ctx), args)),
   }),
 }));
 
@@ -60,10 +60,10 @@ builder.queryFields((t) => ({
 builder.prismaObjectFields('Subaccount', (t) => ({
   positions: t.field({
     type: [PositionType],
-    resolve: (subaccount, _args, ctx) => listPositions(ctx.db, ctx.venues, apiKeyScope(ctx), { subaccountId: subaccount.id }),
+    resolve: (subaccount, _args, ctx) => listPositions(ctx.db, ctx.venues, requestScope(ctx), { subaccountId: subaccount.id }),
   }),
   balance: t.field({
     type: BalanceType,
-    resolve: async (subaccount, _args, ctx) => (await portfolio(ctx.db, ctx.venues, apiKeyScope(ctx), { subaccountId: subaccount.id }))[0],
+    resolve: async (subaccount, _args, ctx) => (await portfolio(ctx.db, ctx.venues, requestScope(ctx), { subaccountId: subaccount.id }))[0],
   }),
 }));

@@ -1,7 +1,7 @@
 import { pnlHistory, riskStats, type PnlDay, type RiskStats } from '../../services/riskAnalytics';
 import { venueName } from '../../domain/venues';
 import { builder } from '../builder';
-import { apiKeyScope } from '../context';
+import { requestScope } from '../context';
 import { pageOf } from './page';
 
 type MarketRow = RiskStats['byMarket'][number];
@@ -91,7 +91,7 @@ builder.queryFields((t) => ({
   riskStats: t.field({
     type: RiskStatsType,
     args: { subaccountId: t.arg.string({ required: false }) },
-    resolve: (_root, args, ctx) => riskStats(ctx.db, ctx.venues, apiKeyScope(ctx), args),
+    resolve: (_root, args, ctx) => riskStats(ctx.db, ctx.venues, requestScope(ctx), args),
   }),
   pnlHistory: t.field({
     type: PnlDayPage,
@@ -100,7 +100,7 @@ builder.queryFields((t) => ({
       from: t.arg.string({ required: false, description: 'First UTC day, YYYY-MM-DD; 29 days before `to` when left out.' }),
       to: t.arg.string({ required: false, description: 'Last UTC day, YYYY-MM-DD; today when left out.' }),
     },
-    resolve: async (_root, args, ctx) => ({ data: await pnlHistory(ctx.db, apiKeyScope(ctx), args), hasMore: false, nextCursor: null }),
+    resolve: async (_root, args, ctx) => ({ data: await pnlHistory(ctx.db, requestScope(ctx), args), hasMore: false, nextCursor: null }),
   }),
 }));
 
@@ -112,6 +112,6 @@ builder.prismaObjectField('Subaccount', 'pnlHistory', (t) =>
       from: t.arg.string({ required: false, description: 'First UTC day, YYYY-MM-DD; 29 days before `to` when left out.' }),
       to: t.arg.string({ required: false, description: 'Last UTC day, YYYY-MM-DD; today when left out.' }),
     },
-    resolve: (subaccount, args, ctx) => pnlHistory(ctx.db, apiKeyScope(ctx), { ...args, subaccountId: subaccount.id }),
+    resolve: (subaccount, args, ctx) => pnlHistory(ctx.db, requestScope(ctx), { ...args, subaccountId: subaccount.id }),
   }),
 );

@@ -1,6 +1,6 @@
 import { getRiskLimits, updateRiskLimits } from '../../services/riskLimits';
 import { builder } from '../builder';
-import { apiKeyScope } from '../context';
+import { requestScope } from '../context';
 
 export const RiskLimitsType = builder.prismaObject('RiskLimits', {
   description: 'Pre-trade limits of a subaccount: amounts in dollars, positions in contracts; null is no limit.',
@@ -37,7 +37,7 @@ builder.queryField('riskLimits', (t) =>
   t.prismaField({
     type: 'RiskLimits',
     args: { subaccountId: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => getRiskLimits(ctx.db, apiKeyScope(ctx), String(args.subaccountId), query),
+    resolve: (query, _root, args, ctx) => getRiskLimits(ctx.db, requestScope(ctx), String(args.subaccountId), query),
   }),
 );
 
@@ -49,6 +49,6 @@ builder.mutationField('updateRiskLimits', (t) =>
       input: t.arg({ type: RiskLimitsInput, required: true }),
     },
     resolve: (query, _root, args, ctx) =>
-      updateRiskLimits(ctx.db, apiKeyScope(ctx), String(args.subaccountId), args.input, query),
+      updateRiskLimits(ctx.db, requestScope(ctx), String(args.subaccountId), args.input, query),
   }),
 );

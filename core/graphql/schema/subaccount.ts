@@ -1,7 +1,7 @@
 import { createSubaccount, deleteSubaccount, getSubaccount, listSubaccounts } from '../../services/subaccounts';
 import { parseLimit } from '../../domain/pagination';
 import { builder } from '../builder';
-import { apiKeyScope } from '../context';
+import { requestScope } from '../context';
 import { EnvironmentEnum, SubaccountStatusEnum } from './enums';
 import { pageArgs, pageOf } from './page';
 
@@ -38,12 +38,12 @@ builder.queryFields((t) => ({
   subaccount: t.prismaField({
     type: 'Subaccount',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => getSubaccount(ctx.db, apiKeyScope(ctx), String(args.id), query),
+    resolve: (query, _root, args, ctx) => getSubaccount(ctx.db, requestScope(ctx), String(args.id), query),
   }),
   subaccounts: t.field({
     type: SubaccountPage,
     args: pageArgs,
-    resolve: (_root, args, ctx) => listSubaccounts(ctx.db, apiKeyScope(ctx), args),
+    resolve: (_root, args, ctx) => listSubaccounts(ctx.db, requestScope(ctx), args),
   }),
 }));
 
@@ -59,11 +59,11 @@ builder.mutationFields((t) => ({
     type: 'Subaccount',
     args: { input: t.arg({ type: CreateSubaccountInput, required: true }) },
     resolve: (query, _root, { input }, ctx) =>
-      createSubaccount(ctx.db, apiKeyScope(ctx), input, ctx.config.SIM_STARTING_BALANCE, query),
+      createSubaccount(ctx.db, requestScope(ctx), input, ctx.config.SIM_STARTING_BALANCE, query),
   }),
   deleteSubaccount: t.prismaField({
     type: 'Subaccount',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => deleteSubaccount(ctx.db, apiKeyScope(ctx), String(args.id), query),
+    resolve: (query, _root, args, ctx) => deleteSubaccount(ctx.db, requestScope(ctx), String(args.id), query),
   }),
 }));

@@ -1,7 +1,7 @@
 import { DomainError } from '../../domain/errors';
 import { getWorkspace } from '../../services/workspaces';
 import { builder } from '../builder';
-import { apiKeyScope } from '../context';
+import { requestScope } from '../context';
 
 export const WorkspaceType = builder.prismaObject('Workspace', {
   fields: (t) => ({
@@ -18,7 +18,7 @@ builder.mutationField('setKillSwitch', (t) =>
     description: 'The workspace kill switch: while on, every new order of the workspace is rejected before any venue.',
     args: { enabled: t.arg.boolean({ required: true }) },
     resolve: (query, _root, args, ctx) =>
-      ctx.db.workspace.update({ ...query, where: { id: apiKeyScope(ctx).workspaceId }, data: { tradingHalted: args.enabled } }),
+      ctx.db.workspace.update({ ...query, where: { id: requestScope(ctx).workspaceId }, data: { tradingHalted: args.enabled } }),
   }),
 );
 

@@ -1,0 +1,175 @@
+/**
+ * The analysts' GraphQL at /analyst/graphql, over real HTTP: authenticated with a dashboard token,
+ * read-only tokens refused mutations, depth and complexity bounded, GraphiQL served without any
+ * CDN, and workspace B's data unreachable from workspace A through every query shape: direct ids,
+ * filters, nested relations, lists.
+ *
+ * Orders rest at 0.01 on sim-kalshi HURRICANE-CAT5, which only analystQueries.test.ts also uses
+ * (the same way: bids nobody trades).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createDashboardToken, revokeApiKey } from '../../core/services/apiKeys';
+import { placeOrder } from '../../core/services/orders';
+import { createSubaccount } from '../../core/services/subaccounts';
+import { testConfig } from '../support/env';
+import { call } from '../support/http';
+import { buildWorkspace } from '../support/factories';
+import { startStack, type Stack } from '../support/stack';
+
+let stack: Stack;
+let server: http.Server;
+let url: string;
+
+interface Party {
+  workspaceId: string;
+  full: string;
+  readOnly: string;
+  subaccountId: string;
+  orderId: string;
+  keyId: string;
+}
+
+async function party(name: string): Promise<Party> {
+  const { workspace, key } = await buildWorkspace(stack.core.db, { name });
+  const scope = { workspaceId: workspace.id, environment: 'test' as const };
+  const subaccount = await createSubaccount(stack.core.db, scope, { name: `${name} book` }, '1000');
+  const market = await stack.core.db.market.findFirstOrThrow({ where: { venue: 'sim_kalshi', venueMarketId: 'HURRICANE-CAT5' } });
+  const order = await placeOrder(stack.core.db, stack.core.venues, scope, {
+    subaccountId: subaccount.id, marketId: market.id, side: 'yes', action: 'buy', type: 'limit', price: '0.01', quantity: '1',
+  });
+  const full = (await createDashboardToken(stack.core.db, workspace.id, 'full')).secret;
+  const readOnly = (await createDashboardToken(stack.core.db, workspace.id, 'read_only')).secret;
+  return { workspaceId: workspace.id, full, readOnly, subaccountId: subaccount.id, orderId: order.id, keyId: key.id };
+}
+
+async function gql(token: string | null, query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: response.status, body: (await response.json()) as { data?: any; errors?: { message: string; extensions?: { code?: string } }[] } };
+}
+
+let a: Party;
+let b: Party;
+
+beforeAll(async () => {
+  stack = await startStack(testConfig());
+  server = http.createServer(stack.core.handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/analyst/graphql`;
+  a = await party('Workspace A');
+  b = await party('Workspace B');
+});
+afterAll(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  await stack?.close();
+});
+
+describe('authentication and access', () => {
+  it('refuses requests without a valid, unrevoked dashboard token', async () => {
+    expect((await gql(null, '{ workspace { id } }')).status).toBe(401);
+    expect((await gql('mk_dash_' + 'x'.repeat(40), '{ workspace { id } }')).status).toBe(401);
+    expect((await gql('mk_test_' + 'x'.repeat(40), '{ workspace { id } }')).status).toBe(401);
+    const { token, secret } = await createDashboardToken(stack.core.db, a.workspaceId, 'read_only');
+    expect((await gql(secret, '{ workspace { id } }')).status).toBe(200);
+    await stack.core.db.dashboardToken.update({ where: { id: token.id }, data: { revokedAt: new Date() } });
+    expect((await gql(secret, '{ workspace { id } }')).status).toBe(401);
+  });
+
+  it('answers a read-only token’s queries and refuses its mutations', async () => {
+    const read = await gql(a.readOnly, '{ workspace { id } subaccounts { data { id } } }');
+    expect(read.status).toBe(200);
+    expect(read.body.data.workspace.id).toBe(a.workspaceId);
+    expect(read.body.data.subaccounts.data.map((s: { id: string }) => s.id)).toEqual([a.subaccountId]);
+    const write = await gql(a.readOnly, 'mutation { setKillSwitch(enabled: true) { id } }');
+    expect(write.status).toBe(403);
+    expect(write.body.errors?.[0].extensions?.code).toBe('forbidden');
+    expect((await stack.core.db.workspace.findUniqueOrThrow({ where: { id: a.workspaceId } })).tradingHalted).toBe(false);
+  });
+
+  it('lets a full token run mutations in its own workspace only', async () => {
+    const cancel = await gql(a.full, 'mutation($id: String!) { cancelOrder(id: $id) { id status } }', { id: b.orderId });
+    expect(cancel.body.errors?.[0].extensions?.code).toBe('not_found');
+    expect((await stack.core.db.order.findUniqueOrThrow({ where: { id: b.orderId } })).status).toBe('open');
+  });
+
+  it('a read-only token cannot use the gateway’s dashboard routes (revoking a key)', async () => {
+    const response = await call(stack.gateways[0], 'DELETE', `/v1/api_keys/${a.keyId}`, { key: a.readOnly });
+    expect(response.status).toBe(401);
+    expect((await stack.core.db.apiKey.findUniqueOrThrow({ where: { id: a.keyId } })).revokedAt).toBeNull();
+  });
+
+  it('bounds depth and complexity', async () => {
+    const deep = await gql(a.readOnly, `{ subaccounts { data { orders { complexOrder { orders { complexOrder { orders { complexOrder { orders { id } } } } } } } } } }`);
+    expect(deep.status).toBe(400);
+    expect(deep.body.errors?.[0]).toMatchObject({ extensions: { code: 'invalid_request', param: 'depth' } });
+    const wide = await gql(a.readOnly, `{ subaccounts { data { orders(limit: 200) { fills { id } receipts { id } market { id } complexOrder { id children { id order { id fills { id } } } } } } } }`);
+    expect(wide.body.errors?.[0]).toMatchObject({ extensions: { code: 'invalid_request', param: 'complexity' } });
+    expect(wide.body.data ?? null).toBeNull();
+  });
+
+  it('serves GraphiQL from the core itself, with no script from another origin', async () => {
+    const page = await fetch(url, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html.toLowerCase()).toContain('graphiql');
+    expect(html).not.toMatch(/<script[^>]+src=["']https?:/i);
+    expect(html).not.toMatch(/<link[^>]+href=["']https?:/i);
+  });
+});
+
+describe('workspace A cannot reach workspace B', () => {
+  it.each([
+    ['subaccount by id', 'query($id: ID!) { subaccount(id: $id) { id } }', () => ({ id: b.subaccountId })],
+    ['order by id', 'query($id: String!) { order(id: $id) { id } }', () => ({ id: b.orderId })],
+    ['risk limits by subaccount', 'query($id: ID!) { riskLimits(subaccountId: $id) { maxOrderNotional } }', () => ({ id: b.subaccountId })],
+    ['positions filtered by B’s subaccount', 'query($id: String) { positions(subaccountId: $id) { data { marketId } } }', () => ({ id: b.subaccountId })],
+    ['portfolio filtered by B’s subaccount', 'query($id: String) { portfolio(subaccountId: $id) { data { subaccountId } } }', () => ({ id: b.subaccountId })],
+    ['risk stats filtered by B’s subaccount', 'query($id: String) { riskStats(subaccountId: $id) { grossExposure } }', () => ({ id: b.subaccountId })],
+    ['P&L history filtered by B’s subaccount', 'query($id: String) { pnlHistory(subaccountId: $id) { data { date } } }', () => ({ id: b.subaccountId })],
+    ['complex order by id', 'query($id: String!) { complexOrder(id: $id) { id } }', () => ({ id: 'cxo_01abcdefghjkmnpqrstvwxyz0' })],
+  ])('%s answers not_found', async (_name, query, variables) => {
+    const response = await gql(a.readOnly, query, variables());
+    expect(response.body.errors?.[0].extensions?.code).toBe('not_found');
+    expect(response.body.data ?? null).toBeNull();
+    expect(JSON.stringify(response.body)).not.toContain('Workspace B');
+  });
+
+  it.each([
+    ['orders filtered by B’s subaccount', 'query($id: String) { orders(subaccountId: $id) { data { id } } }'],
+    ['fills filtered by B’s subaccount', 'query($id: String) { fills(subaccountId: $id) { data { id } } }'],
+    ['receipts filtered by B’s subaccount', 'query($id: String) { receipts(subaccountId: $id) { data { id } } }'],
+    ['complex orders filtered by B’s subaccount', 'query($id: String) { complexOrders(subaccountId: $id) { data { id } } }'],
+  ])('%s is an empty list', async (_name, query) => {
+    const response = await gql(a.readOnly, query, { id: b.subaccountId });
+    expect(response.body.errors).toBeUndefined();
+    expect(Object.values(response.body.data)[0]).toMatchObject({ data: [] });
+  });
+
+  it('every list and nested relation of A holds only A’s rows', async () => {
+    const response = await gql(
+      a.readOnly,
+      `{ workspace { id }
+         subaccounts { data { id orders { id subaccountId fills { subaccountId } receipts { subaccountId } } complexOrders { id } fills { subaccountId } } }
+         orders { data { id subaccountId } } fills { data { subaccountId } } receipts { data { subaccountId } }
+         positions { data { subaccountId } } portfolio { data { subaccountId } } complexOrders { data { subaccountId } } }`,
+    );
+    expect(response.body.errors).toBeUndefined();
+    const text = JSON.stringify(response.body.data);
+    expect(text).toContain(a.subaccountId);
+    expect(text).toContain(a.orderId);
+    expect(text).not.toContain(b.subaccountId);
+    expect(text).not.toContain(b.orderId);
+    expect(text).not.toContain(b.workspaceId);
+  });
+
+  it('the live environment of A holds none of A’s test data, and B’s key cannot be revoked from A', async () => {
+    const live = await gql(a.readOnly, '{ subaccounts { data { id } } orders { data { id } } }', {}, { 'x-environment': 'live' });
+    expect(live.body.data).toEqual({ subaccounts: { data: [] }, orders: { data: [] } });
+    await expect(revokeApiKey(stack.core.db, stack.core.revocations, a.workspaceId, b.keyId)).rejects.toMatchObject({ code: 'not_found' });
+  });
+});
