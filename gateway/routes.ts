@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_LIMIT } from '../core/domain/pagination';
+import { EXECUTION_STRATEGIES } from '../core/domain/planning';
 import { VENUES } from '../core/domain/venues';
 import type { ApiErrorCode } from './errors';
 
@@ -70,7 +71,7 @@ const complexOrderBody = z.strictObject({
   side: z.enum(['yes', 'no']),
   action: z.enum(['buy', 'sell']),
   quantity: decimal.describe('Contracts.'),
-  strategy: z.enum(['sweep', 'passive', 'twap']),
+  strategy: z.enum(EXECUTION_STRATEGIES),
   limit_price: decimal.optional().describe('Worst acceptable price in the side’s own terms.'),
   duration_seconds: z.number().int().positive().max(86_400).optional().describe('twap: the time the slices are spread over (required for twap).'),
   slices: z.number().int().min(1).max(1000).optional().describe('twap: how many slices; one a minute when left out.'),
@@ -135,7 +136,7 @@ export const ROUTES: Route[] = [
     query: z.strictObject({
       subaccount_id: id('sa').optional(), market_id: id('mkt').optional(),
       status: z.enum(['pending', 'working', 'completed', 'canceled', 'failed']).optional(),
-      strategy: z.enum(['sweep', 'passive', 'twap']).optional(),
+      strategy: z.enum(EXECUTION_STRATEGIES).optional(),
       since: timestamp.optional(), until: timestamp.optional(), ...page,
     }),
     errors: ['invalid_request'],
@@ -176,7 +177,7 @@ export const ROUTES: Route[] = [
     auth: 'api_key',
     query: z.strictObject({
       from: timestamp.optional(), to: timestamp.optional(), subaccount_id: id('sa').optional(),
-      strategy: z.enum(['sweep', 'passive', 'twap']).optional(), venue: z.enum(VENUES).optional(), market_id: id('mkt').optional(),
+      strategy: z.enum(EXECUTION_STRATEGIES).optional(), venue: z.enum(VENUES).optional(), market_id: id('mkt').optional(),
     }),
     errors: ['invalid_request'],
   },

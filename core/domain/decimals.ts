@@ -20,6 +20,8 @@ export function parseDecimal(param: string, value: string, options: { min?: stri
 }
 
 /** Canonical text of a stored decimal: plain notation, no trailing zeros. */
+export function formatDecimal(value: { toString(): string }): string;
+export function formatDecimal(value: { toString(): string } | null | undefined): string | null;
 export function formatDecimal(value: { toString(): string } | null | undefined): string | null {
   if (value === null || value === undefined) return null;
   return new Decimal(value.toString()).toFixed();

@@ -41,5 +41,15 @@ export function toPage<T>(rows: T[], limit: number, cursorOf: (row: T) => unknow
   return { data, hasMore, nextCursor: hasMore ? encodeCursor(cursorOf(data[data.length - 1])) : null };
 }
 
+/**
+ * The `since` (inclusive) / `until` (exclusive) window of a list as a Prisma filter on createdAt;
+ * an empty object when neither is given. A window that ends before it starts is a 400.
+ */
+export function createdWithin(since: Date | null | undefined, until: Date | null | undefined): { createdAt?: { gte?: Date; lt?: Date } } {
+  if (since && until && since > until) throw invalidRequest('since', 'since must not be later than until.');
+  if (!since && !until) return {};
+  return { createdAt: { ...(since ? { gte: since } : {}), ...(until ? { lt: until } : {}) } };
+}
+
 export const isIdCursor = (value: unknown): value is { id: string } =>
   typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string';

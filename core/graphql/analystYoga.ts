@@ -1,28 +1,16 @@
 import { createGraphQLError, createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { getOperationAST, Kind, type DocumentNode } from 'graphql';
-import type { Config } from '../config';
-import type { Db } from '../db/prismaClient';
 import { DASHBOARD_TOKEN_FORMAT, sha256Hex } from '../domain/secrets';
-import type { RevocationBus } from '../protocol/revocationBus';
 import { authenticateDashboardToken } from '../services/apiKeys';
-import type { VenueRegistry } from '../services/orders';
-import type { Logger } from '../support/logger';
-import type { CoreContext } from './context';
+import { contextFor, type ContextDeps, type CoreContext } from './context';
 import { maskError } from './errorMasking';
-import { createLoaders } from './loaders';
 import { schema } from './schema';
 
 export const ANALYST_ENDPOINT = '/analyst/graphql';
 export const ENVIRONMENT_HEADER = 'x-environment';
 
-export interface AnalystDeps {
-  db: Db;
-  config: Config;
-  revocations: RevocationBus;
-  venues: VenueRegistry;
-  logger: Logger;
-}
+export type AnalystDeps = ContextDeps;
 
 export type AnalystYoga = YogaServerInstance<Record<string, never>, CoreContext>;
 
@@ -56,15 +44,7 @@ export function createAnalystYoga(deps: AnalystDeps): AnalystYoga {
       if (environment !== 'test' && environment !== 'live') {
         throw createGraphQLError('X-Environment is test or live.', { extensions: { code: 'invalid_request', http: { status: 400 } } });
       }
-      return {
-        db: deps.db,
-        principal: { kind: 'analyst', workspaceId: token.workspaceId, credentialId: token.tokenId, environment, access: token.scope },
-        config: deps.config,
-        revocations: deps.revocations,
-        venues: deps.venues,
-        loaders: createLoaders(deps.db, deps.venues),
-        logger: deps.logger,
-      };
+      return contextFor(deps, { kind: 'analyst', workspaceId: token.workspaceId, credentialId: token.tokenId, environment, access: token.scope });
     },
   });
 }

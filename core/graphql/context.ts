@@ -5,7 +5,7 @@ import type { Principal } from '../protocol/principal';
 import type { RevocationBus } from '../protocol/revocationBus';
 import type { VenueRegistry } from '../services/orders';
 import type { Scope } from '../services/scope';
-import type { Loaders } from './loaders';
+import { createLoaders, type Loaders } from './loaders';
 import type { Logger } from '../support/logger';
 import type { IdempotencyClaim } from './idempotency';
 
@@ -21,6 +21,15 @@ export interface CoreContext {
   logger: Logger;
   /** Set when the request carries an Idempotency-Key that this request claimed. */
   idempotency?: IdempotencyClaim;
+}
+
+/** The core's shared parts every request's context carries. */
+export type ContextDeps = Pick<CoreContext, 'db' | 'config' | 'revocations' | 'venues' | 'logger'>;
+
+/** A request's context: the shared parts, who is asking, and fresh per-request loaders. */
+export function contextFor(deps: ContextDeps, principal: Principal): CoreContext {
+  const { db, config, revocations, venues, logger } = deps;
+  return { db, principal, config, revocations, venues, loaders: createLoaders(db, venues), logger };
 }
 
 /**

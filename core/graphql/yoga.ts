@@ -7,8 +7,7 @@ import { loadOperations } from '../protocol/operations';
 import type { RevocationBus } from '../protocol/revocationBus';
 import type { VenueRegistry } from '../services/orders';
 import type { Logger } from '../support/logger';
-import { createLoaders } from './loaders';
-import type { CoreContext } from './context';
+import { contextFor, type CoreContext } from './context';
 import { maskError } from './errorMasking';
 import { useIdempotency } from './idempotency';
 import { schema } from './schema';
@@ -64,15 +63,7 @@ export function createCoreYoga(deps: CoreDeps): CoreYoga {
           extensions: { code: 'unauthorized', http: { status: 401 } },
         });
       }
-      return {
-        db: deps.db,
-        principal,
-        config: deps.config,
-        revocations: deps.revocations,
-        venues: deps.venues,
-        loaders: createLoaders(deps.db, deps.venues),
-        logger: deps.logger,
-      };
+      return contextFor(deps, principal);
     },
   });
 }

@@ -2,7 +2,7 @@ import type { Db } from '../db/prismaClient';
 import type { Market } from '../generated/prisma/client';
 import { rulesForMarket } from '../domain/marketRules';
 import { consolidatedArrivalMid, type VenueMarketSnapshot } from '../domain/planning';
-import { isSimulated, isVenueName, venueName, type VenueName } from '../domain/venues';
+import { isSimulated, isVenueName, venueName } from '../domain/venues';
 import type { OutcomeSide } from '../venues/venue';
 import type { VenueRegistry } from './orders';
 import type { Scope } from './scope';
@@ -43,8 +43,6 @@ export async function consolidatedMidNow(venues: VenueRegistry, listings: readon
 }
 
 /** The listings a placed complex order planned over, by the market ids its prediction recorded. */
-export async function listingsOfPlan(db: Db, marketIdsByVenue: Record<string, string>): Promise<Market[]> {
-  return db.market.findMany({ where: { id: { in: Object.values(marketIdsByVenue) } } });
+export async function listingsOfPlan(db: Db, marketIds: readonly string[]): Promise<Market[]> {
+  return db.market.findMany({ where: { id: { in: [...marketIds] } } });
 }
-
-export type { VenueName };

@@ -1,6 +1,6 @@
 import type { Db } from '../db/prismaClient';
 import type { Logger } from '../support/logger';
-import { retryStaleChildren, sendDueChildren, settleComplexOrder } from './complexOrders';
+import { retryStaleChildren, sendDueChildren, settleFinishedComplexOrders } from './complexOrders';
 import type { VenueRegistry } from './orders';
 
 export interface SchedulerOptions {
@@ -23,15 +23,7 @@ export function startComplexOrderScheduler(db: Db, venues: VenueRegistry, logger
   const tick = async () => {
     await sendDueChildren(db, venues);
     await retryStaleChildren(db, venues, options.staleMs);
-    const working = await db.$queryRaw<{ id: string }[]>`
-      SELECT p.id FROM complex_orders p
-       WHERE p.status = 'working'
-         AND NOT EXISTS (
-           SELECT 1 FROM child_orders c LEFT JOIN orders o ON o.id = c.order_id
-            WHERE c.complex_order_id = p.id
-              AND (c.status IN ('scheduled', 'sending') OR (c.status = 'sent' AND (o.id IS NULL OR o.status IN ('pending', 'open', 'partially_filled', 'unknown')))))
-       LIMIT 100`;
-    for (const { id } of working) await settleComplexOrder(db, venues, id);
+    await settleFinishedComplexOrders(db, venues);
   };
   const timer = setInterval(() => {
     if (running || stopped) return;

@@ -1,10 +1,11 @@
-import Decimal from 'decimal.js';
 import type { Db } from '../db/prismaClient';
 import { Prisma, type ChildOrder, type ComplexOrder, type ComplexOrderStatus, type Market } from '../generated/prisma/client';
+import { formatDecimal } from '../domain/decimals';
 import { DomainError, invalidRequest, notFound } from '../domain/errors';
+import { isWorking } from '../domain/orderStatus';
 import { newId } from '../domain/ids';
-import { decodeCursor, isIdCursor, parseLimit, toPage } from '../domain/pagination';
-import { planExecution, type ExecutionPlan, type PlanAlternative } from '../domain/planning';
+import { createdWithin, decodeCursor, isIdCursor, parseLimit, toPage } from '../domain/pagination';
+import { planExecution, requireStrategy, type ExecutionPlan, type PlanAlternative } from '../domain/planning';
 import { venueColumn } from '../domain/venues';
 import { consolidatedMidNow, listingsOfPlan, snapshotsOf } from './complexOrderBooks';
 import { previewComplexOrder, type PreviewInput } from './complexOrderPreview';
@@ -25,8 +26,6 @@ export interface StoredPrediction {
 }
 
 export const predictionOf = (order: ComplexOrder) => order.prediction as unknown as StoredPrediction;
-
-const FINAL_ORDER_STATUSES = ['filled', 'canceled', 'rejected', 'expired'];
 
 /**
  * Places a complex order: plans it on the current books (exactly as a preview would), records the
@@ -63,6 +62,7 @@ export async function placeComplexOrder(
 
   const id = newId('complexOrder');
   const now = new Date();
+  const children = childRows(id, chosen, preview.marketIdsByVenue, now);
   const prediction: StoredPrediction = { marketIdsByVenue: preview.marketIdsByVenue, plan: preview.plan };
   try {
     await db.$transaction([
@@ -90,7 +90,7 @@ export async function placeComplexOrder(
           updatedAt: now,
         },
       }),
-      db.childOrder.createMany({ data: childRows(id, chosen, preview.marketIdsByVenue, now) }),
+      db.childOrder.createMany({ data: children }),
     ]);
   } catch (error) {
     // Two requests with one Idempotency-Key raced past the lookup: the unique index let one in.
@@ -100,7 +100,14 @@ export async function placeComplexOrder(
     }
     throw error;
   }
-  return resume(db, venues, id);
+  // The children due now were recorded already claimed (`sending`): no scheduler can take them
+  // from this request, which sends them and answers with their outcome.
+  await sendInOrder(
+    db,
+    venues,
+    children.filter((child) => child.status === 'sending').map((child) => ({ id: child.id!, complex_order_id: id, scheduled_at: now })),
+  );
+  return settled(db, venues, id);
 }
 
 function noExecutablePlan(plan: ExecutionPlan): DomainError {
@@ -111,28 +118,39 @@ function noExecutablePlan(plan: ExecutionPlan): DomainError {
   );
 }
 
+/** The plan's children as rows: those due at once already claimed by the placing request, the rest scheduled. */
 function childRows(complexOrderId: string, chosen: PlanAlternative, marketIdsByVenue: Record<string, string>, start: Date): Prisma.ChildOrderCreateManyInput[] {
-  return chosen.children.map((child) => ({
-    id: newId('childOrder'),
-    complexOrderId,
-    marketId: marketIdsByVenue[child.venue],
-    venue: venueColumn(child.venue),
-    price: child.price,
-    quantity: child.quantity,
-    timeInForce: child.timeInForce,
-    sliceIndex: child.sliceIndex,
-    status: 'scheduled',
-    expectedFilledQuantity: child.expectedFilledQuantity,
-    expectedNotional: child.expectedNotional,
-    expectedFees: child.expectedFees,
-    scheduledAt: new Date(start.getTime() + Math.round(Number(child.offsetSeconds) * 1000)),
-    createdAt: start,
-  }));
+  return chosen.children.map((child) => {
+    const scheduledAt = new Date(start.getTime() + Math.round(Number(child.offsetSeconds) * 1000));
+    const dueNow = scheduledAt.getTime() <= start.getTime();
+    return {
+      id: newId('childOrder'),
+      complexOrderId,
+      marketId: marketIdsByVenue[child.venue],
+      venue: venueColumn(child.venue),
+      price: child.price,
+      quantity: child.quantity,
+      timeInForce: child.timeInForce,
+      sliceIndex: child.sliceIndex,
+      status: dueNow ? 'sending' : 'scheduled',
+      sentAt: dueNow ? start : null,
+      expectedFilledQuantity: child.expectedFilledQuantity,
+      expectedNotional: child.expectedNotional,
+      expectedFees: child.expectedFees,
+      scheduledAt,
+      createdAt: start,
+    };
+  });
 }
 
-/** Sends what is due of one complex order, settles it if it is done, and returns it as it is now. */
+/** Sends what is due of one complex order (a retry of its placement), and answers as settled(). */
 async function resume(db: Db, venues: VenueRegistry, id: string): Promise<ComplexOrder> {
   await sendDueChildren(db, venues, { complexOrderId: id });
+  return settled(db, venues, id);
+}
+
+/** Settles a complex order if it is done, and returns it as it is now. */
+async function settled(db: Db, venues: VenueRegistry, id: string): Promise<ComplexOrder> {
   await settleComplexOrder(db, venues, id);
   return db.complexOrder.findUniqueOrThrow({ where: { id } });
 }
@@ -186,19 +204,28 @@ async function sendInOrder(db: Db, venues: VenueRegistry, claimed: ClaimedChild[
 
 /**
  * Children whose fate is open after a crash or a lost venue answer: claimed but never linked to an
- * order for `staleMs`, or linked to an order still pending or unknown. Sending them again is safe:
- * the order's client order id is the child's id, so placement reconciles instead of placing twice.
+ * order for `staleMs`, or (while their parent works) linked to an order still pending or unknown.
+ * Sending them again is safe: the order's client order id is the child's id, so placement
+ * reconciles instead of placing twice. Both scans stay small as history grows: the first reads the
+ * `sending` children (status index), the second only the children of working parents.
  */
 export async function retryStaleChildren(db: Db, venues: VenueRegistry, staleMs: number, batch = 50): Promise<number> {
-  const stale = await db.$queryRaw<ClaimedChild[]>`
-    UPDATE child_orders c SET sent_at = now()
-     WHERE c.id IN (
-       SELECT c2.id FROM child_orders c2 LEFT JOIN orders o ON o.id = c2.order_id
-        WHERE (c2.status = 'sending' AND c2.sent_at < now() - make_interval(secs => ${staleMs / 1000}))
-           OR (c2.status = 'sent' AND o.status IN ('pending', 'unknown') AND o.updated_at < now() - make_interval(secs => ${staleMs / 1000}))
-        LIMIT ${batch}
-        FOR UPDATE OF c2 SKIP LOCKED)
+  const staleBefore = Prisma.sql`now() - make_interval(secs => ${staleMs / 1000})`;
+  // Two claims: PostgreSQL allows no FOR UPDATE in the branches of a UNION.
+  const claimStale = (candidates: Prisma.Sql) => db.$queryRaw<ClaimedChild[]>`
+    UPDATE child_orders c SET sent_at = now() WHERE c.id IN (${candidates})
     RETURNING c.id, c.complex_order_id, c.scheduled_at`;
+  const interrupted = await claimStale(Prisma.sql`
+    SELECT c1.id FROM child_orders c1
+     WHERE c1.status = 'sending' AND c1.sent_at < ${staleBefore}
+     LIMIT ${batch} FOR UPDATE OF c1 SKIP LOCKED`);
+  const unanswered = await claimStale(Prisma.sql`
+    SELECT c2.id FROM complex_orders p
+      JOIN child_orders c2 ON c2.complex_order_id = p.id
+      JOIN orders o ON o.id = c2.order_id
+     WHERE p.status = 'working' AND c2.status = 'sent' AND o.status IN ('pending', 'unknown') AND o.updated_at < ${staleBefore}
+     LIMIT ${batch} FOR UPDATE OF c2 SKIP LOCKED`);
+  const stale = [...interrupted, ...unanswered];
   await sendInOrder(db, venues, stale);
   return stale.length;
 }
@@ -233,16 +260,16 @@ async function sendChild(db: Db, venues: VenueRegistry, childId: string): Promis
         side: parent.side,
         action: parent.action,
         type: 'limit',
-        price: price === null ? null : new Decimal(price.toString()).toFixed(),
-        quantity: new Decimal(child.quantity.toString()).toFixed(),
+        price: formatDecimal(price),
+        quantity: formatDecimal(child.quantity),
         timeInForce: child.timeInForce,
       },
       { child: { complexOrderId: parent.id, childOrderId: child.id } },
     );
-    // The parent was canceled while this child was on its way: take back what rests.
-    const current = await db.complexOrder.findUniqueOrThrow({ where: { id: parent.id }, select: { status: true } });
-    if (current.status === 'canceled' && (order.status === 'open' || order.status === 'partially_filled')) {
-      await cancelOrder(db, venues, scope, order.id).catch(() => undefined);
+    // A child that rests is taken back if the parent was canceled while it was on its way.
+    if (order.status === 'open' || order.status === 'partially_filled') {
+      const current = await db.complexOrder.findUniqueOrThrow({ where: { id: parent.id }, select: { status: true } });
+      if (current.status === 'canceled') await cancelOrder(db, venues, scope, order.id).catch(() => undefined);
     }
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
@@ -268,8 +295,8 @@ async function repriceSlice(db: Db, venues: VenueRegistry, parent: ComplexOrder,
     {
       side: parent.side,
       action: parent.action,
-      quantity: new Decimal(child.quantity.toString()).toFixed(),
-      limitPrice: parent.limitPrice === null ? null : new Decimal(parent.limitPrice.toString()).toFixed(),
+      quantity: formatDecimal(child.quantity),
+      limitPrice: formatDecimal(parent.limitPrice),
       strategy: 'sweep',
       venues: snapshots.map((snapshot) => snapshot.venue),
     },
@@ -283,9 +310,13 @@ async function repriceSlice(db: Db, venues: VenueRegistry, parent: ComplexOrder,
 
 const SLICE_BOOK_DEPTH = 100;
 
-/** The consolidated mid, in the parent's own terms, of the listings its plan used. */
+/**
+ * The consolidated mid now, in the parent's own terms, of the listings its plan used (the parent's
+ * own market when the stored prediction names none, as in rows written by hand).
+ */
 export async function midOfPlan(db: Db, venues: VenueRegistry, parent: ComplexOrder): Promise<string | null> {
-  const listings: Market[] = await listingsOfPlan(db, predictionOf(parent).marketIdsByVenue);
+  const planned = Object.values(predictionOf(parent).marketIdsByVenue ?? {});
+  const listings: Market[] = await listingsOfPlan(db, planned.length > 0 ? planned : [parent.marketId]);
   return consolidatedMidNow(venues, listings, parent.side);
 }
 
@@ -297,12 +328,29 @@ export async function midOfPlan(db: Db, venues: VenueRegistry, parent: ComplexOr
 export async function settleComplexOrder(db: Db, venues: VenueRegistry, id: string): Promise<void> {
   const children = await db.childOrder.findMany({ where: { complexOrderId: id }, include: { order: { select: { status: true, filledQuantity: true } } } });
   const final = (child: (typeof children)[number]) =>
-    child.status === 'rejected' || child.status === 'canceled' || (child.status === 'sent' && child.order !== null && FINAL_ORDER_STATUSES.includes(child.order.status));
+    child.status === 'rejected' || child.status === 'canceled' || (child.status === 'sent' && child.order !== null && !isWorking(child.order.status));
   if (!children.every(final)) return;
-  const traded = children.some((child) => child.order !== null && new Decimal(child.order.filledQuantity.toString()).gt(0));
+  const traded = children.some((child) => child.order !== null && child.order.filledQuantity.gt(0));
   const refused = children.every((child) => child.status === 'rejected' || child.order?.status === 'rejected');
   const status: ComplexOrderStatus = !traded && refused ? 'failed' : 'completed';
   await finish(db, venues, id, ['working'], status);
+}
+
+/**
+ * Settles the working complex orders whose children are all final, as settleComplexOrder decides;
+ * the query only skips, cheaply, the parents that visibly still have work (a child not yet sent, or
+ * an order still working).
+ */
+export async function settleFinishedComplexOrders(db: Db, venues: VenueRegistry, batch = 100): Promise<void> {
+  const candidates = await db.$queryRaw<{ id: string }[]>`
+    SELECT p.id FROM complex_orders p
+     WHERE p.status = 'working'
+       AND NOT EXISTS (
+         SELECT 1 FROM child_orders c LEFT JOIN orders o ON o.id = c.order_id
+          WHERE c.complex_order_id = p.id
+            AND (c.status IN ('scheduled', 'sending') OR (c.status = 'sent' AND (o.id IS NULL OR o.status IN ('pending', 'open', 'partially_filled', 'unknown')))))
+     LIMIT ${batch}`;
+  for (const { id } of candidates) await settleComplexOrder(db, venues, id);
 }
 
 /** Moves a complex order from one of `from` to a final status with its end mid; false if it was not in `from`. */
@@ -349,20 +397,16 @@ export interface ComplexOrderFilter {
 }
 
 const COMPLEX_ORDER_STATUSES = ['pending', 'working', 'completed', 'canceled', 'failed'] as const;
-const STRATEGIES = ['sweep', 'passive', 'twap'] as const;
 
 /** Newest first, with filters and an id cursor. */
-export async function listComplexOrders(db: Db, scope: Scope, filter: ComplexOrderFilter, query: object = {}) {
+export async function listComplexOrders(db: Db, scope: Scope, filter: ComplexOrderFilter) {
   const limit = parseLimit(filter.limit);
   const after = decodeCursor(filter.cursor, isIdCursor);
   if (filter.status != null && !(COMPLEX_ORDER_STATUSES as readonly string[]).includes(filter.status)) {
     throw invalidRequest('status', `status must be one of ${COMPLEX_ORDER_STATUSES.join(', ')}.`);
   }
-  if (filter.strategy != null && !(STRATEGIES as readonly string[]).includes(filter.strategy)) {
-    throw invalidRequest('strategy', `strategy must be one of ${STRATEGIES.join(', ')}.`);
-  }
+  if (filter.strategy != null) requireStrategy(filter.strategy);
   const rows = await db.complexOrder.findMany({
-    ...query,
     where: {
       workspaceId: scope.workspaceId,
       environment: scope.environment,
@@ -370,19 +414,17 @@ export async function listComplexOrders(db: Db, scope: Scope, filter: ComplexOrd
       ...(filter.marketId != null ? { marketId: filter.marketId } : {}),
       ...(filter.status != null ? { status: filter.status as ComplexOrderStatus } : {}),
       ...(filter.strategy != null ? { strategy: filter.strategy } : {}),
-      ...(filter.since || filter.until
-        ? { createdAt: { ...(filter.since ? { gte: filter.since } : {}), ...(filter.until ? { lt: filter.until } : {}) } }
-        : {}),
+      ...createdWithin(filter.since, filter.until),
       ...(after ? { id: { lt: after.id } } : {}),
     },
     orderBy: { id: 'desc' },
     take: limit + 1,
   });
-  return toPage(rows as ComplexOrder[], limit, (row) => ({ id: row.id }));
+  return toPage(rows, limit, (row) => ({ id: row.id }));
 }
 
 /** A complex order's children in plan order (slice time, then id). */
-export async function listChildOrders(db: Db, scope: Scope, complexOrderId: string, query: object = {}): Promise<ChildOrder[]> {
+export async function listChildOrders(db: Db, scope: Scope, complexOrderId: string): Promise<ChildOrder[]> {
   await getComplexOrder(db, scope, complexOrderId);
-  return db.childOrder.findMany({ ...query, where: { complexOrderId }, orderBy: [{ scheduledAt: 'asc' }, { id: 'asc' }] });
+  return db.childOrder.findMany({ where: { complexOrderId }, orderBy: [{ scheduledAt: 'asc' }, { id: 'asc' }] });
 }

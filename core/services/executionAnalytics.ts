@@ -8,6 +8,7 @@ import { Prisma } from '../generated/prisma/client';
 import type { Db } from '../db/prismaClient';
 import { invalidRequest, notFound } from '../domain/errors';
 import { BPS_DECIMALS, D, plain, RATIO_DECIMALS, type Dec } from '../domain/planning/executionFigures';
+import { requireStrategy } from '../domain/planning';
 import { isVenueName, venueColumn, venueName, VENUES, type VenueColumn, type VenueName } from '../domain/venues';
 import type { Scope } from './scope';
 import { getSubaccount } from './subaccounts';
@@ -17,7 +18,6 @@ const DAY_MS = 86_400_000;
 export const DEFAULT_RANGE_DAYS = 30;
 /** The longest range one request may cover. */
 export const MAX_RANGE_DAYS = 366;
-const STRATEGIES = ['sweep', 'passive', 'twap'] as const;
 
 export interface ExecutionAnalyticsFilter {
   from?: Date | null;
@@ -127,9 +127,7 @@ const SELECT_STATISTICS = Prisma.sql`
 export async function executionAnalytics(db: Db, scope: Scope, filter: ExecutionAnalyticsFilter): Promise<ExecutionAnalytics> {
   const { from, to } = rangeOf(filter.from ?? null, filter.to ?? null);
   const strategy = filter.strategy ?? null;
-  if (strategy !== null && !(STRATEGIES as readonly string[]).includes(strategy)) {
-    throw invalidRequest('strategy', `strategy must be one of ${STRATEGIES.join(', ')}.`);
-  }
+  if (strategy !== null) requireStrategy(strategy);
   const venueFilter = filter.venue ?? null;
   if (venueFilter !== null && !isVenueName(venueFilter)) throw invalidRequest('venue', `venue must be one of ${VENUES.join(', ')}.`);
   const venue: VenueColumn | null = venueFilter === null ? null : venueColumn(venueFilter as VenueName);

@@ -1,6 +1,6 @@
 import type { Db } from '../db/prismaClient';
 import { invalidRequest } from '../domain/errors';
-import { decodeCursor, isIdCursor, parseLimit, toPage } from '../domain/pagination';
+import { createdWithin, decodeCursor, isIdCursor, parseLimit, toPage } from '../domain/pagination';
 import type { Scope } from './scope';
 
 export interface RecordFilter {
@@ -14,18 +14,13 @@ export interface RecordFilter {
 }
 
 function where(scope: Scope, filter: RecordFilter) {
-  if (filter.since && filter.until && filter.since > filter.until) {
-    throw invalidRequest('since', 'since must not be later than until.');
-  }
   const after = decodeCursor(filter.cursor, isIdCursor);
   return {
     workspaceId: scope.workspaceId,
     environment: scope.environment,
     ...(filter.subaccountId != null ? { subaccountId: filter.subaccountId } : {}),
     ...(filter.orderId != null ? { orderId: filter.orderId } : {}),
-    ...(filter.since || filter.until
-      ? { createdAt: { ...(filter.since ? { gte: filter.since } : {}), ...(filter.until ? { lt: filter.until } : {}) } }
-      : {}),
+    ...createdWithin(filter.since, filter.until),
     ...(after ? { id: { lt: after.id } } : {}),
   };
 }

@@ -14,8 +14,7 @@ import { DomainError } from '../domain/errors';
 import { averagePrice, D, plain } from '../domain/planning/executionFigures';
 import { computeExecutionQuality, type ExecutionQualityReport, type TcaChildOrder, type TcaInput, type TcaPrediction } from '../domain/tca';
 import { venueName, type VenueName } from '../domain/venues';
-import { consolidatedMidNow, listingsOfPlan } from './complexOrderBooks';
-import { getComplexOrder, type StoredPrediction as PlacedPrediction } from './complexOrders';
+import { getComplexOrder, midOfPlan, predictionOf } from './complexOrders';
 import type { VenueRegistry } from './orders';
 import type { Scope } from './scope';
 
@@ -61,9 +60,6 @@ export type ExecutionReport = {
   children: ChildOrderSummary[];
 } & ExecutionQualityReport;
 
-/** The stored prediction (see complexOrders.ts), read defensively: rows written by hand may lack parts. */
-type StoredPrediction = Partial<PlacedPrediction>;
-
 const text = (value: { toFixed(): string } | null | undefined): string | null => (value == null ? null : value.toFixed());
 const iso = (value: Date | null): string | null => (value === null ? null : value.toISOString());
 
@@ -100,8 +96,7 @@ export async function executionReport(db: Db, venues: VenueRegistry, scope: Scop
     .sort((a, b) => a.sentAt.getTime() - b.sentAt.getTime());
 
   const { arrival, arrivalSource } = benchmarkOf(order, sent.map((entry) => entry.child), fills);
-  const prediction = (order.prediction ?? {}) as StoredPrediction;
-  const { endMid, endMidSource } = await endMidOf(db, venues, order, prediction, children, fills, arrival);
+  const { endMid, endMidSource } = await endMidOf(db, venues, order, fills, arrival);
 
   const tcaChildren: TcaChildOrder[] = sent.map(({ child, sentAt }) => ({
     childId: child.id,
@@ -118,7 +113,7 @@ export async function executionReport(db: Db, venues: VenueRegistry, scope: Scop
   }));
   const tcaPrediction: TcaPrediction = {
     expectedAveragePrice: text(order.predictedAveragePrice),
-    allInAveragePrice: prediction.plan?.recommended?.impact?.allInAveragePrice ?? null,
+    allInAveragePrice: predictionOf(order).plan?.recommended?.impact?.allInAveragePrice ?? null,
     expectedFilledQuantity: order.predictedFilledQuantity.toFixed(),
   };
   const input: TcaInput = {
@@ -166,17 +161,11 @@ async function endMidOf(
   db: Db,
   venues: VenueRegistry,
   order: ComplexOrder,
-  prediction: StoredPrediction,
-  children: readonly ChildOrder[],
   fills: readonly Fill[],
   arrival: string,
 ): Promise<{ endMid: string; endMidSource: EndMidSource }> {
   if (order.endMid !== null) return { endMid: order.endMid.toFixed(), endMidSource: 'end_mid' };
-  const recorded = prediction.marketIdsByVenue;
-  const marketIdsByVenue = recorded && typeof recorded === 'object' && Object.keys(recorded).length > 0
-    ? recorded
-    : Object.fromEntries([order.marketId, ...children.map((child) => child.marketId)].map((id) => [id, id]));
-  const live = await consolidatedMidNow(venues, await listingsOfPlan(db, marketIdsByVenue), order.side);
+  const live = await midOfPlan(db, venues, order);
   if (live !== null) return { endMid: live, endMidSource: 'live_mid' };
   if (fills.length > 0) return { endMid: lastByTime(fills).price.toFixed(), endMidSource: 'last_fill_price' };
   return { endMid: arrival, endMidSource: 'arrival' };

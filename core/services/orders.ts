@@ -4,7 +4,7 @@ import type { Db } from '../db/prismaClient';
 import { Prisma, type Order } from '../generated/prisma/client';
 import { DomainError, invalidRequest, notFound } from '../domain/errors';
 import { newId } from '../domain/ids';
-import { decodeCursor, isIdCursor, parseLimit, toPage } from '../domain/pagination';
+import { createdWithin, decodeCursor, isIdCursor, parseLimit, toPage } from '../domain/pagination';
 import { checkPreTradeRisk } from '../domain/preTradeRisk';
 import { maxTakerFee, rulesForMarket } from '../domain/marketRules';
 import { validateOrderInput } from '../domain/venueRules';
@@ -238,9 +238,7 @@ export async function listOrders(db: Db, scope: Scope, filter: OrderFilter) {
       ...(filter.subaccountId != null ? { subaccountId: filter.subaccountId } : {}),
       ...(filter.marketId != null ? { marketId: filter.marketId } : {}),
       ...status,
-      ...(filter.since || filter.until
-        ? { createdAt: { ...(filter.since ? { gte: filter.since } : {}), ...(filter.until ? { lt: filter.until } : {}) } }
-        : {}),
+      ...createdWithin(filter.since, filter.until),
       ...(after ? { id: { lt: after.id } } : {}),
     },
     orderBy: { id: 'desc' },

@@ -231,6 +231,26 @@ describe('passive complex orders, cancel and per-child risk', () => {
   });
 });
 
+describe('recovery of an interrupted send', () => {
+  it('sends again a child claimed by a core that died before placing it, exactly once', async () => {
+    const market = (await marketOf(stack.core.db, 'sim_kalshi', 'MARS-LAUNCH')).id;
+    const twap = ok(
+      await post('/v1/complex_orders', {
+        subaccount_id: subaccount, market_id: market, side: 'yes', action: 'buy', quantity: '20', strategy: 'twap', duration_seconds: 3600, slices: 2, venues: ['sim-kalshi'],
+      }),
+    );
+    const [, later] = await children(twap.id);
+    expect(later).toMatchObject({ status: 'scheduled', order: null });
+    // As a core leaves it when it dies between claiming the slice and creating its order.
+    const longAgo = new Date(Date.now() - 3_600_000);
+    await stack.core.db.childOrder.update({ where: { id: later.id }, data: { status: 'sending', sentAt: longAgo, scheduledAt: longAgo } });
+    const done = await finalOf(twap.id);
+    expect(done).toMatchObject({ status: 'completed', filled_quantity: '20' });
+    expect((await children(twap.id)).map((c) => c.status)).toEqual(['sent', 'sent']);
+    expect(await stack.core.db.order.count({ where: { complexOrderId: twap.id } })).toBe(2);
+  });
+});
+
 describe('a TWAP outlives a restart of the core', () => {
   it('sends the slices that fell due while the core was down, each exactly once', async () => {
     const market = (await marketOf(stack.core.db, 'sim_kalshi', 'MARS-LAUNCH')).id;

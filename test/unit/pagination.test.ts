@@ -1,5 +1,5 @@
 import { DomainError } from '../../core/domain/errors';
-import { DEFAULT_LIMIT, MAX_LIMIT, decodeCursor, encodeCursor, isIdCursor, parseLimit, toPage } from '../../core/domain/pagination';
+import { DEFAULT_LIMIT, MAX_LIMIT, createdWithin, decodeCursor, encodeCursor, isIdCursor, parseLimit, toPage } from '../../core/domain/pagination';
 
 function thrown(fn: () => unknown): DomainError {
   try {
@@ -70,5 +70,24 @@ describe('toPage', () => {
     expect(page.data).toHaveLength(n);
     expect(page.hasMore).toBe(false);
     expect(page.nextCursor).toBeNull();
+  });
+});
+
+describe('createdWithin', () => {
+  const since = new Date('2026-11-01T00:00:00Z');
+  const until = new Date('2026-11-02T00:00:00Z');
+
+  it('is no filter without bounds, and each bound alone when only it is given', () => {
+    expect(createdWithin(undefined, null)).toEqual({});
+    expect(createdWithin(since, undefined)).toEqual({ createdAt: { gte: since } });
+    expect(createdWithin(null, until)).toEqual({ createdAt: { lt: until } });
+  });
+
+  it('includes since and excludes until', () => {
+    expect(createdWithin(since, until)).toEqual({ createdAt: { gte: since, lt: until } });
+  });
+
+  it('refuses a window that ends before it starts, naming since', () => {
+    expect(thrown(() => createdWithin(until, since))).toMatchObject({ code: 'invalid_request', param: 'since' });
   });
 });

@@ -7,13 +7,19 @@ import { DomainError, invalidRequest } from '../errors';
 import { parseDecimalString, PRICE_TICKS_PER_DOLLAR, MAX_PRICE_TICKS, MIN_PRICE_TICKS } from '../matching/units';
 import { isVenueName, type VenueName } from '../venues';
 import { D, directionOf, type Dec, type Direction } from './executionFigures';
-import type { ExcludedVenue, ExecutionStrategy, ParentOrder, TwapBookModel, VenueMarketSnapshot } from './types';
+import { EXECUTION_STRATEGIES, type ExcludedVenue, type ExecutionStrategy, type ParentOrder, type TwapBookModel, type VenueMarketSnapshot } from './types';
 
 export const MAX_TWAP_SLICES = 1_000;
 /** Default TWAP cadence: one slice a minute (at least one slice, at most MAX_TWAP_SLICES). */
 export const DEFAULT_SECONDS_PER_TWAP_SLICE = 60;
 
-const STRATEGIES: readonly ExecutionStrategy[] = ['sweep', 'passive', 'twap'];
+/** A strategy named by a client (a body field or a filter), or a 400 naming `strategy`. */
+export function requireStrategy(value: string): ExecutionStrategy {
+  if (!(EXECUTION_STRATEGIES as readonly string[]).includes(value)) {
+    throw invalidRequest('strategy', `strategy must be one of ${EXECUTION_STRATEGIES.join(', ')}.`);
+  }
+  return value as ExecutionStrategy;
+}
 
 export interface NormalizedOrder {
   readonly side: ParentOrder['side'];
@@ -58,7 +64,7 @@ export function eligibleMarkets(order: ParentOrder, snapshots: readonly VenueMar
 export function normalizeParentOrder(order: ParentOrder, markets: readonly VenueMarketSnapshot[]): NormalizedOrder {
   if (order.side !== 'yes' && order.side !== 'no') throw invalidRequest('side', 'side must be yes or no.');
   if (order.action !== 'buy' && order.action !== 'sell') throw invalidRequest('action', 'action must be buy or sell.');
-  if (!STRATEGIES.includes(order.strategy)) throw invalidRequest('strategy', `strategy must be one of ${STRATEGIES.join(', ')}.`);
+  requireStrategy(order.strategy);
 
   const quantity = typeof order.quantity === 'string' ? parseDecimalString(order.quantity) : null;
   if (quantity === null || quantity.lte(0)) throw invalidRequest('quantity', 'quantity must be a positive decimal string such as "100".');

@@ -8,7 +8,8 @@ import type { MarketRules } from '../venueRules';
 import type { VenueName } from '../venues';
 import type { OrderBookView, OrderAction, OutcomeSide, VenueTimeInForce } from '../../venues/venue';
 
-export type ExecutionStrategy = 'sweep' | 'passive' | 'twap';
+export const EXECUTION_STRATEGIES = ['sweep', 'passive', 'twap'] as const;
+export type ExecutionStrategy = (typeof EXECUTION_STRATEGIES)[number];
 
 /** The order to plan, as the client asked for it. */
 export interface ParentOrder {

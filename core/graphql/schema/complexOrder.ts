@@ -1,3 +1,4 @@
+import { EXECUTION_STRATEGIES } from '../../domain/planning';
 import { venueName } from '../../domain/venues';
 import { builder } from '../builder';
 import { previewComplexOrder } from '../../services/complexOrderPreview';
@@ -95,7 +96,7 @@ export const ComplexOrderType = builder.prismaObject('ComplexOrder', {
 const ComplexOrderPage = pageOf('ComplexOrder', ComplexOrderType);
 const ChildOrderPage = pageOf('ChildOrder', ChildOrderType);
 
-const StrategyEnum = builder.enumType('ExecutionStrategy', { values: ['sweep', 'passive', 'twap'] as const });
+const StrategyEnum = builder.enumType('ExecutionStrategy', { values: EXECUTION_STRATEGIES });
 
 const ComplexOrderPreviewInput = builder.inputType('ComplexOrderPreviewInput', {
   fields: (t) => ({

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "complex_orders_status_idx" ON "complex_orders"("status");
