@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+import { formatDecimal } from './decimals';
 import { PRICE_TICKS_PER_DOLLAR } from './matching';
 import { computeFee, marketRulesFor, type MarketRules } from './venueRules';
 import type { PolymarketTickSize } from './venueRules/types';
@@ -9,8 +10,8 @@ export function rulesForMarket(market: { venue: VenueColumn; tickSize: Decimal.V
   const venue = venueName(market.venue);
   const simulated = venue === 'kalshi' ? 'sim-kalshi' : venue === 'polymarket' ? 'sim-polymarket' : venue;
   return marketRulesFor(simulated, {
-    tickSize: new Decimal(market.tickSize.toString()).toFixed() as PolymarketTickSize,
-    minOrderSize: new Decimal(market.minSize.toString()).toFixed(),
+    tickSize: formatDecimal(market.tickSize) as PolymarketTickSize,
+    minOrderSize: formatDecimal(market.minSize),
   });
 }
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import Decimal from 'decimal.js';
 import type { Db } from '../db/prismaClient';
 import { Prisma, type Order } from '../generated/prisma/client';
+import { formatDecimal } from '../domain/decimals';
 import { DomainError, invalidRequest, notFound } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { createdWithin, decodeCursor, isIdCursor, parseLimit, toPage } from '../domain/pagination';
@@ -144,8 +145,8 @@ export async function placeOrder(
       side: order.side,
       action: order.action,
       type: order.type,
-      ...(order.price ? { price: new Decimal(order.price.toString()).toFixed() } : {}),
-      quantity: new Decimal(order.quantity.toString()).toFixed(),
+      ...(order.price ? { price: formatDecimal(order.price) } : {}),
+      quantity: formatDecimal(order.quantity),
       timeInForce: order.timeInForce,
     });
   } catch (error) {

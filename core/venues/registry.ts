@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import type { Db } from '../db/prismaClient';
+import { formatDecimal } from '../domain/decimals';
 import type { VenueColumn } from '../domain/venues';
 import { recordExecution } from '../services/executions';
 import type { VenueRegistry } from '../services/orders';
@@ -22,9 +23,9 @@ export async function openVenues(db: Db, logger: Logger, seed = SIM_SEED): Promi
     markets.map((m) => ({
       venue: m.venue,
       venueMarketId: m.venueMarketId,
-      tickSize: new Decimal(m.tickSize.toString()).toFixed(),
-      minSize: new Decimal(m.minSize.toString()).toFixed(),
-      fairValue: new Decimal((m.fairValue ?? '0.5').toString()).toFixed(),
+      tickSize: formatDecimal(m.tickSize),
+      minSize: formatDecimal(m.minSize),
+      fairValue: formatDecimal(m.fairValue ?? '0.5'),
     })),
     { seed },
   );
@@ -64,9 +65,9 @@ async function restoreResting(
       venueMarketId: o.market.venueMarketId,
       side: o.side,
       action: o.action,
-      price: new Decimal(o.price!.toString()).toFixed(),
+      price: formatDecimal(o.price!),
       remainingQuantity: new Decimal(o.quantity.toString()).sub(o.filledQuantity.toString()).toFixed(),
-      filledQuantity: new Decimal(o.filledQuantity.toString()).toFixed(),
+      filledQuantity: formatDecimal(o.filledQuantity),
     })),
   );
 }
