@@ -10,6 +10,7 @@
  *   users create --workspace <id> --email <email> [--read-only]
  *                                                              prints the user id; the password comes from
  *                                                              MK_USER_PASSWORD or the first line of stdin
+ *   users disable <user_id>                                    the user can no longer sign in; their sessions end at once
  *
  * A password is never taken from the arguments: the command line of a running process is readable
  * by every user of the machine (ps, /proc/<pid>/cmdline) and lands in shell history. The
@@ -22,7 +23,7 @@ import { createPrismaClient, type Db } from '../core/db/prismaClient';
 import { DomainError } from '../core/domain/errors';
 import { createRevocationBus } from '../core/protocol/revocationBus';
 import { createApiKey, createDashboardToken, revokeApiKey } from '../core/services/apiKeys';
-import { createUser } from '../core/services/users';
+import { createUser, disableUser } from '../core/services/users';
 import { getWorkspace, createWorkspace } from '../core/services/workspaces';
 import type { Config } from '../core/config';
 import { configOrExit, exitWith } from './process';
@@ -33,7 +34,8 @@ const USAGE = `usage:
   npm run cli -- keys revoke <key_id>
   npm run cli -- dashboard-tokens create --workspace <id> [--read-only]
   npm run cli -- users create --workspace <id> --email <email> [--read-only]
-      password: first line of stdin (piped), or MK_USER_PASSWORD; never an argument`;
+      password: first line of stdin (piped), or MK_USER_PASSWORD; never an argument
+  npm run cli -- users disable <user_id>`;
 
 /** Longest first line read from stdin for a password (the policy allows 256 characters). */
 const MAX_PASSWORD_LINE_BYTES = 4096;
@@ -142,6 +144,12 @@ async function execute(db: Db, config: Config, argv: string[]): Promise<string[]
         scope: values['read-only'] ? 'read_only' : 'full',
       });
       return [user.id];
+    }
+    case 'users disable': {
+      const userId = rest[0];
+      if (!userId || rest.length > 1) throw new UsageError('users disable needs exactly one user id');
+      const user = await disableUser(db, userId);
+      return [`${user.id} (${user.email}) disabled at ${user.disabledAt!.toISOString()}; their sessions are ended`];
     }
     default:
       throw new UsageError(command.trim() ? `unknown command '${command.trim()}'` : 'no command given');

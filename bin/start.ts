@@ -44,6 +44,7 @@ run(async () => {
         `Demo workspace ${demo.workspace.id} created. These secrets are shown once; keep them.`,
         `  test API key ${demo.key.id}:   ${demo.secret}`,
         `  dashboard token:  ${demo.dashboardSecret}`,
+        `Dashboard: ${baseUrl}/dashboard/  (sign in as ${demo.user.email}, password ${demo.password})`,
         `Try: curl -H "Authorization: Bearer ${demo.secret}" ${baseUrl}/v1/markets`,
         `Analysts: ${baseUrl}${ANALYST_ENDPOINT} (GraphiQL; Authorization: Bearer <dashboard token>)`,
         '',

@@ -32,6 +32,10 @@ const schema = z.object({
     )
     .optional(),
   RATE_LIMIT_DEFAULT: integer.pipe(z.number().positive().max(1_000_000)).default(50),
+  /** Dashboard sign-in attempts allowed per minute, per client address and per email. */
+  SIGN_IN_ATTEMPTS_PER_MINUTE: integer.pipe(z.number().min(1).max(10_000)).default(10),
+  /** The gateway is behind a proxy that terminates TLS: believe X-Forwarded-Proto/-For (Secure cookies, client address). */
+  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   AUTH_CACHE_TTL_MS: integer.pipe(z.number().max(60_000)).default(1000),
   SCHEDULER_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   SCHEDULER_INTERVAL_MS: integer.pipe(z.number().min(10).max(60_000)).default(250),

@@ -1,5 +1,6 @@
 import type { Config } from './config';
 import { applyMigrations } from './db/migrate';
+import { parseKeyring } from './domain/credentialVault';
 import { openDatabase } from './db/openDatabase';
 import { createPrismaClient, type Db } from './db/prismaClient';
 import type http from 'node:http';
@@ -33,6 +34,8 @@ export async function openCore(
   logger: Logger,
   options: { inProcessOnly?: boolean } = {},
 ): Promise<CoreService> {
+  // Before anything is opened: a bad keyring stops the start with a message naming the variable.
+  const credentialKeys = parseKeyring(config);
   const database = await openDatabase(config);
   const applied = await applyMigrations(database.url);
   if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
@@ -41,8 +44,8 @@ export async function openCore(
   if (seeded) logger.info({ markets: seeded }, 'seeded simulated markets');
   const revocations = createRevocationBus(config.REDIS_URL);
   const venues = await openVenues(db, logger);
-  const yoga = createCoreYoga({ db, config, internalSecret, revocations, venues, logger, inProcessOnly: options.inProcessOnly });
-  const analyst = createAnalystYoga({ db, config, revocations, venues, logger });
+  const yoga = createCoreYoga({ db, config, internalSecret, revocations, venues, logger, credentialKeys, inProcessOnly: options.inProcessOnly });
+  const analyst = createAnalystYoga({ db, config, revocations, venues, logger, credentialKeys });
   const handler: http.RequestListener = (req, res) =>
     void (req.url?.startsWith(ANALYST_ENDPOINT) ? analyst(req, res) : yoga(req, res));
   const expireKeys = () => deleteExpiredIdempotencyKeys(db).catch((error: unknown) => logger.warn({ err: error }, 'idempotency key expiry failed'));

@@ -4,6 +4,9 @@ import type Redis from 'ioredis';
 import type { Logger } from '../core/support/logger';
 import type { AuthCache } from './authCache';
 import type { CoreClient } from './coreClient';
+import { registerDashboardPage } from './dashboardPage';
+import { registerSessionRoutes } from './dashboardSession';
+import { accessLog } from './middleware/accessLog';
 import { authenticate, type Authenticated } from './middleware/authenticate';
 import { errorEnvelope } from './middleware/errorEnvelope';
 import { jsonBody } from './middleware/jsonBody';
@@ -20,11 +23,20 @@ export interface GatewayDeps {
   redis?: Redis;
   logger: Logger;
   dashboardRateLimit: number;
+  /** Sign-in attempts per minute, per client address and per email. */
+  signInAttemptsPerMinute: number;
+  /** Behind a TLS-terminating proxy: X-Forwarded-Proto and X-Forwarded-For are believed. */
+  trustProxy: boolean;
 }
 
-/** The REST gateway, not listening: request id -> error envelope -> route (auth -> rate limit -> body -> core). */
+/**
+ * The REST gateway, not listening: request id -> error envelope -> route (auth -> rate limit ->
+ * body -> core); the dashboard's session routes and its page beside them.
+ */
 export function buildGatewayApp(deps: GatewayDeps): Koa {
-  const app = new Koa({ proxy: false });
+  // Behind one trusted proxy: the client address is the last X-Forwarded-For entry (the one the
+  // proxy appended), never an earlier one, which the client wrote itself.
+  const app = new Koa({ proxy: deps.trustProxy, maxIpsCount: 1 });
   app.on('error', (error) => deps.logger.warn({ err: error }, 'koa error after the response'));
   const router = new Router();
   const limit = rateLimit(deps.redis);
@@ -35,9 +47,13 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
     ctx.body = openApi;
   });
 
+  registerSessionRoutes(router, { core: deps.core, redis: deps.redis, signInAttemptsPerMinute: deps.signInAttemptsPerMinute });
+  registerDashboardPage(router);
+
+  const authDeps = { core: deps.core, cache: deps.authCache, dashboardRateLimit: deps.dashboardRateLimit };
   for (const route of ROUTES) {
     router.register(koaPath(route.path), [route.method], [
-      authenticate(route.auth, deps.core, deps.authCache, deps.dashboardRateLimit),
+      authenticate(route, authDeps),
       limit,
       jsonBody(),
       async (ctx) => {
@@ -46,12 +62,15 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
         const idempotencyKey = route.idempotent ? idempotencyKeyOf(ctx.get('Idempotency-Key')) : undefined;
         const result = await deps.core.call(route.operation, variables, auth.principal, { idempotencyKey });
         if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
+        // Answers are per credential and some hold a secret shown once (a new key): never cached.
+        ctx.set('Cache-Control', 'no-store');
         ctx.body = result.value;
       },
     ]);
   }
 
   app.use(requestId());
+  app.use(accessLog(deps.logger));
   app.use(errorEnvelope(deps.logger));
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -26,7 +26,15 @@ export function openGateway(
   const ttl = options.revocationsReachUs ? config.AUTH_CACHE_TTL_MS : 0;
   const authCache = new AuthCache<Authenticated>(ttl, options.revocations);
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 }) : undefined;
-  const app = buildGatewayApp({ core, authCache, redis, logger: options.logger, dashboardRateLimit: config.RATE_LIMIT_DEFAULT });
+  const app = buildGatewayApp({
+    core,
+    authCache,
+    redis,
+    logger: options.logger,
+    dashboardRateLimit: config.RATE_LIMIT_DEFAULT,
+    signInAttemptsPerMinute: config.SIGN_IN_ATTEMPTS_PER_MINUTE,
+    trustProxy: config.TRUST_PROXY,
+  });
   return {
     app,
     async close() {

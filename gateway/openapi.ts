@@ -28,6 +28,12 @@ type JsonSchema = Record<string, unknown>;
 const SCHEMA_FILE = path.resolve(__dirname, '../schema.graphql');
 const ALWAYS: (keyof typeof ERROR_CODES)[] = ['unauthorized', 'rate_limited', 'internal_error', 'upstream_unavailable'];
 
+/** The credentials a route accepts, any one of them. */
+function securityOf(route: Route): Record<string, never[]>[] {
+  if (route.auth === 'dashboard') return [{ dashboardSession: [] }, { dashboardToken: [] }];
+  return route.session ? [{ apiKey: [] }, { dashboardSession: [] }] : [{ apiKey: [] }];
+}
+
 /**
  * OpenAPI 3.1 from the route table: parameters and bodies from each row's zod schemas, success
  * bodies from the row's GraphQL operation (its aliases are the JSON field names) against the
@@ -45,7 +51,7 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
       tags: [route.tag],
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
-      security: [{ [route.auth === 'api_key' ? 'apiKey' : 'dashboardToken']: [] }],
+      security: securityOf(route),
       parameters: [
         ...parametersOf(route.params, 'path'),
         ...parametersOf(route.query, 'query'),
@@ -70,6 +76,7 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
       },
     };
   }
+  Object.assign(paths, sessionPaths());
   return {
     openapi: '3.1.0',
     info: {
@@ -83,7 +90,11 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
     components: {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: mk_test_... (test environment) or mk_live_... (real venues).' },
-        dashboardToken: { type: 'http', scheme: 'bearer', description: 'A workspace dashboard token, mk_dash_...' },
+        dashboardToken: { type: 'http', scheme: 'bearer', description: 'A workspace dashboard token, mk_dash_... (read-only tokens only read); X-Environment (test or live, test by default) chooses the environment.' },
+        dashboardSession: {
+          type: 'apiKey', in: 'cookie', name: 'mk_session',
+          description: 'The dashboard\u2019s session cookie (POST /v1/session signs in). Changes also need X-CSRF-Token; X-Environment (test or live) chooses the environment. See docs/dashboard.md.',
+        },
       },
       schemas: {
         Error: {
@@ -103,6 +114,41 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
             },
           },
         },
+      },
+    },
+  };
+}
+
+/** The dashboard's sign-in, session and sign-out (gateway/dashboardSession.ts; docs/dashboard.md). */
+function sessionPaths(): Record<string, Record<string, unknown>> {
+  const session = {
+    type: 'object',
+    required: ['user', 'workspace', 'csrf_token', 'expires_at'],
+    properties: {
+      user: { type: 'object', properties: { id: { type: 'string' }, email: { type: 'string' }, access: { type: 'string', enum: ['full', 'read_only'] } } },
+      workspace: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } },
+      csrf_token: { type: 'string', description: 'Send it back in X-CSRF-Token with every change made with the cookie.' },
+      expires_at: { type: 'string', format: 'date-time', description: '12 hours after sign-in, however busy the session.' },
+    },
+  };
+  const ok = (description: string, schema: JsonSchema) => ({ '200': { description, content: { 'application/json': { schema } } } });
+  const tag = ['Dashboard session'];
+  return {
+    '/v1/session': {
+      post: {
+        operationId: 'signIn', tags: tag, summary: 'Sign in to the dashboard', security: [],
+        description: 'Sets the `mk_session` cookie (HttpOnly, SameSite=Strict, Secure over TLS). A wrong password and an unknown email get the same 401. Rate limited per client address and per email (SIGN_IN_ATTEMPTS_PER_MINUTE).',
+        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['email', 'password'], properties: { email: { type: 'string', maxLength: 254 }, password: { type: 'string', maxLength: 1024 } }, additionalProperties: false } } } },
+        responses: { ...ok('Signed in; the cookie is set.', session), ...errorResponses(['invalid_request', 'invalid_json', 'unsupported_media_type', 'payload_too_large', 'unauthorized', 'rate_limited', 'internal_error']) },
+      },
+      get: {
+        operationId: 'getSession', tags: tag, summary: 'The cookie\u2019s session', security: [{ dashboardSession: [] }],
+        responses: { ...ok('The signed-in session.', session), ...errorResponses(['unauthorized', 'internal_error']) },
+      },
+      delete: {
+        operationId: 'signOut', tags: tag, summary: 'Sign out', security: [{ dashboardSession: [] }],
+        description: 'Needs X-CSRF-Token. Ends the session in the database (every gateway refuses the cookie at once) and clears the cookie.',
+        responses: { ...ok('Signed out.', { type: 'object', properties: { signed_out: { type: 'boolean' } } }), ...errorResponses(['unauthorized', 'forbidden', 'internal_error']) },
       },
     },
   };

@@ -17,12 +17,20 @@ export interface Route {
   tag: string;
   summary: string;
   description?: string;
+  /**
+   * The credential the route takes: an API key, or the dashboard (its session cookie, or a
+   * dashboard token; read-only ones only read). `session` lets the dashboard's session call an API-key route too
+   * (docs/dashboard.md): reads, risk settings, cancels; never order placement.
+   */
   auth: 'api_key' | 'dashboard';
+  session?: boolean;
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodObject;
   /** The variable that receives the body; without it the body's fields are variables themselves. */
   bodyVariable?: string;
+  /** The body's field names are the venue's own and reach the core as they are (not camelCased). */
+  bodyVerbatim?: boolean;
   /** Honours the Idempotency-Key header. */
   idempotent?: boolean;
   /** Errors this route answers with beyond those every route can (401, 429, 500, 502). */
@@ -88,7 +96,7 @@ export const ROUTES: Route[] = [
   {
     method: 'GET', path: '/v1/orders', operation: 'ListOrders', tag: 'Orders', summary: 'List orders',
     description: 'Newest first. status is an order status, or working (pending, open, partially_filled, unknown).',
-    auth: 'api_key',
+    auth: 'api_key', session: true,
     query: z.strictObject({
       subaccount_id: id('sa').optional(), market_id: id('mkt').optional(),
       status: z.enum(['working', 'pending', 'open', 'partially_filled', 'filled', 'canceled', 'rejected', 'expired', 'unknown']).optional(),
@@ -99,28 +107,28 @@ export const ROUTES: Route[] = [
   {
     method: 'GET', path: '/v1/orders/{id}', operation: 'GetOrder', tag: 'Orders', summary: 'Get order',
     description: 'A resting order carries its queue_position at the venue.',
-    auth: 'api_key', params: z.strictObject({ id: id('ord') }), errors: ['not_found'],
+    auth: 'api_key', session: true, params: z.strictObject({ id: id('ord') }), errors: ['not_found'],
   },
   {
     method: 'DELETE', path: '/v1/orders/{id}', operation: 'CancelOrder', tag: 'Orders', summary: 'Cancel order',
     description: 'Cancels the unfilled remainder at the venue; 409 when the order is already final.',
-    auth: 'api_key', params: z.strictObject({ id: id('ord') }), errors: ['not_found', 'conflict', 'venue_error', 'venue_unavailable'],
+    auth: 'api_key', session: true, params: z.strictObject({ id: id('ord') }), errors: ['not_found', 'conflict', 'venue_error', 'venue_unavailable'],
   },
   {
     method: 'GET', path: '/v1/positions', operation: 'ListPositions', tag: 'Positions', summary: 'List positions',
-    description: 'Open positions per subaccount, market and side, with average cost, realized and unrealized P&L (marked to the venue mid).',
-    auth: 'api_key', query: z.strictObject({ subaccount_id: id('sa').optional(), market_id: id('mkt').optional() }),
+    description: 'Open positions per subaccount, market and side (in that order, paged), with average cost, realized and unrealized P&L (marked to the venue mid).',
+    auth: 'api_key', session: true, query: z.strictObject({ subaccount_id: id('sa').optional(), market_id: id('mkt').optional(), ...page }),
     errors: ['invalid_request', 'not_found'],
   },
   {
     method: 'GET', path: '/v1/portfolio', operation: 'GetPortfolio', tag: 'Portfolio', summary: 'Get balances and exposure',
     description: 'Per subaccount: cash, cash reserved by open buys, positions at cost and marked, realized and unrealized P&L, gross exposure, equity.',
-    auth: 'api_key', query: z.strictObject({ subaccount_id: id('sa').optional() }), errors: ['invalid_request', 'not_found'],
+    auth: 'api_key', session: true, query: z.strictObject({ subaccount_id: id('sa').optional() }), errors: ['invalid_request', 'not_found'],
   },
   {
     method: 'PUT', path: '/v1/risk/kill_switch', operation: 'SetKillSwitch', tag: 'Risk', summary: 'Turn the workspace kill switch on or off',
     description: 'While on, every new order of the workspace (test and live) is rejected with risk_limit_exceeded, limit kill_switch.',
-    auth: 'api_key', body: z.strictObject({ enabled: z.boolean() }),
+    auth: 'api_key', session: true, body: z.strictObject({ enabled: z.boolean() }),
     errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type'],
   },
   {
@@ -132,7 +140,7 @@ export const ROUTES: Route[] = [
   {
     method: 'GET', path: '/v1/complex_orders', operation: 'ListComplexOrders', tag: 'Complex Orders', summary: 'List complex orders',
     description: 'Newest first, with filled quantity, average fill price and fees over every child.',
-    auth: 'api_key',
+    auth: 'api_key', session: true,
     query: z.strictObject({
       subaccount_id: id('sa').optional(), market_id: id('mkt').optional(),
       status: z.enum(['pending', 'working', 'completed', 'canceled', 'failed']).optional(),
@@ -151,7 +159,7 @@ export const ROUTES: Route[] = [
   {
     method: 'GET', path: '/v1/complex_orders/{id}', operation: 'GetComplexOrder', tag: 'Complex Orders', summary: 'Get complex order',
     description: 'With the plan it was placed with (recommended alternative, alternatives compared, reason).',
-    auth: 'api_key', params: z.strictObject({ id: id('cxo') }), errors: ['not_found'],
+    auth: 'api_key', session: true, params: z.strictObject({ id: id('cxo') }), errors: ['not_found'],
   },
   {
     method: 'DELETE', path: '/v1/complex_orders/{id}', operation: 'CancelComplexOrder', tag: 'Complex Orders', summary: 'Cancel complex order',
@@ -184,7 +192,7 @@ export const ROUTES: Route[] = [
   {
     method: 'GET', path: '/v1/risk/pnl_history', operation: 'GetPnlHistory', tag: 'Risk', summary: 'Get daily realized P&L history',
     description: 'Realized P&L (fees included) per UTC day, every day of the range present, with the running total. At most 3660 days.',
-    auth: 'api_key',
+    auth: 'api_key', session: true,
     query: z.strictObject({
       subaccount_id: id('sa').optional(),
       from: z.iso.date().optional().describe('First UTC day (YYYY-MM-DD); 29 days before `to` by default.'),
@@ -195,27 +203,27 @@ export const ROUTES: Route[] = [
   {
     method: 'GET', path: '/v1/risk/stats', operation: 'GetRiskStats', tag: 'Risk', summary: 'Get portfolio risk statistics',
     description: 'Gross and net exposure by venue and market, concentration, open-order notional, realized and unrealized P&L, the worst case of the binary payoffs, and each subaccount’s use of its risk limits.',
-    auth: 'api_key', query: z.strictObject({ subaccount_id: id('sa').optional() }), errors: ['invalid_request', 'not_found'],
+    auth: 'api_key', session: true, query: z.strictObject({ subaccount_id: id('sa').optional() }), errors: ['invalid_request', 'not_found'],
   },
   {
     method: 'GET', path: '/v1/risk_limits/{subaccount_id}', operation: 'GetRiskLimits', tag: 'Risk limits',
-    summary: 'Get subaccount risk limits', auth: 'api_key', params: z.strictObject({ subaccount_id: id('sa') }), errors: ['not_found'],
+    summary: 'Get subaccount risk limits', auth: 'api_key', session: true, params: z.strictObject({ subaccount_id: id('sa') }), errors: ['not_found'],
   },
   {
     method: 'PUT', path: '/v1/risk_limits/{subaccount_id}', operation: 'UpdateRiskLimits', tag: 'Risk limits',
     summary: 'Update subaccount risk limits',
     description: 'Fields left out keep their value; null removes a limit; 0 forbids what the limit measures.',
-    auth: 'api_key', params: z.strictObject({ subaccount_id: id('sa') }), body: riskLimitsBody, bodyVariable: 'input',
+    auth: 'api_key', session: true, params: z.strictObject({ subaccount_id: id('sa') }), body: riskLimitsBody, bodyVariable: 'input',
     errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'not_found'],
   },
   {
     method: 'GET', path: '/v1/subaccounts', operation: 'ListSubaccounts', tag: 'Subaccounts', summary: 'List subaccounts',
-    auth: 'api_key', query: z.strictObject({ ...page }), errors: ['invalid_request'],
+    auth: 'api_key', session: true, query: z.strictObject({ ...page }), errors: ['invalid_request'],
   },
   {
     method: 'POST', path: '/v1/subaccounts', operation: 'CreateSubaccount', tag: 'Subaccounts', summary: 'Create subaccount',
     description: 'Test subaccounts start with simulated cash (starting_balance, or the configured default).',
-    auth: 'api_key', bodyVariable: 'input',
+    auth: 'api_key', session: true, bodyVariable: 'input',
     body: z.strictObject({
       name: z.string().min(1).max(100),
       starting_balance: decimal.optional().describe('Test keys only: simulated cash in dollars.'),
@@ -224,7 +232,7 @@ export const ROUTES: Route[] = [
   },
   {
     method: 'GET', path: '/v1/subaccounts/{id}', operation: 'GetSubaccount', tag: 'Subaccounts', summary: 'Get subaccount',
-    auth: 'api_key', params: z.strictObject({ id: id('sa') }), errors: ['not_found'],
+    auth: 'api_key', session: true, params: z.strictObject({ id: id('sa') }), errors: ['not_found'],
   },
   {
     method: 'DELETE', path: '/v1/subaccounts/{id}', operation: 'DeleteSubaccount', tag: 'Subaccounts', summary: 'Delete subaccount',
@@ -233,17 +241,17 @@ export const ROUTES: Route[] = [
   },
   {
     method: 'DELETE', path: '/v1/subaccounts/{id}/credentials/{exchange}', operation: 'DeleteExchangeCredential',
-    tag: 'Subaccounts', summary: 'Delete exchange credentials of a subaccount for one exchange', auth: 'api_key',
+    tag: 'Subaccounts', summary: 'Delete exchange credentials of a subaccount for one exchange', auth: 'api_key', session: true,
     params: z.strictObject({ id: id('sa'), exchange }), errors: ['invalid_request', 'not_found'],
   },
   {
     method: 'GET', path: '/v1/receipts', operation: 'ListReceipts', tag: 'Receipts', summary: 'List execution receipts',
-    auth: 'api_key',
+    auth: 'api_key', session: true,
     query: z.strictObject({ subaccount_id: id('sa').optional(), order_id: id('ord').optional(), since: timestamp.optional(), until: timestamp.optional(), ...page }),
     errors: ['invalid_request'],
   },
   {
-    method: 'GET', path: '/v1/fills', operation: 'ListFills', tag: 'Fills', summary: 'List fills', auth: 'api_key',
+    method: 'GET', path: '/v1/fills', operation: 'ListFills', tag: 'Fills', summary: 'List fills', auth: 'api_key', session: true,
     query: z.strictObject({
       subaccount_id: id('sa').optional(), market_id: id('mkt').optional(), order_id: id('ord').optional(),
       since: timestamp.optional(), until: timestamp.optional(), ...page,
@@ -253,7 +261,7 @@ export const ROUTES: Route[] = [
   {
     method: 'GET', path: '/v1/markets', operation: 'SearchMarkets', tag: 'Markets', summary: 'Search markets',
     description: 'Full-text search (every word, as a prefix) over title, ticker, category and description, ranked; without q, catalog order.',
-    auth: 'api_key',
+    auth: 'api_key', session: true,
     query: z.strictObject({
       q: z.string().max(200).optional(), venue: z.enum(VENUES).optional(),
       status: z.enum(['open', 'closed', 'settled']).optional(), category: z.string().max(64).optional(), ...page,
@@ -261,16 +269,48 @@ export const ROUTES: Route[] = [
     errors: ['invalid_request'],
   },
   {
-    method: 'GET', path: '/v1/markets/{id}', operation: 'GetMarket', tag: 'Markets', summary: 'Get market', auth: 'api_key',
+    method: 'GET', path: '/v1/markets/{id}', operation: 'GetMarket', tag: 'Markets', summary: 'Get market', auth: 'api_key', session: true,
     params: z.strictObject({ id: id('mkt') }), errors: ['not_found'],
   },
   {
+    method: 'GET', path: '/v1/api_keys', operation: 'ListApiKeys', tag: 'API keys', summary: 'List API keys',
+    description: 'Both environments, revoked keys included, newest first: name, prefix and last 4, rate limit, created, last used, revoked. Never a secret. Authenticated through the dashboard (session or dashboard token).',
+    auth: 'dashboard', query: z.strictObject({ ...page }), errors: ['invalid_request', 'forbidden'],
+  },
+  {
+    method: 'POST', path: '/v1/api_keys', operation: 'CreateApiKey', tag: 'API keys', summary: 'Create an API key',
+    description: 'Answers the key and its `secret`, shown this once: only its SHA-256 is kept. Not idempotent (a replay would need the secret stored). Authenticated through the dashboard.',
+    auth: 'dashboard', bodyVariable: 'input',
+    body: z.strictObject({
+      name: z.string().min(1).max(100),
+      environment: z.enum(['test', 'live']),
+      rate_limit: z.number().int().min(1).max(100_000).optional().describe('Requests per second; the workspace default when left out.'),
+    }),
+    errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'forbidden'],
+  },
+  {
     method: 'DELETE', path: '/v1/api_keys/{key_id}', operation: 'RevokeApiKey', tag: 'API keys', summary: 'Revoke an API key',
-    description: 'Authenticated through the dashboard: `Authorization: Bearer mk_dash_...` (a workspace dashboard token). Requests with the revoked key get 401 at once.',
+    description: 'Authenticated through the dashboard: its session cookie (with X-CSRF-Token), or `Authorization: Bearer mk_dash_...` (a full-access workspace dashboard token; a read-only one gets 403). Requests with the revoked key get 401 at once.',
     auth: 'dashboard', params: z.strictObject({ key_id: id('key') }), errors: ['not_found', 'forbidden'],
   },
   {
+    method: 'PUT', path: '/v1/subaccounts/{id}/credentials/{exchange}', operation: 'AttachExchangeCredential',
+    tag: 'Subaccounts', summary: 'Attach exchange credentials to a subaccount',
+    description: 'Kalshi: key_id and private_key (RSA PEM, at least 2048 bits). Polymarket: private_key (secp256k1, hex), api_key, api_secret, api_passphrase, optional funder_address and signature_type. Shape-checked, sealed with AES-256-GCM under the configured key-encryption key, replacing what was attached before; answers only a fingerprint, never the secret again. Authenticated through the dashboard. See docs/credentials.md.',
+    auth: 'dashboard', params: z.strictObject({ id: id('sa'), exchange }), bodyVariable: 'credentials', bodyVerbatim: true,
+    body: z.strictObject({
+      key_id: z.string().max(256).optional(),
+      private_key: z.string().max(16_384).optional(),
+      api_key: z.string().max(256).optional(),
+      api_secret: z.string().max(1024).optional(),
+      api_passphrase: z.string().max(1024).optional(),
+      funder_address: z.string().max(256).optional(),
+      signature_type: z.number().int().optional(),
+    }),
+    errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'not_found', 'forbidden'],
+  },
+  {
     method: 'GET', path: '/v1/workspace', operation: 'GetWorkspace', tag: 'Workspaces', summary: 'Get the current workspace',
-    auth: 'api_key', errors: [],
+    auth: 'api_key', session: true, errors: [],
   },
 ];

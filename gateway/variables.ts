@@ -41,6 +41,7 @@ export function toVariables(
     ...camelKeys(validate(route.query, request.query, 'query')),
   };
   if (route.method === 'GET' || route.method === 'DELETE') return variables;
-  const body = camelKeys(validate(route.body, request.body, 'body'));
+  const validated = validate(route.body, request.body, 'body');
+  const body = route.bodyVerbatim ? validated : camelKeys(validated);
   return route.bodyVariable ? { ...variables, [route.bodyVariable]: body } : { ...variables, ...body };
 }

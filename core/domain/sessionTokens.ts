@@ -10,6 +10,18 @@ import { sha256Hex } from './secrets';
  */
 const TOKEN_BYTES = 32;
 
+/** The cookie that carries a dashboard session token. */
+export const SESSION_COOKIE = 'mk_session';
+
+/** The session token in a Cookie header, or undefined. */
+export function sessionTokenFromCookieHeader(header: string | null | undefined): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === SESSION_COOKIE) return value.join('=') || undefined;
+  }
+  return undefined;
+}
+
 export const SESSION_TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 
 export function generateSessionToken(): string {

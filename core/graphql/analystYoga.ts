@@ -1,14 +1,15 @@
-import { createGraphQLError, createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { createGraphQLError, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import { getOperationAST, Kind, type DocumentNode } from 'graphql';
-import { DASHBOARD_TOKEN_FORMAT, sha256Hex } from '../domain/secrets';
+import { DASHBOARD_TOKEN_FORMAT, ENVIRONMENT_HEADER, environmentFromHeader, sha256Hex } from '../domain/secrets';
+import { sessionTokenFromCookieHeader } from '../domain/sessionTokens';
 import { authenticateDashboardToken } from '../services/apiKeys';
+import { findSession } from '../services/sessions';
 import { contextFor, type ContextDeps, type CoreContext } from './context';
 import { maskError } from './errorMasking';
+import { refuseMutationsWhenReadOnly } from './readOnlyAccess';
 import { schema } from './schema';
 
 export const ANALYST_ENDPOINT = '/analyst/graphql';
-export const ENVIRONMENT_HEADER = 'x-environment';
 
 export type AnalystDeps = ContextDeps;
 
@@ -19,9 +20,11 @@ const unauthorized = (message: string) => createGraphQLError(message, { extensio
 /**
  * The core's GraphQL for internal dashboards and analysts, at /analyst/graphql: any document (not
  * only the gateway's persisted ones), GraphiQL in the browser (bundled, nothing fetched from a CDN),
- * authenticated with a workspace dashboard token (`Authorization: Bearer mk_dash_…`) and scoped to
- * its workspace and to the environment of the `X-Environment` header (`test` by default). Read-only
- * tokens cannot run mutations. Depth, breadth and complexity are limited (see builder.ts).
+ * authenticated with a workspace dashboard token (`Authorization: Bearer mk_dash_…`), or, where
+ * the dashboard shares the origin (`npm start`), the signed-in user's session cookie, which only
+ * reads (so no CSRF token is needed, and a forged request can change nothing). Scoped to the
+ * workspace and to the environment of the `X-Environment` header (`test` by default). Read-only
+ * credentials cannot run mutations. Depth, breadth and complexity are limited (see builder.ts).
  */
 export function createAnalystYoga(deps: AnalystDeps): AnalystYoga {
   const mask = maskError(deps.logger);
@@ -29,37 +32,48 @@ export function createAnalystYoga(deps: AnalystDeps): AnalystYoga {
     schema,
     graphqlEndpoint: ANALYST_ENDPOINT,
     landingPage: false,
-    graphiql: { title: 'Prediction markets — analyst GraphQL', headers: JSON.stringify({ Authorization: 'Bearer mk_dash_…', 'X-Environment': 'test' }) },
+    // No cross-origin callers: with cookies accepted, no other site's page may read the answers.
+    cors: false,
+    graphiql: {
+      title: 'Prediction markets — analyst GraphQL',
+      // Header values must be Latin-1 for fetch: no placeholder with an ellipsis here.
+      headers: JSON.stringify({ 'X-Environment': 'test' }),
+      defaultQuery: [
+        '# Signed in to the dashboard in this browser? Queries just work (the session reads only).',
+        '# Otherwise add "Authorization": "Bearer mk_dash_..." under Headers below.',
+        '# X-Environment chooses test or live.',
+        '{',
+        '  workspace { id name tradingHalted }',
+        '  subaccounts { data { id name cashBalance } }',
+        '}',
+        '',
+      ].join('\n'),
+    },
     renderGraphiQL,
     logging: false,
     maskedErrors: { maskError: mask },
     plugins: [refuseMutationsWhenReadOnly()],
     context: async ({ request }) => {
-      const header = request.headers.get('authorization') ?? '';
-      const secret = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
-      if (!DASHBOARD_TOKEN_FORMAT.test(secret)) throw unauthorized('A dashboard token is required: Authorization: Bearer mk_dash_…');
-      const token = await authenticateDashboardToken(deps.db, sha256Hex(secret));
-      if (!token) throw unauthorized('The dashboard token is unknown or revoked.');
-      const environment = request.headers.get(ENVIRONMENT_HEADER) ?? 'test';
-      if (environment !== 'test' && environment !== 'live') {
+      const environment = environmentFromHeader(request.headers.get(ENVIRONMENT_HEADER));
+      if (!environment) {
         throw createGraphQLError('X-Environment is test or live.', { extensions: { code: 'invalid_request', http: { status: 400 } } });
       }
+      const header = request.headers.get('authorization');
+      const cookieToken = header ? undefined : sessionTokenFromCookieHeader(request.headers.get('cookie'));
+      if (cookieToken !== undefined) {
+        // A signed-in dashboard user in the same browser (npm start serves both on one origin): reads only.
+        const session = await findSession(deps.db, cookieToken);
+        if (!session) throw unauthorized('The dashboard session has ended: sign in again, or use a dashboard token.');
+        // An analyst's reads, whatever the user may do in the dashboard: no mutation, no dashboard-only field.
+        return contextFor(deps, { kind: 'analyst', workspaceId: session.workspaceId, credentialId: session.id, environment, access: 'read_only' });
+      }
+      const secret = header?.startsWith('Bearer ') ? header.slice(7).trim() : '';
+      if (!DASHBOARD_TOKEN_FORMAT.test(secret)) {
+        throw unauthorized('Sign in to the dashboard in this browser, or send a dashboard token: Authorization: Bearer mk_dash_…');
+      }
+      const token = await authenticateDashboardToken(deps.db, sha256Hex(secret));
+      if (!token) throw unauthorized('The dashboard token is unknown or revoked.');
       return contextFor(deps, { kind: 'analyst', workspaceId: token.workspaceId, credentialId: token.tokenId, environment, access: token.scope });
     },
   });
-}
-
-/** A read-only caller's mutation is refused before anything runs (403). */
-function refuseMutationsWhenReadOnly(): Plugin<CoreContext> {
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
-      const principal = (args.contextValue as CoreContext).principal;
-      if (principal.kind !== 'analyst' || principal.access !== 'read_only') return;
-      const operation = getOperationAST(args.document as DocumentNode, args.operationName ?? undefined);
-      if (operation?.operation === 'query' && operation.kind === Kind.OPERATION_DEFINITION) return;
-      setResultAndStopExecution({
-        errors: [createGraphQLError('This credential is read-only: mutations are refused.', { extensions: { code: 'forbidden', http: { status: 403 } } })],
-      });
-    },
-  };
 }

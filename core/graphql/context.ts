@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import type { CredentialKeys } from '../domain/credentialVault';
 import type { Db } from '../db/prismaClient';
 import { DomainError } from '../domain/errors';
 import type { Principal } from '../protocol/principal';
@@ -19,36 +20,53 @@ export interface CoreContext {
   /** Per-request batching (DataLoader). */
   loaders: Loaders;
   logger: Logger;
+  /** The key-encryption keys that seal and open venue credentials (CREDENTIALS_KEK…). */
+  credentialKeys: CredentialKeys;
   /** Set when the request carries an Idempotency-Key that this request claimed. */
   idempotency?: IdempotencyClaim;
 }
 
 /** The core's shared parts every request's context carries. */
-export type ContextDeps = Pick<CoreContext, 'db' | 'config' | 'revocations' | 'venues' | 'logger'>;
+export type ContextDeps = Pick<CoreContext, 'db' | 'config' | 'revocations' | 'venues' | 'logger' | 'credentialKeys'>;
 
 /** A request's context: the shared parts, who is asking, and fresh per-request loaders. */
 export function contextFor(deps: ContextDeps, principal: Principal): CoreContext {
-  const { db, config, revocations, venues, logger } = deps;
-  return { db, principal, config, revocations, venues, loaders: createLoaders(db, venues), logger };
+  const { db, config, revocations, venues, logger, credentialKeys } = deps;
+  return { db, principal, config, revocations, venues, loaders: createLoaders(db, venues), logger, credentialKeys };
 }
 
 /**
  * The scope of a request that reads or trades workspace data: an API key's workspace and
- * environment, or an analyst credential's workspace and the environment it asked for. Every
- * resolver of workspace data starts here, so no other principal reaches that data.
+ * environment, or a dashboard user's, dashboard token's or analyst credential's workspace and the
+ * environment it asked for. Every resolver of workspace data starts here, so no other principal
+ * reaches that data. (Which routes a dashboard session may call at all is the gateway's route table.)
  */
 export function requestScope(ctx: CoreContext): Scope {
   const { principal } = ctx;
-  if (principal.kind !== 'api_key' && principal.kind !== 'analyst') throw new DomainError('forbidden', 'This operation needs an API key.');
+  if (principal.kind === 'gateway') throw new DomainError('forbidden', 'This operation needs an API key.');
   return { workspaceId: principal.workspaceId, environment: principal.environment };
 }
 
-/** The workspace a dashboard request acts for. */
-export function dashboardWorkspace(ctx: CoreContext): string {
-  if (ctx.principal.kind !== 'dashboard') {
+/**
+ * The scope of a request that places orders: an API key's only. Every order is then traceable to a
+ * key with its own rate limit and Idempotency-Key space; a dashboard session or an analyst
+ * credential cannot trade, whatever route or document it sends.
+ */
+export function tradingScope(ctx: CoreContext): Scope {
+  if (ctx.principal.kind !== 'api_key') throw new DomainError('forbidden', 'Placing orders needs an API key.');
+  return requestScope(ctx);
+}
+
+/**
+ * The scope of a request authenticated by the dashboard (a signed-in user or a dashboard token),
+ * for what only the dashboard may do: managing API keys and attaching venue credentials.
+ */
+export function dashboardScope(ctx: CoreContext): Scope {
+  const { principal } = ctx;
+  if (principal.kind !== 'dashboard' && principal.kind !== 'user') {
     throw new DomainError('forbidden', 'This operation is authenticated by the dashboard, not by an API key.');
   }
-  return ctx.principal.workspaceId;
+  return { workspaceId: principal.workspaceId, environment: principal.environment };
 }
 
 export function requireGateway(ctx: CoreContext): void {

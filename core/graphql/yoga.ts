@@ -7,18 +7,14 @@ import { loadOperations } from '../protocol/operations';
 import type { RevocationBus } from '../protocol/revocationBus';
 import type { VenueRegistry } from '../services/orders';
 import type { Logger } from '../support/logger';
-import { contextFor, type CoreContext } from './context';
+import { contextFor, type ContextDeps, type CoreContext } from './context';
 import { maskError } from './errorMasking';
+import { refuseMutationsWhenReadOnly } from './readOnlyAccess';
 import { useIdempotency } from './idempotency';
 import { schema } from './schema';
 
-export interface CoreDeps {
-  db: Db;
-  config: Config;
+export interface CoreDeps extends ContextDeps {
   internalSecret: string;
-  revocations: RevocationBus;
-  venues: VenueRegistry;
-  logger: Logger;
   /**
    * True when the only caller is a gateway in the same process, which has already bounded every
    * body: Yoga's own size limit (a stream pipeline per request) is then skipped.
@@ -54,6 +50,7 @@ export function createCoreYoga(deps: CoreDeps): CoreYoga {
           persistedQueryOnly: { message: 'Only persisted operations are accepted.', extensions: { code: 'forbidden', http: { status: 403 } } },
         },
       }),
+      refuseMutationsWhenReadOnly(),
       useIdempotency(deps.db, mask),
     ],
     context: ({ request }) => {

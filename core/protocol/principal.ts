@@ -8,13 +8,22 @@ import type { Environment } from '../domain/secrets';
  */
 export type Principal =
   | { kind: 'api_key'; workspaceId: string; keyId: string; environment: Environment }
-  | { kind: 'dashboard'; workspaceId: string; tokenId: string }
+  /**
+   * A workspace dashboard token on the gateway's dashboard routes (`Authorization: Bearer
+   * mk_dash_…`), scoped to the environment of its `X-Environment` header; read-only ones only read.
+   */
+  | { kind: 'dashboard'; workspaceId: string; tokenId: string; environment: Environment; access: Access }
+  /** A signed-in workspace user (the dashboard's session cookie), in the environment the page chose. */
+  | { kind: 'user'; workspaceId: string; userId: string; sessionId: string; environment: Environment; access: Access }
   | { kind: 'gateway' }
   /**
    * A dashboard credential on the core's own analyst endpoint (core/graphql/analystYoga.ts): it is
    * authenticated there, never carried in the signed header. `read_only` refuses mutations.
    */
-  | { kind: 'analyst'; workspaceId: string; credentialId: string; environment: Environment; access: 'full' | 'read_only' };
+  | { kind: 'analyst'; workspaceId: string; credentialId: string; environment: Environment; access: Access };
+
+/** What a dashboard user or analyst credential may do: everything, or only read. */
+export type Access = 'full' | 'read_only';
 
 export const PRINCIPAL_HEADER = 'x-mk-principal';
 const MAX_AGE_MS = 60_000;

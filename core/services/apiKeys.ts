@@ -1,5 +1,6 @@
 import type { Db } from '../db/prismaClient';
 import { invalidRequest, notFound } from '../domain/errors';
+import { decodeCursor, isIdCursor, parseLimit, toPage } from '../domain/pagination';
 import { newId } from '../domain/ids';
 import { displayParts, generateApiKeySecret, generateDashboardToken, sha256Hex, type Environment } from '../domain/secrets';
 import type { RevocationBus } from '../protocol/revocationBus';
@@ -13,6 +14,8 @@ export async function createApiKey(
   input: { workspaceId: string; environment: Environment; name?: string | null; rateLimit?: number | null },
 ) {
   const { rateLimit } = input;
+  const name = input.name == null ? null : input.name.trim();
+  if (name !== null && (name.length < 1 || name.length > 100)) throw invalidRequest('name', 'name must be 1 to 100 characters.');
   if (rateLimit != null && (!Number.isInteger(rateLimit) || rateLimit < 1 || rateLimit > MAX_RATE_LIMIT)) {
     throw invalidRequest('rate_limit', `rate_limit must be an integer from 1 to ${MAX_RATE_LIMIT} requests per second.`);
   }
@@ -22,13 +25,25 @@ export async function createApiKey(
       id: newId('apiKey'),
       workspaceId: input.workspaceId,
       environment: input.environment,
-      name: input.name ?? null,
+      name,
       secretHash: sha256Hex(secret),
       ...displayParts(secret),
       rateLimit: rateLimit ?? null,
     },
   });
   return { key, secret };
+}
+
+/** The workspace's keys, both environments, revoked ones included, newest first (ids are ULIDs). */
+export async function listApiKeys(db: Db, workspaceId: string, args: { limit?: number | null; cursor?: string | null }) {
+  const limit = parseLimit(args.limit);
+  const after = decodeCursor(args.cursor, isIdCursor);
+  const rows = await db.apiKey.findMany({
+    where: { workspaceId, ...(after ? { id: { lt: after.id } } : {}) },
+    orderBy: { id: 'desc' },
+    take: limit + 1,
+  });
+  return toPage(rows, limit, (row) => ({ id: row.id }));
 }
 
 /** Revokes a key of the workspace (idempotent) and tells every gateway at once. */

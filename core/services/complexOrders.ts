@@ -10,7 +10,7 @@ import { venueColumn } from '../domain/venues';
 import { consolidatedMidNow, listingsOfPlan, snapshotsOf } from './complexOrderBooks';
 import { previewComplexOrder, type PreviewInput } from './complexOrderPreview';
 import { idempotencyReference, placeOrder, requireCredentials, cancelOrder, type VenueRegistry } from './orders';
-import { inScope, type Scope } from './scope';
+import { inScope, scopedRows, type Scope } from './scope';
 
 /** A complex order of the scope; another workspace's (or environment's) is not found. */
 export async function getComplexOrder(db: Db, scope: Scope, id: string, query: object = {}): Promise<ComplexOrder> {
@@ -408,10 +408,7 @@ export async function listComplexOrders(db: Db, scope: Scope, filter: ComplexOrd
   if (filter.strategy != null) requireStrategy(filter.strategy);
   const rows = await db.complexOrder.findMany({
     where: {
-      workspaceId: scope.workspaceId,
-      environment: scope.environment,
-      ...(filter.subaccountId != null ? { subaccountId: filter.subaccountId } : {}),
-      ...(filter.marketId != null ? { marketId: filter.marketId } : {}),
+      ...scopedRows(scope, filter),
       ...(filter.status != null ? { status: filter.status as ComplexOrderStatus } : {}),
       ...(filter.strategy != null ? { strategy: filter.strategy } : {}),
       ...createdWithin(filter.since, filter.until),

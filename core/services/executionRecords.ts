@@ -1,7 +1,7 @@
 import type { Db } from '../db/prismaClient';
 import { invalidRequest } from '../domain/errors';
 import { createdWithin, decodeCursor, isIdCursor, parseLimit, toPage } from '../domain/pagination';
-import type { Scope } from './scope';
+import { scopedRows, type Scope } from './scope';
 
 export interface RecordFilter {
   subaccountId?: string | null;
@@ -16,9 +16,7 @@ export interface RecordFilter {
 function where(scope: Scope, filter: RecordFilter) {
   const after = decodeCursor(filter.cursor, isIdCursor);
   return {
-    workspaceId: scope.workspaceId,
-    environment: scope.environment,
-    ...(filter.subaccountId != null ? { subaccountId: filter.subaccountId } : {}),
+    ...scopedRows(scope, { subaccountId: filter.subaccountId }),
     ...(filter.orderId != null ? { orderId: filter.orderId } : {}),
     ...createdWithin(filter.since, filter.until),
     ...(after ? { id: { lt: after.id } } : {}),

@@ -14,7 +14,7 @@ import type { Venue, VenuePlaceResult } from '../venues/venue';
 import { recordExecution } from './executions';
 import { loadPreTradeState } from './exposure';
 import { WORKING_STATUSES } from '../domain/orderStatus';
-import { inScope, type Scope } from './scope';
+import { inScope, scopedRows, type Scope } from './scope';
 import { getSubaccount } from './subaccounts';
 
 export interface VenueRegistry {
@@ -234,10 +234,7 @@ export async function listOrders(db: Db, scope: Scope, filter: OrderFilter) {
     filter.status == null ? {} : filter.status === 'working' ? { status: { in: [...WORKING_STATUSES] } } : { status: filter.status as Order['status'] };
   const rows = await db.order.findMany({
     where: {
-      workspaceId: scope.workspaceId,
-      environment: scope.environment,
-      ...(filter.subaccountId != null ? { subaccountId: filter.subaccountId } : {}),
-      ...(filter.marketId != null ? { marketId: filter.marketId } : {}),
+      ...scopedRows(scope, filter),
       ...status,
       ...createdWithin(filter.since, filter.until),
       ...(after ? { id: { lt: after.id } } : {}),

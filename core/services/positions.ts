@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 import type { Db } from '../db/prismaClient';
-import type { Market } from '../generated/prisma/client';
+import { OrderSide, type Market } from '../generated/prisma/client';
+import { decodeCursor, parseLimit, toPage, type Page } from '../domain/pagination';
 import { unrealizedPnl } from '../domain/positionAccounting';
 import type { VenueRegistry } from './orders';
 import type { Scope } from './scope';
@@ -16,24 +17,25 @@ export async function markPrice(venues: VenueRegistry, market: Pick<Market, 'ven
   return side === 'yes' ? mid : new Decimal(1).sub(mid);
 }
 
-/** Open positions of the scope (optionally one subaccount or market), marked to the venue's mid. */
-export async function listPositions(
-  db: Db,
-  venues: VenueRegistry,
-  scope: Scope,
-  filter: { subaccountId?: string | null; marketId?: string | null },
-) {
+type PositionFilter = { subaccountId?: string | null; marketId?: string | null };
+
+/** Open positions of the scope (optionally one subaccount or market), in (subaccount, market, side) order. */
+async function openPositionsWhere(db: Db, scope: Scope, filter: PositionFilter) {
   if (filter.subaccountId != null) await getSubaccount(db, scope, filter.subaccountId);
-  const positions = await db.position.findMany({
-    where: {
-      quantity: { gt: 0 },
-      subaccount: { workspaceId: scope.workspaceId, environment: scope.environment, status: 'active' },
-      ...(filter.subaccountId != null ? { subaccountId: filter.subaccountId } : {}),
-      ...(filter.marketId != null ? { marketId: filter.marketId } : {}),
-    },
-    include: { market: true },
-    orderBy: [{ subaccountId: 'asc' }, { marketId: 'asc' }, { side: 'asc' }],
-  });
+  return {
+    quantity: { gt: 0 },
+    subaccount: { workspaceId: scope.workspaceId, environment: scope.environment, status: 'active' as const },
+    ...(filter.subaccountId != null ? { subaccountId: filter.subaccountId } : {}),
+    ...(filter.marketId != null ? { marketId: filter.marketId } : {}),
+  };
+}
+
+const POSITION_ORDER = [{ subaccountId: 'asc' as const }, { marketId: 'asc' as const }, { side: 'asc' as const }];
+
+function markPositions<P extends { market: Market; side: 'yes' | 'no'; quantity: { toString(): string }; averageCost: { toString(): string } }>(
+  venues: VenueRegistry,
+  positions: P[],
+) {
   return Promise.all(
     positions.map(async (position) => {
       const mark = await markPrice(venues, position.market, position.side);
@@ -41,6 +43,53 @@ export async function listPositions(
       return { ...position, markPrice: mark, unrealizedPnl: mark === null ? null : unrealizedPnl(state, mark) };
     }),
   );
+}
+
+/** Every open position of the scope (optionally one subaccount or market), marked to the venue's mid. */
+export async function listPositions(db: Db, venues: VenueRegistry, scope: Scope, filter: PositionFilter) {
+  const where = await openPositionsWhere(db, scope, filter);
+  return markPositions(venues, await db.position.findMany({ where, include: { market: true }, orderBy: POSITION_ORDER }));
+}
+
+const isPositionCursor = (value: unknown): value is { s: string; m: string; side: 'yes' | 'no' } => {
+  const v = value as { s?: unknown; m?: unknown; side?: unknown } | null;
+  return typeof v === 'object' && v !== null && typeof v.s === 'string' && typeof v.m === 'string' && (v.side === 'yes' || v.side === 'no');
+};
+
+/**
+ * The positions after the cursor's in POSITION_ORDER: a keyset on (subaccount, market, side), so a
+ * position closed between two pages shifts nothing. Sides sort in the enum's declared order (as
+ * PostgreSQL sorts an enum), which Prisma cannot compare with gt: the later sides are listed.
+ */
+function positionsAfter(after: { s: string; m: string; side: OrderSide }) {
+  const sides = Object.values(OrderSide);
+  return {
+    OR: [
+      { subaccountId: { gt: after.s } },
+      { subaccountId: after.s, marketId: { gt: after.m } },
+      { subaccountId: after.s, marketId: after.m, side: { in: sides.slice(sides.indexOf(after.side) + 1) } },
+    ],
+  };
+}
+
+/** One page of listPositions, by cursor. */
+export async function listPositionsPage(
+  db: Db,
+  venues: VenueRegistry,
+  scope: Scope,
+  filter: PositionFilter & { limit?: number | null; cursor?: string | null },
+): Promise<Page<MarkedPosition>> {
+  const limit = parseLimit(filter.limit);
+  const after = decodeCursor(filter.cursor, isPositionCursor);
+  const where = await openPositionsWhere(db, scope, filter);
+  const rows = await db.position.findMany({
+    where: after ? { AND: [where, positionsAfter(after)] } : where,
+    include: { market: true },
+    orderBy: POSITION_ORDER,
+    take: limit + 1,
+  });
+  const page = toPage(rows, limit, (row) => ({ s: row.subaccountId, m: row.marketId, side: row.side }));
+  return { ...page, data: await markPositions(venues, page.data) };
 }
 
 export type MarkedPosition = Awaited<ReturnType<typeof listPositions>>[number];

@@ -9,3 +9,13 @@ export interface Scope {
 /** Whether a row belongs to the scope; rows outside it answer not_found, as if they did not exist. */
 export const inScope = (row: { workspaceId: string; environment: Environment }, scope: Scope) =>
   row.workspaceId === scope.workspaceId && row.environment === scope.environment;
+
+/** The rows of the scope, optionally of one subaccount and one market: the start of every list's filter. */
+export function scopedRows(scope: Scope, filter: { subaccountId?: string | null; marketId?: string | null } = {}) {
+  return {
+    workspaceId: scope.workspaceId,
+    environment: scope.environment,
+    ...(filter.subaccountId != null ? { subaccountId: filter.subaccountId } : {}),
+    ...(filter.marketId != null ? { marketId: filter.marketId } : {}),
+  };
+}

@@ -21,6 +21,7 @@ export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 export const SESSION_MAX_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** last_seen_at is written at most this often per session. */
 export const LAST_SEEN_RESOLUTION_MS = 60_000;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 export type SessionWithUser = Session & { user: PublicUser; workspaceId: string };
 
@@ -64,8 +65,14 @@ export async function createSession(
  */
 export async function findSession(db: Db, token: string): Promise<SessionWithUser | null> {
   if (typeof token !== 'string' || !SESSION_TOKEN_FORMAT.test(token)) return null;
+  return findSessionByHash(db, hashSessionToken(token));
+}
+
+/** findSession by the token's SHA-256 (hex), as the gateway sends it: the token itself never leaves the gateway. */
+export async function findSessionByHash(db: Db, tokenHash: string): Promise<SessionWithUser | null> {
+  if (!SHA256_HEX.test(tokenHash)) return null;
   const found = await db.session.findUnique({
-    where: { tokenHash: hashSessionToken(token) },
+    where: { tokenHash },
     include: { user: { omit: { passwordHash: true } } },
   });
   const now = Date.now();
@@ -86,8 +93,14 @@ export async function findSession(db: Db, token: string): Promise<SessionWithUse
 /** Ends the session of this cookie value (sign-out). True when a live session was revoked; idempotent. */
 export async function revokeSession(db: Db, token: string): Promise<boolean> {
   if (typeof token !== 'string' || !SESSION_TOKEN_FORMAT.test(token)) return false;
+  return revokeSessionByHash(db, hashSessionToken(token));
+}
+
+/** revokeSession by the token's SHA-256 (hex). */
+export async function revokeSessionByHash(db: Db, tokenHash: string): Promise<boolean> {
+  if (!SHA256_HEX.test(tokenHash)) return false;
   const { count } = await db.session.updateMany({
-    where: { tokenHash: hashSessionToken(token), revokedAt: null },
+    where: { tokenHash, revokedAt: null },
     data: { revokedAt: new Date() },
   });
   return count > 0;

@@ -1,4 +1,5 @@
 import type { Db } from '../db/prismaClient';
+import { normalizeEmail, validEmail } from '../domain/emails';
 import { DomainError, invalidRequest, notFound } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { checkPasswordPolicy, DUMMY_PASSWORD_HASH, hashPassword, needsRehash, verifyPassword } from '../domain/passwords';
@@ -11,19 +12,7 @@ import { Prisma, type AccessScope, type User } from '../generated/prisma/client'
  */
 export type PublicUser = Omit<User, 'passwordHash'>;
 
-export const EMAIL_MAX_LENGTH = 254;
 const ACCESS_SCOPES: readonly AccessScope[] = ['full', 'read_only'];
-/** One "@", something on each side, a dot in the domain, no whitespace: deliberately loose. */
-const EMAIL_SHAPE = /^[^\s@]{1,64}@[^\s@.][^\s@]*\.[^\s@.]+$/u;
-
-/** The email as stored and looked up: NFC, trimmed, lower-cased. */
-export function normalizeEmail(email: string): string {
-  return email.normalize('NFC').trim().toLowerCase();
-}
-
-function validEmail(normalized: string): boolean {
-  return normalized.length <= EMAIL_MAX_LENGTH && EMAIL_SHAPE.test(normalized) && !normalized.includes('..');
-}
 
 function withoutHash(user: User): PublicUser {
   const { passwordHash: _omitted, ...rest } = user;

@@ -11,6 +11,20 @@ const redact = [
   '*.password',
   'privateKey',
   '*.privateKey',
+  'private_key',
+  '*.private_key',
+  'api_secret',
+  '*.api_secret',
+  'api_passphrase',
+  '*.api_passphrase',
+  'tokenHash',
+  '*.tokenHash',
+  'headers.cookie',
+  '*.headers.cookie',
+  'token',
+  '*.token',
+  'credentials',
+  '*.credentials',
 ];
 
 export type Logger = pino.Logger;

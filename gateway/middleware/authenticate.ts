@@ -1,9 +1,11 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { API_KEY_FORMAT, DASHBOARD_TOKEN_FORMAT, sha256Hex } from '../../core/domain/secrets';
-import type { Principal } from '../../core/protocol/principal';
+import { SESSION_COOKIE } from '../../core/domain/sessionTokens';
+import type { Access, Principal } from '../../core/protocol/principal';
 import type { AuthCache } from '../authCache';
 import type { CoreClient } from '../coreClient';
-import { unauthorized } from '../errors';
+import { ApiError, unauthorized } from '../errors';
+import { environmentOf, sessionPrincipal } from '../dashboardSession';
 
 export interface Authenticated {
   id: string;
@@ -12,33 +14,56 @@ export interface Authenticated {
   rateLimit: number;
 }
 
+/** Who may call a route: its credential kind, and whether a dashboard session may call it too. */
+export interface RouteAccess {
+  auth: 'api_key' | 'dashboard';
+  /** An API-key route the dashboard's session may also call (docs/dashboard.md). */
+  session?: boolean;
+}
+
+export interface AuthDeps {
+  core: CoreClient;
+  cache: AuthCache<Authenticated>;
+  dashboardRateLimit: number;
+}
+
 const GATEWAY: Principal = { kind: 'gateway' };
 
 /**
  * `Authorization: Bearer <secret>`: the format is checked first (no lookup for garbage), then the
  * SHA-256 of the secret is looked up in the core. Missing, malformed, unknown and revoked keys all
- * get the same 401, so that nothing is learned by trying.
+ * get the same 401, so that nothing is learned by trying. A request with an Authorization header is
+ * judged by it alone; without one, the dashboard's session cookie is accepted where the route
+ * allows it, with its CSRF token on every change.
  */
-export function authenticate(
-  kind: 'api_key' | 'dashboard',
-  core: CoreClient,
-  cache: AuthCache<Authenticated>,
-  dashboardRateLimit: number,
-): Middleware {
-  const format = kind === 'api_key' ? API_KEY_FORMAT : DASHBOARD_TOKEN_FORMAT;
+export function authenticate(access: RouteAccess, deps: AuthDeps): Middleware {
+  const sessionAllowed = access.auth === 'dashboard' || access.session === true;
   return async (ctx, next) => {
-    const match = /^Bearer ([^\s]+)$/.exec(ctx.get('Authorization'));
-    if (!match || !format.test(match[1])) throw unauthorized();
-    const secretHash = sha256Hex(match[1]);
-    let auth = cache.get(secretHash);
-    if (!auth) {
-      auth = kind === 'api_key' ? await lookupApiKey(core, secretHash) : await lookupDashboard(core, secretHash, dashboardRateLimit);
-      if (!auth) throw unauthorized();
-      cache.set(secretHash, auth);
+    const authorization = ctx.get('Authorization');
+    if (authorization === '' && ctx.cookies.get(SESSION_COOKIE)) {
+      if (!sessionAllowed) throw new ApiError('unauthorized', 'This route needs an API key (Authorization: Bearer mk_…); the dashboard session is not accepted here.');
+      const principal = await sessionPrincipal(ctx, deps.core);
+      ctx.state.auth = { id: principal.sessionId, principal, rateLimit: deps.dashboardRateLimit };
+    } else {
+      ctx.state.auth = await bearerAuth(access.auth, authorization, ctx, deps);
     }
-    ctx.state.auth = auth;
     await next();
   };
+}
+
+async function bearerAuth(kind: RouteAccess['auth'], authorization: string, ctx: Context, deps: AuthDeps): Promise<Authenticated> {
+  const format = kind === 'api_key' ? API_KEY_FORMAT : DASHBOARD_TOKEN_FORMAT;
+  const match = /^Bearer ([^\s]+)$/.exec(authorization);
+  if (!match || !format.test(match[1])) throw unauthorized();
+  const secretHash = sha256Hex(match[1]);
+  let auth = deps.cache.get(secretHash);
+  if (!auth) {
+    auth = kind === 'api_key' ? await lookupApiKey(deps.core, secretHash) : await lookupDashboardToken(deps.core, secretHash, deps.dashboardRateLimit);
+    if (!auth) throw unauthorized();
+    deps.cache.set(secretHash, auth);
+  }
+  if (auth.principal.kind === 'dashboard') return { ...auth, principal: { ...auth.principal, environment: environmentOf(ctx) } };
+  return auth;
 }
 
 async function lookupApiKey(core: CoreClient, secretHash: string): Promise<Authenticated | undefined> {
@@ -53,10 +78,15 @@ async function lookupApiKey(core: CoreClient, secretHash: string): Promise<Authe
   };
 }
 
-async function lookupDashboard(core: CoreClient, secretHash: string, rateLimit: number): Promise<Authenticated | undefined> {
+async function lookupDashboardToken(core: CoreClient, secretHash: string, rateLimit: number): Promise<Authenticated | undefined> {
   const token = (await core.execute('AuthenticateDashboardToken', { secretHash }, GATEWAY)) as
-    | { token_id: string; workspace_id: string }
+    | { token_id: string; workspace_id: string; access: Access }
     | null;
   if (!token) return undefined;
-  return { id: token.token_id, principal: { kind: 'dashboard', tokenId: token.token_id, workspaceId: token.workspace_id }, rateLimit };
+  return {
+    id: token.token_id,
+    // The environment is the request's own (X-Environment): bearerAuth sets it on every request.
+    principal: { kind: 'dashboard', tokenId: token.token_id, workspaceId: token.workspace_id, environment: 'test', access: token.access },
+    rateLimit,
+  };
 }

@@ -1,60 +1,87 @@
 import type Redis from 'ioredis';
 import type { Middleware, Next, ParameterizedContext } from 'koa';
 import ratelimit from 'koa-ratelimit';
+import { ApiError, ERROR_CODES } from '../errors';
 import type { Authenticated } from './authenticate';
 
 const WINDOW_MS = 1000;
-const HEADERS = { remaining: 'RateLimit-Remaining', reset: 'RateLimit-Reset', total: 'RateLimit-Limit' };
+export const RATE_LIMIT_HEADERS = { remaining: 'RateLimit-Remaining', reset: 'RateLimit-Reset', total: 'RateLimit-Limit' };
+
+export interface LimiterOptions {
+  /** Shared by every gateway when given; else `memory`, this process's own. */
+  redis?: Redis;
+  memory: Map<string, unknown>;
+  namespace: string;
+  durationMs: number;
+  max: number;
+  id: (ctx: ParameterizedContext) => string;
+  /** The message of the 429. */
+  message: string;
+}
 
 /**
- * Per-credential limits with koa-ratelimit: in memory by default, in Redis when several gateways
- * must share one budget. koa-ratelimit takes one `max` per middleware, so there is one middleware
- * per distinct limit, all over the same store. Its reset header is an epoch time and its
- * Retry-After rounds down to 0 under a second; both are turned into whole seconds to wait (>= 1).
+ * One koa-ratelimit window. Its reset header is an epoch time and its Retry-After rounds down to 0
+ * under a second: both become whole seconds to wait (>= 1). Its refusal becomes our 429
+ * `rate_limited`; an error from further down passes through untouched.
  */
-export function rateLimit(redis?: Redis): Middleware {
-  const memory = new Map();
-  const byLimit = new Map<number, Middleware>();
-  const limiterFor = (max: number) => {
-    let limiter = byLimit.get(max);
-    if (!limiter) {
-      limiter = ratelimit({
-        driver: redis ? 'redis' : 'memory',
-        db: redis ?? memory,
-        namespace: 'mk:ratelimit',
-        duration: WINDOW_MS,
-        max,
-        id: (ctx) => (ctx.state.auth as Authenticated).id,
-        headers: HEADERS,
-        throw: true,
-      }) as Middleware;
-      byLimit.set(max, limiter);
-    }
-    return limiter;
-  };
-
+export function limiter(options: LimiterOptions): Middleware {
+  const window = ratelimit({
+    driver: options.redis ? 'redis' : 'memory',
+    db: options.redis ?? options.memory,
+    namespace: options.namespace,
+    duration: options.durationMs,
+    max: options.max,
+    id: options.id,
+    headers: RATE_LIMIT_HEADERS,
+    throw: true,
+  }) as Middleware;
   return async (ctx, next) => {
-    const limiter = limiterFor((ctx.state.auth as Authenticated).rateLimit);
+    let passed = false;
     try {
-      await limiter(ctx, (() => {
+      await window(ctx, (() => {
+        passed = true;
         secondsUntilReset(ctx);
         return next();
       }) as Next);
     } catch (error) {
-      const headers = (error as { status?: number; headers?: Record<string, string | number> }).headers;
-      if ((error as { status?: number }).status === 429 && headers) {
-        const wait = String(secondsUntilReset(ctx));
-        headers['Retry-After'] = wait;
-        headers[HEADERS.reset] = wait;
-      }
-      throw error;
+      if (passed || (error as { status?: number }).status !== 429) throw error;
+      const wait = String(secondsUntilReset(ctx));
+      throw new ApiError('rate_limited', options.message, { headers: { 'Retry-After': wait } });
     }
   };
 }
 
-function secondsUntilReset(ctx: ParameterizedContext): number {
-  const resetAt = Number(ctx.response.get(HEADERS.reset));
+/**
+ * Per-credential limits, in requests per second: in memory by default, in Redis when several
+ * gateways must share one budget. koa-ratelimit takes one `max` per middleware, so there is one
+ * limiter per distinct limit, all over the same store.
+ */
+export function rateLimit(redis?: Redis): Middleware {
+  const memory = new Map<string, unknown>();
+  const byLimit = new Map<number, Middleware>();
+  const limiterFor = (max: number) => {
+    let perSecond = byLimit.get(max);
+    if (!perSecond) {
+      perSecond = limiter({
+        redis,
+        memory,
+        namespace: 'mk:ratelimit',
+        durationMs: WINDOW_MS,
+        max,
+        id: (ctx) => (ctx.state.auth as Authenticated).id,
+        message: ERROR_CODES.rate_limited.description,
+      });
+      byLimit.set(max, perSecond);
+    }
+    return perSecond;
+  };
+  return (ctx, next) => limiterFor((ctx.state.auth as Authenticated).rateLimit)(ctx, next);
+}
+
+/** koa-ratelimit's reset header is an epoch time: turned into whole seconds to wait (>= 1), also returned. */
+export function secondsUntilReset(ctx: ParameterizedContext): number {
+  const resetAt = Number(ctx.response.get(RATE_LIMIT_HEADERS.reset));
   const seconds = Number.isFinite(resetAt) ? Math.max(1, Math.ceil(resetAt - Date.now() / 1000)) : 1;
-  ctx.set(HEADERS.reset, String(seconds));
+  ctx.set(RATE_LIMIT_HEADERS.reset, String(seconds));
   return seconds;
 }

@@ -12,6 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { createDashboardToken, revokeApiKey } from '../../core/services/apiKeys';
 import { placeOrder } from '../../core/services/orders';
 import { createSubaccount } from '../../core/services/subaccounts';
+import { createUser } from '../../core/services/users';
+import { asPage, signIn } from '../support/dashboardSession';
 import { testConfig } from '../support/env';
 import { call } from '../support/http';
 import { buildWorkspace } from '../support/factories';
@@ -97,10 +99,33 @@ describe('authentication and access', () => {
     expect((await stack.core.db.order.findUniqueOrThrow({ where: { id: b.orderId } })).status).toBe('open');
   });
 
-  it('a read-only token cannot use the gateway’s dashboard routes (revoking a key)', async () => {
+  it('a read-only token reads the gateway’s dashboard routes and cannot change anything there (revoking a key)', async () => {
+    const listed = await call(stack.gateways[0], 'GET', '/v1/api_keys', { key: a.readOnly });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((k: { id: string }) => k.id)).toContain(a.keyId);
     const response = await call(stack.gateways[0], 'DELETE', `/v1/api_keys/${a.keyId}`, { key: a.readOnly });
-    expect(response.status).toBe(401);
+    expect(response.status).toBe(403);
+    expect(response.body.error.code).toBe('forbidden');
     expect((await stack.core.db.apiKey.findUniqueOrThrow({ where: { id: a.keyId } })).revokedAt).toBeNull();
+  });
+
+  it('a signed-in dashboard user’s session cookie reads, never writes, and ends with sign-out', async () => {
+    const email = `analyst-${Date.now()}@example.com`;
+    await createUser(stack.core.db, { workspaceId: a.workspaceId, email, password: 'a long enough password' });
+    const page = await signIn(stack.gateways[0], email, 'a long enough password');
+    const read = await gql(null, '{ workspace { id } subaccounts { data { id } } }', {}, { cookie: page.cookie });
+    expect(read.status).toBe(200);
+    expect(read.body.data.workspace.id).toBe(a.workspaceId);
+    expect(read.body.data.subaccounts.data.map((s: { id: string }) => s.id)).toEqual([a.subaccountId]);
+    const write = await gql(null, 'mutation { setKillSwitch(enabled: true) { id } }', {}, { cookie: page.cookie, 'x-csrf-token': page.csrf });
+    expect(write.status).toBe(403);
+    const keys = await gql(null, '{ apiKeys { data { id } } }', {}, { cookie: page.cookie });
+    expect(keys.body.errors?.[0].extensions?.code).toBe('forbidden'); // an analyst's reads, not the dashboard's
+    expect((await stack.core.db.workspace.findUniqueOrThrow({ where: { id: a.workspaceId } })).tradingHalted).toBe(false);
+    const crossSite = await fetch(url, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    expect(crossSite.headers.get('access-control-allow-origin')).toBeNull();
+    await asPage(stack.gateways[0], page, 'DELETE', '/v1/session');
+    expect((await gql(null, '{ workspace { id } }', {}, { cookie: page.cookie })).status).toBe(401);
   });
 
   it('bounds depth and complexity', async () => {
@@ -165,6 +190,31 @@ describe('workspace A cannot reach workspace B', () => {
     expect(text).not.toContain(b.subaccountId);
     expect(text).not.toContain(b.orderId);
     expect(text).not.toContain(b.workspaceId);
+  });
+
+  it('the dashboard-only, trading and internal fields are closed to analysts, and a session lists only its own keys', async () => {
+    const closed: [string, Record<string, unknown>][] = [
+      ['{ apiKeys { data { id } } }', {}],
+      ['mutation($id: ID!) { revokeApiKey(id: $id) { id } }', { id: b.keyId }],
+      ['mutation { createApiKey(input: { name: "x", environment: test }) { secret } }', {}],
+      ['mutation($id: ID!) { attachExchangeCredential(subaccountId: $id, exchange: kalshi, credentials: {}) { fingerprint } }', { id: b.subaccountId }],
+      ['query($t: String!) { authenticateSession(tokenHash: $t) { userId } }', { t: 'a'.repeat(64) }],
+      ['mutation { signIn(email: "x@example.com", password: "y") { token } }', {}],
+      ['mutation($sa: String!) { placeOrder(input: { subaccountId: $sa, marketId: "mkt_x", side: yes, action: buy, type: market, quantity: "1" }) { id } }', { sa: a.subaccountId }],
+    ];
+    for (const [query, variables] of closed) {
+      const response = await gql(a.full, query, variables);
+      expect(response.body.errors?.[0].extensions?.code).toBe('forbidden');
+    }
+    expect((await stack.core.db.apiKey.findUniqueOrThrow({ where: { id: b.keyId } })).revokedAt).toBeNull();
+
+    const email = `keys-${Date.now()}@example.com`;
+    await createUser(stack.core.db, { workspaceId: a.workspaceId, email, password: 'a long enough password' });
+    const page = await signIn(stack.gateways[0], email, 'a long enough password');
+    const keys = await call(stack.gateways[0], 'GET', '/v1/api_keys', { headers: { cookie: page.cookie } });
+    const ids = keys.body.data.map((k: { id: string }) => k.id);
+    expect(ids).toContain(a.keyId);
+    expect(ids).not.toContain(b.keyId);
   });
 
   it('the live environment of A holds none of A’s test data, and B’s key cannot be revoked from A', async () => {

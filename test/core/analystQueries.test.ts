@@ -95,6 +95,7 @@ describe('analyst GraphQL: a nested portfolio query', () => {
       db: counted,
       principal: { kind: 'api_key', keyId: 'key_analyst', workspaceId: scope.workspaceId, environment: 'test' } as CoreContext['principal'],
       config: testConfig(),
+      credentialKeys: { current: null, keyring: new Map() },
       revocations: stack.core.revocations,
       venues: stack.core.venues,
       loaders: createLoaders(counted, stack.core.venues),

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../../core/config';
 import { openCore, type CoreService } from '../../core/coreService';
+import { ANALYST_ENDPOINT } from '../../core/graphql/analystYoga';
 import { createRevocationBus } from '../../core/protocol/revocationBus';
 import { createLogger } from '../../core/support/logger';
 import { httpTransport, inProcessTransport } from '../../gateway/coreClient';
@@ -52,7 +53,11 @@ export async function startStack(config: Config, mode: 'single' | 'split' = 'sin
       revocationsReachUs: mode === 'single' || revocations.shared,
       logger,
     });
-    const server = http.createServer(gateway.app.callback());
+    // As `npm start` does: the analysts' GraphQL beside the REST API on the single process's port.
+    const rest = gateway.app.callback();
+    const server = http.createServer(
+      mode === 'single' ? (req, res) => void (req.url?.startsWith(ANALYST_ENDPOINT) ? core.analyst(req, res) : rest(req, res)) : rest,
+    );
     servers.push(server);
     gateways.push(await listen(server));
     closers.push(() => gateway.close());

@@ -23,6 +23,8 @@ describe('loadConfig', () => {
       PGLITE_DATA_DIR: '.data/pglite',
       CREDENTIALS_KEK_ID: 'kek1',
       RATE_LIMIT_DEFAULT: 50,
+      SIGN_IN_ATTEMPTS_PER_MINUTE: 10,
+      TRUST_PROXY: false,
       AUTH_CACHE_TTL_MS: 1000,
       SCHEDULER_ENABLED: true,
       SCHEDULER_INTERVAL_MS: 250,

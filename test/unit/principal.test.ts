@@ -6,7 +6,8 @@ const NOW = 1_800_000_000_000;
 
 const principals: Principal[] = [
   { kind: 'api_key', workspaceId: 'ws_1', keyId: 'key_1', environment: 'live' },
-  { kind: 'dashboard', workspaceId: 'ws_2', tokenId: 'dtok_1' },
+  { kind: 'dashboard', workspaceId: 'ws_2', tokenId: 'dtok_1', environment: 'test', access: 'full' },
+  { kind: 'user', workspaceId: 'ws_3', userId: 'usr_1', sessionId: 'ses_1', environment: 'live', access: 'read_only' },
   { kind: 'gateway' },
 ];
 

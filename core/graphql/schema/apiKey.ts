@@ -1,8 +1,9 @@
 
-import { authenticateApiKey, authenticateDashboardToken, revokeApiKey } from '../../services/apiKeys';
+import { authenticateApiKey, authenticateDashboardToken, createApiKey, listApiKeys, revokeApiKey } from '../../services/apiKeys';
 import { builder } from '../builder';
-import { dashboardWorkspace, requireGateway } from '../context';
+import { dashboardScope, requireGateway } from '../context';
 import { EnvironmentEnum } from './enums';
+import { pageArgs, pageOf } from './page';
 
 /** An API key as the dashboard lists it: never its secret, only a prefix and the last 4. */
 export const ApiKeyType = builder.prismaObject('ApiKey', {
@@ -19,12 +20,49 @@ export const ApiKeyType = builder.prismaObject('ApiKey', {
   }),
 });
 
+const ApiKeyPage = pageOf('ApiKey', ApiKeyType);
+
+builder.queryField('apiKeys', (t) =>
+  t.field({
+    type: ApiKeyPage,
+    description: 'The workspace’s API keys, both environments, revoked ones included, newest first. Dashboard only.',
+    args: pageArgs,
+    resolve: (_root, args, ctx) => listApiKeys(ctx.db, dashboardScope(ctx).workspaceId, args),
+  }),
+);
+
+/** A key just created, with its secret: the only time the secret is ever shown. */
+const CreatedApiKey = builder.objectRef<{ key: { id: string }; secret: string }>('CreatedApiKey').implement({
+  fields: (t) => ({
+    key: t.prismaField({ type: 'ApiKey', resolve: (_query, created) => created.key as never }),
+    secret: t.exposeString('secret', { description: 'Shown once; only its SHA-256 is kept.' }),
+  }),
+});
+
+const CreateApiKeyInput = builder.inputType('CreateApiKeyInput', {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    environment: t.field({ type: EnvironmentEnum, required: true }),
+    rateLimit: t.int({ required: false, description: 'Requests per second; the workspace default when left out.' }),
+  }),
+});
+
+builder.mutationField('createApiKey', (t) =>
+  t.field({
+    type: CreatedApiKey,
+    description: 'Creates a key of the workspace. Dashboard only; never idempotent (the secret is not stored to be replayed).',
+    args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
+    resolve: (_root, { input }, ctx) =>
+      createApiKey(ctx.db, { workspaceId: dashboardScope(ctx).workspaceId, environment: input.environment, name: input.name, rateLimit: input.rateLimit }),
+  }),
+);
+
 builder.mutationField('revokeApiKey', (t) =>
   t.prismaField({
     type: 'ApiKey',
     description: 'Revokes a key of the workspace; requests with it get 401 at once. Dashboard only.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_query, _root, args, ctx) => revokeApiKey(ctx.db, ctx.revocations, dashboardWorkspace(ctx), String(args.id)),
+    resolve: (_query, _root, args, ctx) => revokeApiKey(ctx.db, ctx.revocations, dashboardScope(ctx).workspaceId, String(args.id)),
   }),
 );
 
@@ -41,9 +79,15 @@ const KeyPrincipal = builder
     }),
   });
 
-const DashboardPrincipal = builder.objectRef<{ tokenId: string; workspaceId: string }>('DashboardPrincipal').implement({
-  fields: (t) => ({ tokenId: t.exposeID('tokenId'), workspaceId: t.exposeID('workspaceId') }),
-});
+const DashboardPrincipal = builder
+  .objectRef<{ tokenId: string; workspaceId: string; scope: 'full' | 'read_only' }>('DashboardPrincipal')
+  .implement({
+    fields: (t) => ({
+      tokenId: t.exposeID('tokenId'),
+      workspaceId: t.exposeID('workspaceId'),
+      access: t.exposeString('scope', { description: 'full, or read_only (reads only: every change is refused).' }),
+    }),
+  });
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
@@ -65,12 +109,11 @@ builder.queryField('authenticateDashboardToken', (t) =>
   t.field({
     type: DashboardPrincipal,
     nullable: true,
-    description: 'Internal (gateway only): the full-access dashboard token with this secret hash, or null (read-only tokens only read, on the analyst endpoint).',
+    description: 'Internal (gateway only): the live dashboard token with this secret hash, or null.',
     args: { secretHash: t.arg.string({ required: true }) },
-    resolve: async (_root, { secretHash }, ctx) => {
+    resolve: (_root, { secretHash }, ctx) => {
       requireGateway(ctx);
-      const token = SHA256_HEX.test(secretHash) ? await authenticateDashboardToken(ctx.db, secretHash) : null;
-      return token?.scope === 'full' ? token : null;
+      return SHA256_HEX.test(secretHash) ? authenticateDashboardToken(ctx.db, secretHash) : null;
     },
   }),
 );

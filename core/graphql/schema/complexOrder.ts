@@ -12,7 +12,7 @@ import {
 } from '../../services/complexOrders';
 import { executionAnalytics } from '../../services/executionAnalytics';
 import { executionReport } from '../../services/executionReport';
-import { requestScope } from '../context';
+import { requestScope, tradingScope } from '../context';
 import { ComplexOrderStatusEnum, OrderActionEnum, OrderSideEnum, TimeInForceEnum } from './enums';
 import { pageArgs, pageOf } from './page';
 import { snakeKeys } from './snakeKeys';
@@ -172,7 +172,7 @@ builder.mutationFields((t) => ({
     description: 'Plans the order on the current books (as complexOrderPreview would) and executes the recommended plan; see docs/complex-orders.md.',
     args: { input: t.arg({ type: ComplexOrderPreviewInput, required: true }) },
     resolve: (_query, _root, { input }, ctx) =>
-      placeComplexOrder(ctx.db, ctx.venues, requestScope(ctx), input, { idempotency: ctx.idempotency }),
+      placeComplexOrder(ctx.db, ctx.venues, tradingScope(ctx), input, { idempotency: ctx.idempotency }),
   }),
   cancelComplexOrder: t.prismaField({
     type: 'ComplexOrder',

@@ -1,6 +1,7 @@
-import { deleteCredential } from '../../services/credentials';
+import { attachCredential, deleteCredential, type CredentialMetadata } from '../../services/credentials';
+import { invalidRequest } from '../../domain/errors';
 import { builder } from '../builder';
-import { requestScope } from '../context';
+import { dashboardScope, requestScope } from '../context';
 import { ExchangeEnum } from './enums';
 
 /** What is shown of stored venue credentials: never the secret, only a fingerprint and when. */
@@ -30,5 +31,35 @@ builder.mutationField('deleteExchangeCredential', (t) =>
       exchange: t.arg({ type: ExchangeEnum, required: true }),
     },
     resolve: (_root, args, ctx) => deleteCredential(ctx.db, requestScope(ctx), String(args.subaccountId), args.exchange),
+  }),
+);
+
+const AttachedCredential = builder.objectRef<CredentialMetadata>('AttachedCredential').implement({
+  fields: (t) => ({
+    subaccountId: t.exposeID('subaccountId'),
+    exchange: t.expose('exchange', { type: ExchangeEnum }),
+    fingerprint: t.exposeString('fingerprint'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.mutationField('attachExchangeCredential', (t) =>
+  t.field({
+    type: AttachedCredential,
+    description:
+      'Stores a subaccount’s credentials for one exchange (replacing any before), sealed with AES-256-GCM; answers only the fingerprint. Dashboard only. See docs/credentials.md for the fields.',
+    args: {
+      subaccountId: t.arg.id({ required: true }),
+      exchange: t.arg({ type: ExchangeEnum, required: true }),
+      credentials: t.arg({ type: 'JSON', required: true }),
+    },
+    resolve: (_root, args, ctx) => {
+      const scope = dashboardScope(ctx);
+      const input = args.credentials;
+      if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+        throw invalidRequest('credentials', 'The body must be a JSON object of the exchange’s credential fields.');
+      }
+      return attachCredential(ctx.db, ctx.credentialKeys, scope, String(args.subaccountId), args.exchange, input as Record<string, unknown>);
+    },
   }),
 );

@@ -4,6 +4,7 @@ import './scalars';
 import './enums';
 import './workspace';
 import './apiKey';
+import './session';
 import './subaccount';
 import './credential';
 import './riskLimits';

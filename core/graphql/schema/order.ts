@@ -2,7 +2,7 @@ import { cancelOrder, getOrder, listOrders, placeOrder } from '../../services/or
 import { isWorking } from '../../domain/orderStatus';
 import { venueName } from '../../domain/venues';
 import { builder } from '../builder';
-import { requestScope } from '../context';
+import { requestScope, tradingScope } from '../context';
 import { OrderActionEnum, OrderSideEnum, OrderStatusEnum, OrderTypeEnum, TimeInForceEnum } from './enums';
 import { pageArgs, pageOf } from './page';
 
@@ -98,7 +98,7 @@ builder.mutationFields((t) => ({
   placeOrder: t.prismaField({
     type: 'Order',
     args: { input: t.arg({ type: PlaceOrderInput, required: true }) },
-    resolve: (_query, _root, { input }, ctx) => placeOrder(ctx.db, ctx.venues, requestScope(ctx), input, { idempotency: ctx.idempotency }),
+    resolve: (_query, _root, { input }, ctx) => placeOrder(ctx.db, ctx.venues, tradingScope(ctx), input, { idempotency: ctx.idempotency }),
   }),
   cancelOrder: t.prismaField({
     type: 'Order',

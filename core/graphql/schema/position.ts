@@ -1,8 +1,8 @@
-import { listPositions, portfolio, type MarkedPosition } from '../../services/positions';
+import { listPositions, listPositionsPage, portfolio, type MarkedPosition } from '../../services/positions';
 import { builder } from '../builder';
 import { requestScope } from '../context';
 import { OrderSideEnum } from './enums';
-import { pageOf } from './page';
+import { pageArgs, pageOf } from './page';
 
 const PositionType = builder.objectRef<MarkedPosition>('Position').implement({
   description: 'Contracts held on one market and side, with P&L; marked to the venue’s mid.',
@@ -38,16 +38,16 @@ const BalanceType = builder.objectRef<Balance>('SubaccountBalance').implement({
   }),
 });
 
-// Whole lists in the API's list shape: a subaccount holds few enough positions for one page.
 const PositionPage = pageOf('Position', PositionType);
 const BalancePage = pageOf('SubaccountBalance', BalanceType);
+// Balances: one per subaccount, a whole list in the API's list shape.
 const onePage = <T>(data: T[]) => ({ data, hasMore: false, nextCursor: null });
 
 builder.queryFields((t) => ({
   positions: t.field({
     type: PositionPage,
-    args: { subaccountId: t.arg.string({ required: false }), marketId: t.arg.string({ required: false }) },
-    resolve: async (_root, args, ctx) => onePage(await listPositions(ctx.db, ctx.venues, requestScope(ctx), args)),
+    args: { subaccountId: t.arg.string({ required: false }), marketId: t.arg.string({ required: false }), ...pageArgs },
+    resolve: (_root, args, ctx) => listPositionsPage(ctx.db, ctx.venues, requestScope(ctx), args),
   }),
   portfolio: t.field({
     type: BalancePage,

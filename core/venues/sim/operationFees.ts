@@ -40,17 +40,24 @@ export function allocateFee(totalFee: string, quantities: readonly number[]): st
   return fees;
 }
 
+/** The positions of `items`, grouped by key, each group in the items' order. */
+export function indexesBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, number[]> {
+  const groups = new Map<K, number[]>();
+  items.forEach((item, index) => {
+    const key = keyOf(item);
+    const indexes = groups.get(key);
+    if (indexes) indexes.push(index);
+    else groups.set(key, [index]);
+  });
+  return groups;
+}
+
 /**
  * One fee per fill, for all of one order's fills in one operation: fills at the same price share
  * that price's fee (computed on their total quantity), allocated in fill order.
  */
 export function feesForOperation(rules: MarketRules, liquidity: Liquidity, fills: readonly PricedQuantity[]): string[] {
-  const byPrice = new Map<number, number[]>();
-  fills.forEach((fill, index) => {
-    const indexes = byPrice.get(fill.priceTicks) ?? [];
-    indexes.push(index);
-    byPrice.set(fill.priceTicks, indexes);
-  });
+  const byPrice = indexesBy(fills, (fill) => fill.priceTicks);
   const fees = new Array<string>(fills.length);
   for (const [priceTicks, indexes] of byPrice) {
     const quantities = indexes.map((index) => fills[index]!.quantityUnits);

@@ -32,7 +32,7 @@ import type {
   VenuePlaceResult,
 } from '../venue';
 import { isMarketMakerOrderId, MarketMaker, type MarketMakerOptions } from './marketMaker';
-import { feesForOperation } from './operationFees';
+import { feesForOperation, indexesBy } from './operationFees';
 import { simMarketOf, type SimMarket, type SimMarketConfig, type SimVenueName } from './simMarketRules';
 import { invalidOrder, marketNotTradable, orderNotFound, SimVenueError, venueError, type VenueRejection } from './venueRejections';
 
@@ -353,12 +353,7 @@ export class SimVenue implements Venue {
    * the fee of their total quantity at each price (a maker order has one leg per operation).
    */
   private operationFees(market: SimMarket, legs: readonly FillEvent[]): string[] {
-    const legsByOrder = new Map<string, number[]>();
-    legs.forEach((leg, index) => {
-      const indexes = legsByOrder.get(leg.orderId) ?? [];
-      indexes.push(index);
-      legsByOrder.set(leg.orderId, indexes);
-    });
+    const legsByOrder = indexesBy(legs, (leg) => leg.orderId);
     const fees = new Array<string>(legs.length);
     for (const indexes of legsByOrder.values()) {
       const orderLegs = indexes.map((index) => legs[index]!);

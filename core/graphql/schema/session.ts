@@ -1,0 +1,90 @@
+import type { Access } from '../../protocol/principal';
+import { createSession, findSessionByHash, revokeSessionByHash } from '../../services/sessions';
+import { authenticateUser } from '../../services/users';
+import { builder } from '../builder';
+import { requireGateway } from '../context';
+
+/**
+ * Internal (gateway only): the dashboard's sign-in, sign-out and cookie check. The gateway holds
+ * the cookie; the core keeps only the SHA-256 of its value (services/sessions.ts).
+ */
+interface SessionView {
+  sessionId: string;
+  userId: string;
+  email: string;
+  access: Access;
+  workspaceId: string;
+  csrfToken: string;
+  expiresAt: Date;
+}
+
+const AccessEnum = builder.enumType('Access', { values: ['full', 'read_only'] as const });
+
+const DashboardSession = builder.objectRef<SessionView>('DashboardSession').implement({
+  fields: (t) => ({
+    sessionId: t.exposeID('sessionId'),
+    userId: t.exposeID('userId'),
+    email: t.exposeString('email'),
+    access: t.expose('access', { type: AccessEnum }),
+    workspaceId: t.exposeID('workspaceId'),
+    workspaceName: t.string({
+      resolve: async (session, _args, ctx) =>
+        (await ctx.db.workspace.findUniqueOrThrow({ where: { id: session.workspaceId }, select: { name: true } })).name,
+    }),
+    csrfToken: t.exposeString('csrfToken', { description: 'Sent back by the page in X-CSRF-Token with every change.' }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
+  }),
+});
+
+const SignedIn = builder.objectRef<{ token: string; session: SessionView }>('SignedIn').implement({
+  fields: (t) => ({
+    token: t.exposeString('token', { description: 'The cookie value, given to the gateway once; only its SHA-256 is stored.' }),
+    session: t.field({ type: DashboardSession, resolve: (signedIn) => signedIn.session }),
+  }),
+});
+
+builder.queryField('authenticateSession', (t) =>
+  t.field({
+    type: DashboardSession,
+    nullable: true,
+    description: 'Internal (gateway only): the live session of the cookie value with this SHA-256 (hex), or null.',
+    args: { tokenHash: t.arg.string({ required: true }) },
+    resolve: async (_root, { tokenHash }, ctx) => {
+      requireGateway(ctx);
+      const session = await findSessionByHash(ctx.db, tokenHash);
+      if (!session) return null;
+      const { id, userId, csrfToken, expiresAt, user, workspaceId } = session;
+      return { sessionId: id, userId, email: user.email, access: user.scope, workspaceId, csrfToken, expiresAt };
+    },
+  }),
+);
+
+builder.mutationField('signIn', (t) =>
+  t.field({
+    type: SignedIn,
+    nullable: true,
+    description: 'Internal (gateway only): a new session for this email and password, or null (unknown email, wrong password and disabled user alike).',
+    args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
+    resolve: async (_root, { email, password }, ctx) => {
+      requireGateway(ctx);
+      const user = await authenticateUser(ctx.db, email, password);
+      if (!user) return null;
+      const { session, token, csrfToken } = await createSession(ctx.db, user.id);
+      return {
+        token,
+        session: { sessionId: session.id, userId: user.id, email: user.email, access: user.scope, workspaceId: user.workspaceId, csrfToken, expiresAt: session.expiresAt },
+      };
+    },
+  }),
+);
+
+builder.mutationField('signOut', (t) =>
+  t.boolean({
+    description: 'Internal (gateway only): ends the session of the cookie value with this SHA-256 (hex); true when it was live.',
+    args: { tokenHash: t.arg.string({ required: true }) },
+    resolve: (_root, { tokenHash }, ctx) => {
+      requireGateway(ctx);
+      return revokeSessionByHash(ctx.db, tokenHash);
+    },
+  }),
+);

@@ -1,0 +1,113 @@
+import type { Environment, Page } from './types';
+
+/**
+ * The one way the page talks to the gateway: JSON over fetch, authenticated by the session cookie
+ * (sent by the browser, never readable here), with the chosen environment in X-Environment and the
+ * CSRF token on every request that is not a GET. The token lives only in this module's memory.
+ */
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type QueryValue = string | number | boolean | null | undefined;
+export type Query = Record<string, QueryValue>;
+
+/** The gateway's error envelope, `{ error: { code, message, param?, request_id } }`, as a thrown error. */
+export class ApiRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly param?: string,
+    readonly requestId?: string,
+  ) {
+    super(message);
+    this.name = 'ApiRequestError';
+  }
+}
+
+let environment: Environment = 'test';
+let csrfToken: string | null = null;
+let onUnauthorized: (() => void) | null = null;
+
+export const setEnvironment = (value: Environment) => {
+  environment = value;
+};
+export const setCsrfToken = (value: string | null) => {
+  csrfToken = value;
+};
+/** Called when a request other than sign-in answers 401: the session is gone. */
+export const setUnauthorizedHandler = (handler: (() => void) | null) => {
+  onUnauthorized = handler;
+};
+
+export function withQuery(path: string, query: Query = {}): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(name, String(value));
+  }
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+const isSignIn = (method: Method, path: string) => method === 'POST' && path === '/v1/session';
+
+export async function request<T>(
+  method: Method,
+  path: string,
+  options: { query?: Query; body?: unknown; signal?: AbortSignal } = {},
+): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json', 'X-Environment': environment };
+  if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+
+  const response = await fetch(withQuery(path, options.query), {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    credentials: 'same-origin',
+    cache: 'no-store',
+    signal: options.signal,
+  });
+
+  const payload: unknown = await response.json().catch(() => undefined);
+  if (response.ok) return payload as T;
+
+  if (response.status === 401 && !isSignIn(method, path)) onUnauthorized?.();
+  throw toError(response.status, payload);
+}
+
+function toError(status: number, payload: unknown): ApiRequestError {
+  const error = (payload as { error?: Record<string, unknown> } | undefined)?.error;
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  return new ApiRequestError(
+    status,
+    text(error?.code) ?? 'http_error',
+    text(error?.message) ?? `The request failed (HTTP ${status}).`,
+    text(error?.param),
+    text(error?.request_id),
+  );
+}
+
+export const api = {
+  get: <T>(path: string, query?: Query, signal?: AbortSignal) => request<T>('GET', path, { query, signal }),
+  post: <T>(path: string, body: unknown = {}) => request<T>('POST', path, { body }),
+  put: <T>(path: string, body: unknown = {}) => request<T>('PUT', path, { body }),
+  delete: <T>(path: string) => request<T>('DELETE', path),
+};
+
+/** Every item of a paged list, following next_cursor (bounded, for selects and small lists). */
+export async function listAll<T>(path: string, signal?: AbortSignal, maxPages = 20): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < maxPages; page++) {
+    const result = await api.get<Page<T>>(path, { limit: 200, cursor }, signal);
+    items.push(...result.data);
+    if (!result.has_more || !result.next_cursor) break;
+    cursor = result.next_cursor;
+  }
+  return items;
+}
+
+/** A path segment from an id, so that an id can never change the route. */
+export const segment = (value: string) => encodeURIComponent(value);
+
+export const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';

@@ -1,0 +1,30 @@
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Tooltip,
+} from 'chart.js';
+
+// Only what the dashboard draws: bars and lines on category/linear axes, with tooltips and a legend.
+Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Tooltip, Legend);
+
+Chart.defaults.font.family = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+Chart.defaults.color = '#475569';
+Chart.defaults.borderColor = '#e2e8f0';
+
+export { Chart };
+
+export const COLORS = {
+  positive: '#16a34a',
+  negative: '#dc2626',
+  line: '#2563eb',
+  neutral: '#94a3b8',
+  gross: '#6366f1',
+  net: '#f59e0b',
+};

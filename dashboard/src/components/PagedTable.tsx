@@ -1,0 +1,87 @@
+import { useEffect, useState } from 'react';
+import { withQuery, type Query } from '../api';
+import type { Page } from '../types';
+import { useApiData } from '../useApiData';
+import { DataTable, type Column } from './DataTable';
+
+export interface PagedTableProps<T> {
+  /** Test ids `${name}-table`, `${name}-next`, `${name}-prev`. */
+  name: string;
+  path: string;
+  query?: Query;
+  columns: Column<T>[];
+  rowKey: (row: T, index: number) => string;
+  rowTestId: (row: T, index: number) => string;
+  /** Sends limit and cursor and shows Previous/Next; false for lists the API returns whole. */
+  paged?: boolean;
+  pageSize?: number;
+  /** Change it to fetch the current page again (after a write). */
+  reloadSignal?: number;
+  emptyText?: string;
+}
+
+/**
+ * A table over a `{ data, has_more, next_cursor }` list. Next follows next_cursor; Previous pops
+ * the stack of cursors that led here. A different path or filter starts again at the first page.
+ */
+export function PagedTable<T>({
+  name,
+  path,
+  query = {},
+  columns,
+  rowKey,
+  rowTestId,
+  paged = true,
+  pageSize = 25,
+  reloadSignal = 0,
+  emptyText = 'Nothing yet.',
+}: PagedTableProps<T>) {
+  const base = withQuery(path, query);
+  const [stack, setStack] = useState<{ base: string; cursors: string[] }>({ base, cursors: [] });
+  const cursors = stack.base === base ? stack.cursors : [];
+  const cursor = cursors.at(-1);
+
+  const { data: page, loading, reload } = useApiData<Page<T>>(
+    path,
+    paged ? { ...query, limit: pageSize, cursor } : query,
+  );
+
+  useEffect(() => {
+    if (reloadSignal > 0) reload();
+  }, [reloadSignal, reload]);
+
+  const next = () => {
+    if (page?.next_cursor) setStack({ base, cursors: [...cursors, page.next_cursor] });
+  };
+  const previous = () => setStack({ base, cursors: cursors.slice(0, -1) });
+
+  return (
+    <div className="table-block">
+      <DataTable<T>
+        testId={`${name}-table`}
+        columns={columns}
+        rows={page ? page.data : loading ? undefined : []}
+        rowKey={rowKey}
+        rowTestId={rowTestId}
+        emptyText={emptyText}
+        busy={loading}
+      />
+      {paged && (
+        <div className="pager">
+          <button type="button" data-testid={`${name}-prev`} onClick={previous} disabled={cursors.length === 0 || loading}>
+            Previous
+          </button>
+          <span className="pager-page">Page {cursors.length + 1}</span>
+          <button
+            type="button"
+            data-testid={`${name}-next`}
+            onClick={next}
+            disabled={!page?.has_more || !page.next_cursor || loading}
+          >
+            Next
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,307 @@
+import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { api, segment } from '../api';
+import { DataTable, type Column } from '../components/DataTable';
+import { Field, SelectField, TextField } from '../components/Field';
+import { PageLayout } from '../components/PageLayout';
+import { SubaccountSelect } from '../components/SubaccountSelect';
+import { useErrors } from '../errors';
+import { formatDecimal, formatTime } from '../format';
+import { useSession } from '../session';
+import { EXCHANGES, type Credential, type Exchange, type Subaccount } from '../types';
+import { useChosenSubaccount, useSubaccounts } from '../useSubaccounts';
+
+interface CredentialField {
+  /** In the body. */
+  name: string;
+  label: string;
+  /** Also the input's id. */
+  testId: string;
+  multiline?: boolean;
+  secret: boolean;
+}
+
+/** The credential fields each exchange takes. */
+const FIELDS: Record<Exchange, CredentialField[]> = {
+  kalshi: [
+    { name: 'key_id', label: 'Key ID', testId: 'cred-kalshi-key-id', secret: false },
+    { name: 'private_key', label: 'Private key (PEM)', testId: 'cred-kalshi-private-key', multiline: true, secret: true },
+  ],
+  polymarket: [
+    { name: 'private_key', label: 'Private key', testId: 'cred-pm-private-key', secret: true },
+    { name: 'api_key', label: 'API key', testId: 'cred-pm-api-key', secret: true },
+    { name: 'api_secret', label: 'API secret', testId: 'cred-pm-api-secret', secret: true },
+    { name: 'api_passphrase', label: 'API passphrase', testId: 'cred-pm-api-passphrase', secret: true },
+  ],
+};
+
+interface AttachedCredential {
+  subaccount_id: string;
+  exchange: Exchange;
+  fingerprint: string;
+  created_at: string;
+}
+
+export function CredentialsPage() {
+  const { readOnly } = useSession();
+  const { report, clear } = useErrors();
+  const { subaccounts, reload } = useSubaccounts();
+
+  return (
+    <PageLayout title="Subaccounts & credentials">
+      <div className="two-columns">
+        <CreateSubaccountForm readOnly={readOnly} onCreated={reload} report={report} clear={clear} />
+        <AttachCredentialForm subaccounts={subaccounts} readOnly={readOnly} onAttached={reload} report={report} clear={clear} />
+      </div>
+      <SubaccountsTable subaccounts={subaccounts} />
+      <CredentialsTable subaccounts={subaccounts} readOnly={readOnly} onRemoved={reload} report={report} clear={clear} />
+    </PageLayout>
+  );
+}
+
+interface WriteProps {
+  readOnly: boolean;
+  report: (error: unknown) => void;
+  clear: () => void;
+}
+
+function CreateSubaccountForm({ readOnly, onCreated, report, clear }: WriteProps & { onCreated: () => void }) {
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    clear();
+    try {
+      await api.post<Subaccount>('/v1/subaccounts', { name: name.trim() });
+      setName('');
+      onCreated();
+    } catch (error) {
+      report(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="panel" onSubmit={submit} noValidate aria-label="Create a subaccount">
+      <h3>New subaccount</h3>
+      <TextField id="subaccount-name" label="Name" maxLength={100} value={name} onValue={setName} disabled={readOnly} />
+      <div className="form-actions">
+        <button type="submit" className="primary" data-testid="subaccount-create" disabled={readOnly || busy}>
+          Create subaccount
+        </button>
+      </div>
+    </form>
+  );
+}
+
+const emptyFields = (): Record<string, string> => ({});
+
+function AttachCredentialForm({
+  subaccounts,
+  readOnly,
+  onAttached,
+  report,
+  clear,
+}: WriteProps & { subaccounts: Subaccount[] | undefined; onAttached: () => void }) {
+  const [exchange, setExchange] = useState<Exchange>('kalshi');
+  // Secrets stay in this state only until the request ends, whatever its answer.
+  const [fields, setFields] = useState<Record<string, string>>(emptyFields);
+  const [busy, setBusy] = useState(false);
+  const [attached, setAttached] = useState<AttachedCredential | null>(null);
+
+  const [subaccountId, setChosen] = useChosenSubaccount(subaccounts);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!subaccountId) {
+      report(new Error('Create a subaccount first.'));
+      return;
+    }
+    // Empty fields are left out, so that the API names the missing one.
+    const body = Object.fromEntries(
+      FIELDS[exchange].flatMap((field) => (fields[field.name] ? [[field.name, fields[field.name]]] : [])),
+    );
+    setBusy(true);
+    setAttached(null);
+    clear();
+    try {
+      const result = await api.put<AttachedCredential>(
+        `/v1/subaccounts/${segment(subaccountId)}/credentials/${segment(exchange)}`,
+        body,
+      );
+      setAttached(result);
+      onAttached();
+    } catch (error) {
+      report(error);
+    } finally {
+      setFields(emptyFields());
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="panel" onSubmit={submit} noValidate autoComplete="off" aria-label="Attach exchange credentials">
+      <h3>Attach exchange credentials</h3>
+      <div className="form-grid">
+        <SubaccountSelect id="cred-subaccount" subaccounts={subaccounts} value={subaccountId} onChange={setChosen} disabled={readOnly} />
+        <SelectField
+          id="cred-exchange"
+          label="Exchange"
+          options={EXCHANGES}
+          value={exchange}
+          disabled={readOnly}
+          onValue={(value) => {
+            setExchange(value);
+            setFields(emptyFields());
+          }}
+        />
+      </div>
+      {FIELDS[exchange].map((field) => (
+        <Field id={field.testId} label={field.label} key={`${exchange}-${field.name}`}>
+          <CredentialInput
+            field={field}
+            value={fields[field.name] ?? ''}
+            disabled={readOnly}
+            onValue={(value) => setFields((current) => ({ ...current, [field.name]: value }))}
+          />
+        </Field>
+      ))}
+      <div className="form-actions">
+        <button type="submit" className="primary" data-testid="cred-attach" disabled={readOnly || busy}>
+          Attach
+        </button>
+        {attached && (
+          <span className="saved" role="status">
+            Attached {attached.exchange} to {attached.subaccount_id}: <code>{attached.fingerprint}</code>
+          </span>
+        )}
+      </div>
+      <p className="muted small">Secrets are sent once and never shown again; attaching replaces what was there.</p>
+    </form>
+  );
+}
+
+/** A credential's control: never autofilled or spell-checked; secrets masked, a PEM key in a textarea. */
+function CredentialInput({
+  field,
+  value,
+  disabled,
+  onValue,
+}: {
+  field: CredentialField;
+  value: string;
+  disabled: boolean;
+  onValue: (value: string) => void;
+}) {
+  const control = {
+    id: field.testId,
+    'data-testid': field.testId,
+    value,
+    disabled,
+    autoComplete: 'off',
+    spellCheck: false,
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => onValue(event.target.value),
+  };
+  return field.multiline ? (
+    <textarea {...control} rows={5} className="mono" placeholder="-----BEGIN PRIVATE KEY-----" />
+  ) : (
+    <input {...control} type={field.secret ? 'password' : 'text'} />
+  );
+}
+
+const subaccountColumns: Column<Subaccount>[] = [
+  { header: 'Name', cell: (subaccount) => subaccount.name },
+  { header: 'ID', cell: (subaccount) => <code>{subaccount.id}</code> },
+  { header: 'Status', cell: (subaccount) => subaccount.status },
+  { header: 'Cash', cell: (subaccount) => formatDecimal(subaccount.cash_balance), numeric: true },
+  { header: 'Credentials', cell: (subaccount) => (subaccount.credentials ?? []).map((credential) => credential.exchange).join(', ') || '—' },
+  { header: 'Created', cell: (subaccount) => formatTime(subaccount.created_at) },
+];
+
+function SubaccountsTable({ subaccounts }: { subaccounts: Subaccount[] | undefined }) {
+  return (
+    <div className="panel">
+      <h3>Subaccounts</h3>
+      <DataTable<Subaccount>
+        testId="subaccounts-table"
+        columns={subaccountColumns}
+        rows={subaccounts}
+        rowKey={(subaccount) => subaccount.id}
+        rowTestId={(subaccount) => `subaccount-row-${subaccount.id}`}
+        emptyText="No subaccounts in this environment yet."
+      />
+    </div>
+  );
+}
+
+interface CredentialRow {
+  subaccount: Subaccount;
+  credential: Credential;
+}
+
+function CredentialsTable({
+  subaccounts,
+  readOnly,
+  onRemoved,
+  report,
+  clear,
+}: WriteProps & { subaccounts: Subaccount[] | undefined; onRemoved: () => void }) {
+  const rows: CredentialRow[] = (subaccounts ?? []).flatMap((subaccount) =>
+    (subaccount.credentials ?? []).map((credential) => ({ subaccount, credential })),
+  );
+
+  const remove = async (subaccountId: string, exchange: Exchange) => {
+    clear();
+    try {
+      await api.delete(`/v1/subaccounts/${segment(subaccountId)}/credentials/${segment(exchange)}`);
+      onRemoved();
+    } catch (error) {
+      report(error);
+    }
+  };
+
+  const columns: Column<CredentialRow>[] = [
+    {
+      header: 'Subaccount',
+      cell: ({ subaccount }) => (
+        <>
+          {subaccount.name} <code className="muted">{subaccount.id}</code>
+        </>
+      ),
+    },
+    { header: 'Exchange', cell: ({ credential }) => credential.exchange },
+    { header: 'Fingerprint', cell: ({ credential }) => <code>{credential.fingerprint}</code> },
+    { header: 'Attached', cell: ({ credential }) => formatTime(credential.created_at) },
+    {
+      header: '',
+      className: 'actions',
+      cell: ({ subaccount, credential }) => (
+        <button
+          type="button"
+          className="danger"
+          data-testid={`cred-remove-${subaccount.id}-${credential.exchange}`}
+          disabled={readOnly}
+          onClick={() => void remove(subaccount.id, credential.exchange)}
+        >
+          Remove
+        </button>
+      ),
+    },
+  ];
+
+  return (
+    <div className="panel">
+      <h3>Attached credentials</h3>
+      <DataTable<CredentialRow>
+        testId="credentials-table"
+        columns={columns}
+        rows={rows}
+        rowKey={({ subaccount, credential }) => `${subaccount.id}-${credential.exchange}`}
+        rowTestId={({ subaccount, credential }) => `cred-row-${subaccount.id}-${credential.exchange}`}
+        emptyText="No credentials attached."
+      />
+    </div>
+  );
+}

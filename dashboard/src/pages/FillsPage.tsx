@@ -1,0 +1,35 @@
+import type { Column } from '../components/DataTable';
+import { Id } from '../components/Id';
+import { ListPage } from '../components/ListPage';
+import { Signed } from '../components/Signed';
+import { formatDecimal, formatTime } from '../format';
+import type { Fill } from '../types';
+
+const columns: Column<Fill>[] = [
+  { header: 'Time', cell: (fill) => formatTime(fill.created_at) },
+  { header: 'Fill', cell: (fill) => <Id value={fill.id} note={fill.venue_fill_id && `Venue fill ${fill.venue_fill_id}`} /> },
+  { header: 'Order', cell: (fill) => <Id value={fill.order_id} /> },
+  { header: 'Subaccount', cell: (fill) => <Id value={fill.subaccount_id} /> },
+  { header: 'Market', cell: (fill) => <Id value={fill.market_id} /> },
+  { header: 'Venue', cell: (fill) => fill.venue },
+  { header: 'Side', cell: (fill) => `${fill.action} ${fill.side}` },
+  { header: 'Price', cell: (fill) => formatDecimal(fill.price), numeric: true },
+  { header: 'Quantity', cell: (fill) => formatDecimal(fill.quantity), numeric: true },
+  { header: 'Fee', cell: (fill) => formatDecimal(fill.fee), numeric: true },
+  { header: 'Realized P&L', cell: (fill) => <Signed value={fill.realized_pnl} />, numeric: true },
+  { header: 'Liquidity', cell: (fill) => (fill.is_taker === null ? '—' : fill.is_taker ? 'taker' : 'maker') },
+];
+
+export function FillsPage() {
+  return (
+    <ListPage<Fill>
+      title="Fills"
+      name="fills"
+      path="/v1/fills"
+      columns={columns}
+      rowKey={(fill) => fill.id}
+      rowTestId={(fill) => `fill-row-${fill.id}`}
+      emptyText="No fills."
+    />
+  );
+}

@@ -1,0 +1,50 @@
+import { useState } from 'react';
+import type { Column } from '../components/DataTable';
+import { SelectField } from '../components/Field';
+import { Id } from '../components/Id';
+import { ListPage } from '../components/ListPage';
+import { formatDecimal, formatTime } from '../format';
+import type { Order } from '../types';
+
+const STATUSES = ['working', 'pending', 'open', 'partially_filled', 'filled', 'canceled', 'rejected', 'expired', 'unknown'];
+
+const columns: Column<Order>[] = [
+  { header: 'Created', cell: (order) => formatTime(order.created_at) },
+  { header: 'Order', cell: (order) => <Id value={order.id} note={order.client_order_id && `Client order id ${order.client_order_id}`} /> },
+  { header: 'Subaccount', cell: (order) => <Id value={order.subaccount_id} /> },
+  { header: 'Market', cell: (order) => <Id value={order.market_id} /> },
+  { header: 'Venue', cell: (order) => order.venue },
+  { header: 'Side', cell: (order) => `${order.action} ${order.side}` },
+  { header: 'Type', cell: (order) => [order.type, order.time_in_force].filter(Boolean).join(' · ') },
+  { header: 'Price', cell: (order) => formatDecimal(order.price), numeric: true },
+  { header: 'Quantity', cell: (order) => formatDecimal(order.quantity), numeric: true },
+  { header: 'Filled', cell: (order) => formatDecimal(order.filled_quantity), numeric: true },
+  { header: 'Avg fill', cell: (order) => formatDecimal(order.average_fill_price), numeric: true },
+  { header: 'Fees', cell: (order) => formatDecimal(order.fees_paid), numeric: true },
+  {
+    header: 'Status',
+    cell: (order) => (
+      <span className={`status status-${order.status}`} title={order.reject_reason ?? undefined}>
+        {order.status}
+      </span>
+    ),
+  },
+];
+
+export function OrdersPage() {
+  const [status, setStatus] = useState('');
+
+  return (
+    <ListPage<Order>
+      title="Orders"
+      filters={<SelectField id="orders-status" label="Status" options={STATUSES} value={status} onValue={setStatus} emptyOption="Any status" />}
+      name="orders"
+      path="/v1/orders"
+      query={{ status: status || undefined }}
+      columns={columns}
+      rowKey={(order) => order.id}
+      rowTestId={(order) => `order-row-${order.id}`}
+      emptyText="No orders."
+    />
+  );
+}

@@ -1,0 +1,189 @@
+/**
+ * The JSON shapes the dashboard reads, as the gateway writes them (the snake_case aliases of the
+ * persisted operations in gateway/operations). Decimals are strings and are shown as they come.
+ */
+
+export type Environment = 'test' | 'live';
+export const ENVIRONMENTS: readonly Environment[] = ['test', 'live'];
+
+export type Exchange = 'kalshi' | 'polymarket';
+export const EXCHANGES: readonly Exchange[] = ['kalshi', 'polymarket'];
+
+export type Decimal = string;
+export type Timestamp = string;
+
+export interface Page<T> {
+  data: T[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+export interface Session {
+  user: { id: string; email: string; access: 'full' | 'read_only' | string };
+  workspace: { id: string; name: string };
+  csrf_token: string;
+  expires_at: Timestamp;
+}
+
+export interface Workspace {
+  id: string;
+  name: string;
+  trading_halted: boolean;
+  created_at: Timestamp;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  environment: Environment;
+  prefix: string;
+  last4: string;
+  rate_limit: number | null;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+/** POST /v1/api_keys: the key, and its secret, shown this once. */
+export interface CreatedApiKey {
+  key: ApiKey;
+  secret: string;
+}
+
+export interface Credential {
+  exchange: Exchange;
+  fingerprint: string;
+  created_at: Timestamp;
+}
+
+export interface Subaccount {
+  id: string;
+  name: string;
+  environment: Environment;
+  status: string;
+  cash_balance: Decimal | null;
+  created_at: Timestamp;
+  credentials: Credential[] | null;
+}
+
+export interface RiskLimits {
+  subaccount_id: string;
+  max_order_notional: Decimal | null;
+  max_position_per_market: Decimal | null;
+  max_gross_exposure: Decimal | null;
+  max_daily_realized_loss: Decimal | null;
+  max_open_orders: number | null;
+  max_orders_per_minute: number | null;
+  trading_halted: boolean;
+  updated_at: Timestamp | null;
+}
+
+export interface LimitUse {
+  limit: string;
+  value: string | null;
+  current: string | null;
+  utilisation: string | null;
+}
+
+export interface VenueExposure {
+  venue: string;
+  gross_exposure: Decimal;
+  net_exposure: Decimal;
+  market_value: Decimal;
+  open_order_notional: Decimal;
+  unrealized_pnl: Decimal;
+  worst_case_loss: Decimal;
+}
+
+export interface MarketExposure {
+  market_id: string;
+  venue: string;
+  yes_quantity: Decimal;
+  no_quantity: Decimal;
+  net_contracts: Decimal;
+  gross_exposure: Decimal;
+  net_exposure: Decimal;
+  market_value: Decimal;
+  unrealized_pnl: Decimal;
+  realized_pnl: Decimal;
+  open_order_notional: Decimal;
+  worst_case_loss: Decimal;
+}
+
+export interface RiskStats {
+  trading_halted: boolean;
+  gross_exposure: Decimal;
+  net_exposure: Decimal;
+  market_value: Decimal;
+  open_order_notional: Decimal;
+  realized_pnl: Decimal;
+  unrealized_pnl: Decimal;
+  worst_case_loss: Decimal;
+  largest_market_share: Decimal | null;
+  herfindahl: Decimal | null;
+  by_venue: VenueExposure[];
+  by_market: MarketExposure[];
+  limits: { subaccount_id: string; limits: LimitUse[] }[];
+}
+
+export interface PnlDay {
+  date: string;
+  realized_pnl: Decimal;
+  cumulative_realized_pnl: Decimal;
+  fees: Decimal;
+  fills: number;
+  volume: Decimal;
+}
+
+export interface Order {
+  id: string;
+  subaccount_id: string;
+  market_id: string;
+  venue: string;
+  side: string;
+  action: string;
+  type: string;
+  time_in_force: string | null;
+  price: Decimal | null;
+  quantity: Decimal;
+  filled_quantity: Decimal;
+  remaining_quantity: Decimal;
+  average_fill_price: Decimal | null;
+  fees_paid: Decimal;
+  status: string;
+  reject_reason: string | null;
+  client_order_id: string | null;
+  venue_order_id: string | null;
+  queue_position: { orders_ahead: number; quantity_ahead: Decimal } | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface Fill {
+  id: string;
+  order_id: string;
+  subaccount_id: string;
+  market_id: string;
+  venue: string;
+  venue_fill_id: string | null;
+  side: string;
+  action: string;
+  price: Decimal;
+  quantity: Decimal;
+  fee: Decimal;
+  realized_pnl: Decimal | null;
+  is_taker: boolean | null;
+  created_at: Timestamp;
+}
+
+export interface Position {
+  subaccount_id: string;
+  market_id: string;
+  side: string;
+  quantity: Decimal;
+  average_cost: Decimal | null;
+  mark_price: Decimal | null;
+  realized_pnl: Decimal | null;
+  unrealized_pnl: Decimal | null;
+  updated_at: Timestamp;
+}

@@ -1,0 +1,260 @@
+import { execFile } from 'node:child_process';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { createUser } from '../../core/services/users';
+import { databaseUrl, testConfig } from '../support/env';
+import { buildWorkspace } from '../support/factories';
+import { call, envelopeOf } from '../support/http';
+import { ROOT } from '../support/processes';
+import { startStack, type Stack } from '../support/stack';
+
+const run = promisify(execFile);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** ENVIRONMENT.md: without the background-networking flags Chromium reaches for Google's hosts. */
+const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync',
+];
+const OUTPUT = path.join(ROOT, 'test-output');
+const PASSWORD = 'a long enough password';
+
+async function dumpData(): Promise<string> {
+  const { stdout } = await run('/usr/bin/pg_dump', ['--data-only', '--no-password', `--dbname=${databaseUrl()}`], { maxBuffer: 1024 * 1024 * 1024 });
+  return stdout;
+}
+
+/**
+ * The dashboard in a real headless Chromium (Debian's, driven by playwright-core) against the real
+ * gateway and core on loopback: sign in; create a key and use it; revoke it and see 401; attach and
+ * remove venue credentials with no plaintext in the database; edit a risk limit and see an order
+ * refused; trade, then see the order, the fill and the P&L chart (screenshot in test-output/).
+ * One user's session, step after step, as a person would use it.
+ */
+describe('dashboard in a browser', () => {
+  let stack: Stack;
+  let base: string;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let email: string;
+  let workingKey: string;
+  let subaccountId: string;
+  let marketId: string;
+  const consoleErrors: string[] = [];
+  const externalRequests: string[] = [];
+
+  const byTest = (id: string) => page.getByTestId(id);
+  const errorBanner = () => byTest('error-banner');
+
+  beforeAll(async () => {
+    stack = await startStack(testConfig({ CREDENTIALS_KEK: randomBytes(32).toString('base64') }));
+    base = stack.gateways[0];
+    const { workspace } = await buildWorkspace(stack.core.db, { name: 'Browser Trading' });
+    email = `browser-${randomBytes(4).toString('hex')}@example.com`;
+    await createUser(stack.core.db, { workspaceId: workspace.id, email, password: PASSWORD });
+    marketId = (await stack.core.db.market.findFirstOrThrow({ where: { venueMarketId: 'UNEMP-ABOVE-45', venue: 'sim_kalshi' } })).id;
+    fs.mkdirSync(OUTPUT, { recursive: true });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    page = await context.newPage();
+    page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+    // Its own origin, and what the page makes itself (data: and blob: URLs of that origin); nothing else.
+    const local = (url: string) => url.startsWith(base) || url.startsWith(`blob:${base}`) || url.startsWith('data:');
+    page.on('request', (request) => !local(request.url()) && externalRequests.push(request.url()));
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  it('refuses a wrong password, then signs in', async () => {
+    await page.goto(`${base}/`);
+    await byTest('signin-email').fill(email);
+    await byTest('signin-password').fill('not the password at all');
+    await byTest('signin-submit').click();
+    await expectText(byTest('signin-error'), /incorrect/i);
+
+    await byTest('signin-password').fill(PASSWORD);
+    await byTest('signin-submit').click();
+    await expectText(byTest('workspace-name'), 'Browser Trading');
+    await expectText(byTest('user-email'), email);
+    const cookie = (await context.cookies(base)).find((c) => c.name === 'mk_session')!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', secure: false });
+    expect(await page.evaluate(() => document.cookie)).not.toContain('mk_session'); // HttpOnly: scripts cannot read it
+  });
+
+  it('creates a test key, shows its secret once with a copy button, and the key works against the REST API', async () => {
+    await byTest('nav-keys').click();
+    await byTest('key-name').fill('browser bot');
+    await byTest('key-environment').selectOption('test');
+    await byTest('key-create').click();
+    const secret = (await byTest('key-secret').textContent())!.trim();
+    expect(secret).toMatch(/^mk_test_[A-Za-z0-9]{40}$/);
+    await expectText(page.locator('.secret-box'), 'The secret of browser bot.');
+
+    await byTest('key-copy').click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+
+    const subaccount = await call(base, 'POST', '/v1/subaccounts', { key: secret, body: { name: 'browser book' } });
+    expect(subaccount.status).toBe(200);
+    subaccountId = subaccount.body.id;
+
+    await byTest('key-secret-done').click();
+    await page.waitForFunction((s) => !document.body.innerText.includes(s), secret);
+    expect(await page.content()).not.toContain(secret);
+    // Shown once: the list has the prefix and last 4, not the secret.
+    const keyId = (await call(base, 'GET', '/v1/api_keys', { headers: await pageHeaders() })).body.data.find(
+      (k: { name: string }) => k.name === 'browser bot',
+    ).id;
+    await expectText(byTest(`key-status-${keyId}`), 'active');
+    await expectText(byTest(`key-row-${keyId}`), secret.slice(-4));
+    workingKey = secret;
+  });
+
+  it('revokes a key, which gets 401 at once', async () => {
+    await byTest('key-name').fill('short lived');
+    await byTest('key-create').click();
+    const secret = (await byTest('key-secret').textContent())!.trim();
+    await byTest('key-secret-done').click();
+    expect((await call(base, 'GET', '/v1/orders', { key: secret })).status).toBe(200);
+    const keyId = (await call(base, 'GET', '/v1/api_keys', { headers: await pageHeaders() })).body.data.find(
+      (k: { name: string }) => k.name === 'short lived',
+    ).id;
+
+    await byTest(`key-revoke-${keyId}`).click();
+    await byTest(`key-revoke-confirm-${keyId}`).click();
+    await expectText(byTest(`key-status-${keyId}`), 'revoked');
+    const after = await call(base, 'GET', '/v1/orders', { key: secret });
+    expect(after.status).toBe(401);
+    expect(envelopeOf(after).code).toBe('unauthorized');
+  });
+
+  it('attaches Kalshi credentials (only the fingerprint is shown, the database holds no plaintext) and removes them', async () => {
+    const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+    const pemLines = pem.split('\n').filter((line) => line.length > 20 && !line.startsWith('-----'));
+    await byTest('nav-subaccounts').click();
+    await byTest('cred-subaccount').selectOption(subaccountId);
+    await byTest('cred-exchange').selectOption('kalshi');
+    await byTest('cred-kalshi-key-id').fill(randomUUID());
+    await byTest('cred-kalshi-private-key').fill(pem);
+    await byTest('cred-attach').click();
+    const row = byTest(`cred-row-${subaccountId}-kalshi`);
+    await row.waitFor(); // the row is drawn once the attach has answered and the list reloaded
+    const stored = await stack.core.db.exchangeCredential.findFirstOrThrow({ where: { subaccountId, exchange: 'kalshi' } });
+    await expectText(row, stored.fingerprint);
+    expect(await page.content()).not.toContain(pemLines[1]);
+    expect(await byTest('cred-kalshi-private-key').inputValue()).toBe(''); // the form forgets the secret
+
+    const dump = await dumpData();
+    expect(dump).toContain(stored.fingerprint);
+    for (const line of pemLines) expect(dump).not.toContain(line);
+
+    await byTest(`cred-remove-${subaccountId}-kalshi`).click();
+    await row.waitFor({ state: 'detached' });
+    expect(await stack.core.db.exchangeCredential.count({ where: { subaccountId } })).toBe(0);
+  });
+
+  it('edits a risk limit, and an order above it is rejected naming the limit', async () => {
+    await byTest('nav-risk').click();
+    await byTest('risk-subaccount').selectOption(subaccountId);
+    await byTest('risk-max_order_notional').fill('2');
+    await byTest('risk-save').click();
+    await byTest('risk-saved').waitFor();
+
+    const order = { subaccount_id: subaccountId, market_id: marketId, side: 'yes', action: 'buy', type: 'limit', price: '0.50', quantity: '10' };
+    const refused = await call(base, 'POST', '/v1/orders', { key: workingKey, body: order });
+    expect(refused.status).toBe(422);
+    expect(envelopeOf(refused)).toMatchObject({ code: 'risk_limit_exceeded', limit: 'max_order_notional' });
+
+    await byTest('risk-max_order_notional').fill('');
+    await byTest('risk-save').click();
+    await page.waitForFunction(
+      async ([url, id]) => (await (await fetch(`${url}/v1/risk_limits/${id}`)).json()).max_order_notional === null,
+      [base, subaccountId] as const,
+    );
+  });
+
+  it('shows the order, its fill and the P&L chart after trading from a terminal', async () => {
+    const placed = await call(base, 'POST', '/v1/orders', {
+      key: workingKey,
+      body: { subaccount_id: subaccountId, market_id: marketId, side: 'yes', action: 'buy', type: 'market', quantity: '10' },
+    });
+    expect(placed.status).toBe(200);
+    expect(placed.body.status).toBe('filled');
+    const fills = (await call(base, 'GET', `/v1/fills?order_id=${placed.body.id}`, { key: workingKey })).body.data;
+    expect(fills.length).toBeGreaterThanOrEqual(1);
+
+    await byTest('nav-orders').click();
+    await expectText(byTest(`order-row-${placed.body.id}`), 'filled');
+    await byTest('nav-fills').click();
+    await byTest(`fill-row-${fills[0].id}`).waitFor();
+    await byTest('nav-positions').click();
+    const position = (await call(base, 'GET', `/v1/positions?subaccount_id=${subaccountId}`, { key: workingKey })).body.data[0];
+    expect(position).toMatchObject({ market_id: marketId, side: 'yes', quantity: '10' });
+    await expectText(byTest('position-row-0'), `${position.average_cost}`);
+
+    await byTest('nav-overview').click();
+    await page.locator('[data-testid="pnl-chart"][data-ready="true"]').waitFor();
+    const canvas = byTest('pnl-chart').locator('canvas');
+    const box = (await canvas.boundingBox())!;
+    expect(box.width).toBeGreaterThan(200);
+    expect(box.height).toBeGreaterThan(100);
+    // Drawn, not blank: the canvas has pixels of more than one colour.
+    const colours = await canvas.evaluate((element) => {
+      const c = element as HTMLCanvasElement;
+      const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      const seen = new Set<number>();
+      for (let i = 0; i < data.length; i += 4 * 97) seen.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2] | (data[i + 3] << 24));
+      return seen.size;
+    });
+    expect(colours).toBeGreaterThan(2);
+    await byTest('exposure-chart').locator('canvas').waitFor();
+    await page.screenshot({ path: path.join(OUTPUT, 'dashboard-pnl-chart.png'), fullPage: true });
+    expect(fs.statSync(path.join(OUTPUT, 'dashboard-pnl-chart.png')).size).toBeGreaterThan(10_000);
+  });
+
+  it('opens GraphiQL on the same origin with the session (reads only) and runs a query', async () => {
+    await page.goto(`${base}/analyst/graphql`);
+    await page.locator('.graphiql-execute-button').click();
+    await expectText(page.locator('.graphiql-response'), 'Browser Trading');
+    await expectText(page.locator('.graphiql-response'), subaccountId);
+    await page.screenshot({ path: path.join(OUTPUT, 'analyst-graphiql.png') });
+    await page.goto(`${base}/dashboard/`);
+    await byTest('workspace-name').waitFor();
+  });
+
+  it('signs out: the page returns to sign-in and the old cookie no longer works', async () => {
+    const headers = await pageHeaders();
+    await byTest('signout').click();
+    await byTest('signin-email').waitFor();
+    expect((await call(base, 'GET', '/v1/session', { headers: { cookie: headers.cookie } })).status).toBe(401);
+  });
+
+  it('loaded nothing from elsewhere and logged no errors', () => {
+    expect(externalRequests).toEqual([]);
+    expect(consoleErrors.filter((text) => !/status of 40[01]/.test(text))).toEqual([]); // the wrong password's 401, and GET /v1/session before sign-in
+  });
+
+  /** The page's own session cookie, to look at what it sees through the API. */
+  async function pageHeaders(): Promise<Record<string, string>> {
+    const cookie = (await context.cookies(base)).find((c) => c.name === 'mk_session')!;
+    return { cookie: `mk_session=${cookie.value}` };
+  }
+});
+
+async function expectText(locator: ReturnType<Page['getByTestId']>, expected: string | RegExp): Promise<void> {
+  await locator.waitFor();
+  const deadline = Date.now() + 10_000;
+  let text = '';
+  while (Date.now() < deadline) {
+    text = ((await locator.textContent()) ?? '').replace(/\u00a0/g, ' '); // editors render spaces as no-break spaces
+    if (typeof expected === 'string' ? text.includes(expected) : expected.test(text)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`expected ${String(expected)} in "${text}"`);
+}
