@@ -204,18 +204,18 @@ export async function runGatewayMarketBench(options: GatewayMarketOptions = {}):
     };
 
     /** Starts a deployment; `nodeArgs` go to every process of it (used for --cpu-prof). */
-    const launch = async (kind: 'single' | 'split', target: string, nodeArgs: string[] = [], redis?: string) => {
+    const launch = async (kind: 'single' | 'split', target: string, nodeArgs: string[] = [], redis?: string, env: Record<string, string> = {}) => {
       if (kind === 'single') {
-        const server = start({ label: target, script: 'bin/start.ts', env: { ...serverEnv, PORT: '0' }, nodeArgs });
+        const server = start({ label: target, script: 'bin/start.ts', env: { ...serverEnv, PORT: '0', ...env }, nodeArgs });
         const { url } = (await server.waitForLog((line) => line.msg === 'listening')) as { url: string };
         return { url, servers: { server } as Record<string, ManagedChild> };
       }
-      const core = start({ label: `${target} core`, script: 'bin/startCore.ts', env: { ...serverEnv, CORE_PORT: '0', REDIS_URL: redis }, nodeArgs });
+      const core = start({ label: `${target} core`, script: 'bin/startCore.ts', env: { ...serverEnv, CORE_PORT: '0', REDIS_URL: redis, ...env }, nodeArgs });
       const { port: corePort } = (await core.waitForLog((line) => line.msg === 'core listening')) as { port: number };
       const gateway = start({
         label: `${target} gateway`,
         script: 'bin/startGateway.ts',
-        env: { ...serverEnv, DATABASE_URL: undefined, PORT: '0', CORE_URL: `http://127.0.0.1:${corePort}`, REDIS_URL: redis },
+        env: { ...serverEnv, DATABASE_URL: undefined, PORT: '0', CORE_URL: `http://127.0.0.1:${corePort}`, REDIS_URL: redis, ...env },
         nodeArgs,
       });
       const { port } = (await gateway.waitForLog((line) => line.msg === 'gateway listening')) as { port: number };
@@ -236,6 +236,14 @@ export async function runGatewayMarketBench(options: GatewayMarketOptions = {}):
       const { url, servers } = await launch('single', 'single');
       body = await marketBody(url, 'single');
       record('single', 'gateway + core in one process (bin/start.ts, in-process transport)', await load(`${url}/v1/markets/${marketId}`, body.toString('utf8'), auth, servers));
+      await stopAll(servers);
+    }
+    // 1b. the same with the gateway's catalog cache off: every request reaches the core and PostgreSQL.
+    {
+      log('gateway-market: single, CATALOG_CACHE_MS=0 (every request to the core)');
+      const { url, servers } = await launch('single', 'single, no catalog cache', [], undefined, { CATALOG_CACHE_MS: '0' });
+      await marketBody(url, 'single, no catalog cache');
+      record('single, no cache', 'the same with CATALOG_CACHE_MS=0 (every request runs GetMarket in the core)', await load(`${url}/v1/markets/${marketId}`, body.toString('utf8'), auth, servers));
       await stopAll(servers);
     }
 
@@ -395,14 +403,14 @@ function warnIfUnclean(t: TargetResult, log: (line: string) => void): void {
 
 export function formatGatewayMarketReport(report: GatewayMarketReport): string {
   const header =
-    `  ${'target'.padEnd(12)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)} ${'ratio'.padStart(7)} ` +
+    `  ${'target'.padEnd(16)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)} ${'ratio'.padStart(7)} ` +
     `${'srv cpu ms/req'.padStart(15)}  goals (ratio >= ${GOAL_RATIO}, p99 <= ${GOAL_P99_MS} ms)`;
   const rows = report.targets.map((t) => {
     const goals = t.goals
       ? `${t.goals.ratioAtLeast020 ? 'ratio ok' : 'RATIO MISSED'}, ${t.goals.p99AtMost10ms ? 'p99 ok' : 'P99 MISSED'}`
       : 'baseline';
     return (
-      `  ${t.target.padEnd(12)} ${String(t.requestsPerSecond).padStart(8)} ${t.latencyMs.p50.toFixed(2).padStart(8)} ` +
+      `  ${t.target.padEnd(16)} ${String(t.requestsPerSecond).padStart(8)} ${t.latencyMs.p50.toFixed(2).padStart(8)} ` +
       `${t.latencyMs.p99.toFixed(2).padStart(8)} ${String(t.non2xx).padStart(8)} ${(t.ratioToBare?.toFixed(3) ?? '-').padStart(7)} ` +
       `${(serverMsPerRequest(t)?.toFixed(3) ?? '?').padStart(15)}  ${goals}`
     );

@@ -154,7 +154,7 @@ export interface ManagedChild {
 /** Variables a child must not inherit from the shell running the benchmark: the benchmark sets them. */
 const CONTROLLED = [
   'DATABASE_URL', 'REDIS_URL', 'CORE_URL', 'PORT', 'CORE_PORT', 'HOST', 'INTERNAL_TOKEN', 'RATE_LIMIT_DEFAULT',
-  'AUTH_CACHE_TTL_MS', 'LOG_LEVEL', 'NODE_OPTIONS', 'NODE_ENV', 'PGLITE_DATA_DIR', 'BENCH_WORKER',
+  'AUTH_CACHE_TTL_MS', 'CATALOG_CACHE_MS', 'LOG_LEVEL', 'NODE_OPTIONS', 'NODE_ENV', 'PGLITE_DATA_DIR', 'BENCH_WORKER',
 ];
 
 /**

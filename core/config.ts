@@ -37,6 +37,8 @@ const schema = z.object({
   /** The gateway is behind a proxy that terminates TLS: believe X-Forwarded-Proto/-For (Secure cookies, client address). */
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   AUTH_CACHE_TTL_MS: integer.pipe(z.number().max(60_000)).default(1000),
+  /** How long the gateway keeps catalog answers (markets); 0 sends every request to the core. */
+  CATALOG_CACHE_MS: integer.pipe(z.number().max(60_000)).default(1000),
   SCHEDULER_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   SCHEDULER_INTERVAL_MS: integer.pipe(z.number().min(10).max(60_000)).default(250),
   SCHEDULER_STALE_MS: integer.pipe(z.number().min(1000).max(3_600_000)).default(30_000),

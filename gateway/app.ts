@@ -3,6 +3,7 @@ import Koa from 'koa';
 import type Redis from 'ioredis';
 import type { Logger } from '../core/support/logger';
 import type { AuthCache } from './authCache';
+import { catalogKey, type CatalogCache } from './catalogCache';
 import type { CoreClient } from './coreClient';
 import { registerDashboardPage } from './dashboardPage';
 import { registerSessionRoutes } from './dashboardSession';
@@ -20,6 +21,8 @@ import { toVariables } from './variables';
 export interface GatewayDeps {
   core: CoreClient;
   authCache: AuthCache<Authenticated>;
+  /** Answers of catalog routes, per environment (CATALOG_CACHE_MS). */
+  catalog: CatalogCache;
   redis?: Redis;
   logger: Logger;
   dashboardRateLimit: number;
@@ -59,11 +62,19 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
       async (ctx) => {
         const variables = toVariables(route, { params: ctx.params, query: ctx.query, body: ctx.state.body });
         const auth = ctx.state.auth as Authenticated;
-        const idempotencyKey = route.idempotent ? idempotencyKeyOf(ctx.get('Idempotency-Key')) : undefined;
-        const result = await deps.core.call(route.operation, variables, auth.principal, { idempotencyKey });
-        if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
-        // Answers are per credential and some hold a secret shown once (a new key): never cached.
+        // Answers are per credential and some hold a secret shown once (a new key): never cached
+        // by clients or proxies. Catalog answers are kept by the gateway itself, per environment.
         ctx.set('Cache-Control', 'no-store');
+        const { principal } = auth;
+        if (route.catalog && 'environment' in principal) {
+          const load = () => deps.core.call(route.operation, variables, principal).then((result) => JSON.stringify(result.value));
+          ctx.type = 'application/json';
+          ctx.body = await deps.catalog.get(catalogKey(principal.environment, route.operation, variables), load);
+          return;
+        }
+        const idempotencyKey = route.idempotent ? idempotencyKeyOf(ctx.get('Idempotency-Key')) : undefined;
+        const result = await deps.core.call(route.operation, variables, principal, { idempotencyKey });
+        if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
         ctx.body = result.value;
       },
     ]);

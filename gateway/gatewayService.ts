@@ -6,6 +6,7 @@ import type { RevocationBus } from '../core/protocol/revocationBus';
 import type { Logger } from '../core/support/logger';
 import { buildGatewayApp } from './app';
 import { AuthCache } from './authCache';
+import { CatalogCache } from './catalogCache';
 import { CoreClient, type CoreTransport } from './coreClient';
 import type { Authenticated } from './middleware/authenticate';
 
@@ -29,6 +30,7 @@ export function openGateway(
   const app = buildGatewayApp({
     core,
     authCache,
+    catalog: new CatalogCache(config.CATALOG_CACHE_MS),
     redis,
     logger: options.logger,
     dashboardRateLimit: config.RATE_LIMIT_DEFAULT,

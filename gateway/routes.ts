@@ -33,6 +33,11 @@ export interface Route {
   bodyVerbatim?: boolean;
   /** Honours the Idempotency-Key header. */
   idempotent?: boolean;
+  /**
+   * Catalog data: the answer depends only on the environment and the request, the same for every
+   * workspace and key, so the gateway may serve it from its short-lived cache (CATALOG_CACHE_MS).
+   */
+  catalog?: boolean;
   /** Errors this route answers with beyond those every route can (401, 429, 500, 502). */
   errors: ApiErrorCode[];
 }
@@ -260,8 +265,8 @@ export const ROUTES: Route[] = [
   },
   {
     method: 'GET', path: '/v1/markets', operation: 'SearchMarkets', tag: 'Markets', summary: 'Search markets',
-    description: 'Full-text search (every word, as a prefix) over title, ticker, category and description, ranked; without q, catalog order.',
-    auth: 'api_key', session: true,
+    description: 'Full-text search (every word, as a prefix) over title, ticker, category and description, ranked; without q, catalog order. Catalog answers may be up to CATALOG_CACHE_MS (1 s) old.',
+    auth: 'api_key', session: true, catalog: true,
     query: z.strictObject({
       q: z.string().max(200).optional(), venue: z.enum(VENUES).optional(),
       status: z.enum(['open', 'closed', 'settled']).optional(), category: z.string().max(64).optional(), ...page,
@@ -269,7 +274,8 @@ export const ROUTES: Route[] = [
     errors: ['invalid_request'],
   },
   {
-    method: 'GET', path: '/v1/markets/{id}', operation: 'GetMarket', tag: 'Markets', summary: 'Get market', auth: 'api_key', session: true,
+    method: 'GET', path: '/v1/markets/{id}', operation: 'GetMarket', tag: 'Markets', summary: 'Get market', auth: 'api_key', session: true, catalog: true,
+    description: 'The market as the catalog has it, up to CATALOG_CACHE_MS (1 s) old; placing an order always checks the current market.',
     params: z.strictObject({ id: id('mkt') }), errors: ['not_found'],
   },
   {

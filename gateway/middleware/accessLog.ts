@@ -10,13 +10,16 @@ import type { Authenticated } from './authenticate';
  */
 export function accessLog(logger: Logger): Middleware {
   if (!logger.isLevelEnabled('info')) return (_ctx, next) => next();
+  // The line's fields are the fixed ones below, none of them a secret: path redaction (about half
+  // the cost of a line) has nothing to find in them, so this child logger skips it.
+  const lines = logger.child({}, { redact: [] });
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     try {
       await next();
     } finally {
       const auth = ctx.state.auth as Authenticated | undefined;
-      logger.info(
+      lines.info(
         {
           requestId: ctx.state.requestId,
           method: ctx.method,

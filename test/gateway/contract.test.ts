@@ -20,7 +20,7 @@ describe('X-Request-Id', () => {
   it('is on successful responses, and a sane caller id is echoed', async () => {
     const fresh = await call(base, 'GET', '/v1/markets?limit=1', { key: secret });
     expect(fresh.status).toBe(200);
-    expect(fresh.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{24}$/);
+    expect(fresh.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{32}$/);
     const echoed = await call(base, 'GET', '/v1/markets?limit=1', { key: secret, headers: { 'x-request-id': 'client-abc-123' } });
     expect(echoed.headers.get('x-request-id')).toBe('client-abc-123');
   });

@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       SIGN_IN_ATTEMPTS_PER_MINUTE: 10,
       TRUST_PROXY: false,
       AUTH_CACHE_TTL_MS: 1000,
+      CATALOG_CACHE_MS: 1000,
       SCHEDULER_ENABLED: true,
       SCHEDULER_INTERVAL_MS: 250,
       SCHEDULER_STALE_MS: 30000,
