@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { parseKeyring } from '../../core/domain/credentialVault';
+import { openStoredCredential } from '../../core/services/credentials';
 import { createUser } from '../../core/services/users';
 import { databaseUrl, testConfig } from '../support/env';
 import { buildWorkspace } from '../support/factories';
@@ -43,6 +45,7 @@ describe('dashboard in a browser', () => {
   let workingKey: string;
   let subaccountId: string;
   let marketId: string;
+  let keyring: ReadonlyMap<string, Buffer>;
   const consoleErrors: string[] = [];
   const externalRequests: string[] = [];
 
@@ -50,7 +53,9 @@ describe('dashboard in a browser', () => {
   const errorBanner = () => byTest('error-banner');
 
   beforeAll(async () => {
-    stack = await startStack(testConfig({ CREDENTIALS_KEK: randomBytes(32).toString('base64') }));
+    const config = testConfig({ CREDENTIALS_KEK: randomBytes(32).toString('base64') });
+    keyring = parseKeyring(config).keyring;
+    stack = await startStack(config);
     base = stack.gateways[0];
     const { workspace } = await buildWorkspace(stack.core.db, { name: 'Browser Trading' });
     email = `browser-${randomBytes(4).toString('hex')}@example.com`;
@@ -155,6 +160,31 @@ describe('dashboard in a browser', () => {
     for (const line of pemLines) expect(dump).not.toContain(line);
 
     await byTest(`cred-remove-${subaccountId}-kalshi`).click();
+    await row.waitFor({ state: 'detached' });
+    expect(await stack.core.db.exchangeCredential.count({ where: { subaccountId } })).toBe(0);
+  });
+
+  it('attaches Polymarket credentials of a proxy wallet (funder address and signature type) and removes them', async () => {
+    const privateKey = `0x${randomBytes(31).toString('hex')}01`; // below the curve order
+    const apiSecret = randomBytes(32).toString('base64url');
+    const funder = `0x${randomBytes(20).toString('hex')}`;
+    await byTest('cred-subaccount').selectOption(subaccountId);
+    await byTest('cred-exchange').selectOption('polymarket');
+    await byTest('cred-pm-private-key').fill(privateKey);
+    await byTest('cred-pm-api-key').fill(randomUUID());
+    await byTest('cred-pm-api-secret').fill(apiSecret);
+    await byTest('cred-pm-api-passphrase').fill(randomBytes(16).toString('hex'));
+    await byTest('cred-pm-funder-address').fill(funder);
+    await byTest('cred-pm-signature-type').selectOption('1');
+    await byTest('cred-attach').click();
+    const row = byTest(`cred-row-${subaccountId}-polymarket`);
+    await row.waitFor();
+    expect(await page.content()).not.toContain(apiSecret);
+
+    const opened = await openStoredCredential(stack.core.db, keyring, subaccountId, 'polymarket');
+    expect(opened).toMatchObject({ private_key: privateKey, api_secret: apiSecret, funder_address: funder, signature_type: 1 });
+
+    await byTest(`cred-remove-${subaccountId}-polymarket`).click();
     await row.waitFor({ state: 'detached' });
     expect(await stack.core.db.exchangeCredential.count({ where: { subaccountId } })).toBe(0);
   });

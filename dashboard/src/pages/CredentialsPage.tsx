@@ -1,7 +1,7 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { api, segment } from '../api';
 import { DataTable, type Column } from '../components/DataTable';
-import { Field, SelectField, TextField } from '../components/Field';
+import { Field, Select, SelectField, TextField } from '../components/Field';
 import { PageLayout } from '../components/PageLayout';
 import { SubaccountSelect } from '../components/SubaccountSelect';
 import { useErrors } from '../errors';
@@ -18,6 +18,8 @@ interface CredentialField {
   testId: string;
   multiline?: boolean;
   secret: boolean;
+  /** A choice among fixed values, sent as a number (Polymarket's signature_type); empty is left out. */
+  choices?: { value: string; label: string }[];
 }
 
 /** The credential fields each exchange takes. */
@@ -31,6 +33,19 @@ const FIELDS: Record<Exchange, CredentialField[]> = {
     { name: 'api_key', label: 'API key', testId: 'cred-pm-api-key', secret: true },
     { name: 'api_secret', label: 'API secret', testId: 'cred-pm-api-secret', secret: true },
     { name: 'api_passphrase', label: 'API passphrase', testId: 'cred-pm-api-passphrase', secret: true },
+    // A proxy wallet (Polymarket's browser and email accounts) signs for a funder address.
+    { name: 'funder_address', label: 'Funder address (proxy wallet; optional)', testId: 'cred-pm-funder-address', secret: false },
+    {
+      name: 'signature_type',
+      label: 'Signature type (optional)',
+      testId: 'cred-pm-signature-type',
+      secret: false,
+      choices: [
+        { value: '0', label: '0: EOA (the key holds the funds)' },
+        { value: '1', label: '1: POLY_PROXY (email or browser-wallet account)' },
+        { value: '2', label: '2: POLY_GNOSIS_SAFE' },
+      ],
+    },
   ],
 };
 
@@ -121,7 +136,11 @@ function AttachCredentialForm({
     }
     // Empty fields are left out, so that the API names the missing one.
     const body = Object.fromEntries(
-      FIELDS[exchange].flatMap((field) => (fields[field.name] ? [[field.name, fields[field.name]]] : [])),
+      FIELDS[exchange].flatMap((field) => {
+        const value = fields[field.name];
+        if (!value) return [];
+        return [[field.name, field.choices ? Number(value) : value]];
+      }),
     );
     setBusy(true);
     setAttached(null);
@@ -204,6 +223,9 @@ function CredentialInput({
     spellCheck: false,
     onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => onValue(event.target.value),
   };
+  if (field.choices) {
+    return <Select id={field.testId} value={value} options={field.choices} emptyOption="Not set" disabled={disabled} onValue={onValue} />;
+  }
   return field.multiline ? (
     <textarea {...control} rows={5} className="mono" placeholder="-----BEGIN PRIVATE KEY-----" />
   ) : (
