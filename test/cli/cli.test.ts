@@ -1,44 +1,20 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
 import { API_KEY_FORMAT, sha256Hex } from '../../core/domain/secrets';
 import { databaseUrl } from '../support/env';
+import { runProcess, STACK_FRAME, type ProcessOutcome } from '../support/processes';
 
 /**
  * The administration CLI as a real process against the run's database. Each tsx start costs a
  * second or two, so the error cases run side by side while the happy path runs in order.
  */
-const ROOT = path.resolve(__dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const SLOW = 120_000;
 
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['bin/cli.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl(), LOG_LEVEL: 'silent', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-const STACK_FRAME = /^\s+at\s/m;
+const cli = (args: string[], env: Record<string, string> = {}): Promise<ProcessOutcome> =>
+  runProcess('bin/cli.ts', args, { DATABASE_URL: databaseUrl(), LOG_LEVEL: 'silent', ...env });
 
 let db: Db;
 /** The failure cases, started at once in beforeAll and awaited by their tests. */
-let failures: Record<string, Promise<Outcome>>;
+let failures: Record<string, Promise<ProcessOutcome>>;
 
 beforeAll(() => {
   db = createPrismaClient(databaseUrl(), 2);

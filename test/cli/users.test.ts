@@ -1,45 +1,19 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
 import { verifyPassword } from '../../core/domain/passwords';
 import { createWorkspace } from '../../core/services/workspaces';
 import { databaseUrl } from '../support/env';
+import { runProcess, STACK_FRAME, type ProcessOutcome } from '../support/processes';
 
 /**
  * `users create` as a real process against the run's database, with the password on stdin or in
  * MK_USER_PASSWORD. As in cli.test.ts, the failure cases are started in beforeAll, one after
  * another, beside the in-order happy path.
  */
-const ROOT = path.resolve(__dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const SLOW = 120_000;
-const STACK_FRAME = /^\s+at\s/m;
 
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI; `stdin` (when given) is written to its stdin, otherwise stdin is /dev/null. */
-function cli(args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl(), LOG_LEVEL: 'silent', ...options.env };
-    if (!options.env?.MK_USER_PASSWORD) delete env.MK_USER_PASSWORD;
-    const child = spawn(TSX, ['bin/cli.ts', ...args], {
-      cwd: ROOT,
-      env,
-      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-    if (options.stdin !== undefined) child.stdin!.end(options.stdin);
-  });
-}
+/** Runs the CLI; `stdin` (when given) is written to its stdin. MK_USER_PASSWORD only when given. */
+const cli = (args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<ProcessOutcome> =>
+  runProcess('bin/cli.ts', args, { DATABASE_URL: databaseUrl(), LOG_LEVEL: 'silent', MK_USER_PASSWORD: undefined, ...options.env }, { stdin: options.stdin });
 
 const run = `${Date.now().toString(36)}${process.pid}`;
 const email = (name: string) => `${name}.${run}@example.com`;
@@ -48,7 +22,7 @@ const ENV_PASSWORD = 'from the environment 42';
 
 let db: Db;
 let workspaceId: string;
-let failures: Record<string, Promise<Outcome>>;
+let failures: Record<string, Promise<ProcessOutcome>>;
 
 beforeAll(async () => {
   db = createPrismaClient(databaseUrl(), 2);

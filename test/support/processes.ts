@@ -52,14 +52,41 @@ export function startProcess(script: string, env: Record<string, string>, timeou
   });
 }
 
-/** Runs a command to completion (the CLI), returning its exit code and output. */
-export function runProcess(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...NODE_ARGS, script, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export interface ProcessOutcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A stack frame in a process's output: what a user must never see. */
+export const STACK_FRAME = /^\s+at\s/m;
+
+/**
+ * Runs one of our scripts to completion (the CLI): its exit code and whole output. `env` adds to
+ * this process's environment (`undefined` removes a variable); `stdin`, when given, is written to
+ * the process's stdin, which is otherwise /dev/null.
+ */
+export function runProcess(
+  script: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  options: { stdin?: string } = {},
+): Promise<ProcessOutcome> {
+  return new Promise((resolve, reject) => {
+    const merged: NodeJS.ProcessEnv = { ...process.env, ...env };
+    for (const [name, value] of Object.entries(env)) if (value === undefined) delete merged[name];
+    const child = spawn(process.execPath, [...NODE_ARGS, script, ...args], {
+      cwd: ROOT,
+      env: merged,
+      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    // 'close', not 'exit': the output streams may still hold data when the process has exited.
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+    if (options.stdin !== undefined) child.stdin!.end(options.stdin);
   });
 }
