@@ -1,7 +1,7 @@
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
 import { API_KEY_FORMAT, sha256Hex } from '../../core/domain/secrets';
 import { databaseUrl } from '../support/env';
-import { runProcess, STACK_FRAME, type ProcessOutcome } from '../support/processes';
+import { expectUsageRefusal, runProcess, STACK_FRAME, type ProcessOutcome } from '../support/processes';
 
 /**
  * The administration CLI as a real process against the run's database. Each tsx start costs a
@@ -106,14 +106,7 @@ describe('bad usage exits 64 with the usage on stderr, without a stack trace', (
     ['keys create without --workspace', 'noWorkspace', /--workspace/],
     ['an option without its value (--rate-limit)', 'missingOptionValue', /rate-limit/],
   ])('%s', async (_name, which, reason) => {
-    const result = await failures[which];
-    expect(result.code).toBe(64);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^error: /);
-    expect(result.stderr).toMatch(reason);
-    expect(result.stderr).toContain('usage:');
-    expect(result.stderr).toContain('keys create --workspace <id> --env test|live');
-    expect(result.stderr).not.toMatch(STACK_FRAME);
+    expectUsageRefusal(await failures[which], reason, 'keys create --workspace <id> --env test|live');
   }, SLOW);
 });
 

@@ -61,6 +61,17 @@ export interface ProcessOutcome {
 /** A stack frame in a process's output: what a user must never see. */
 export const STACK_FRAME = /^\s+at\s/m;
 
+/** The CLI refused its arguments: exit 64, nothing on stdout, `error: …` naming why, then the usage (with `usageLine`), no stack. */
+export function expectUsageRefusal(result: ProcessOutcome, reason: RegExp, usageLine: string): void {
+  expect(result.code).toBe(64);
+  expect(result.stdout).toBe('');
+  expect(result.stderr).toMatch(/^error: /);
+  expect(result.stderr).toMatch(reason);
+  expect(result.stderr).toContain('usage:');
+  expect(result.stderr).toContain(usageLine);
+  expect(result.stderr).not.toMatch(STACK_FRAME);
+}
+
 /**
  * Runs one of our scripts to completion (the CLI): its exit code and whole output. `env` adds to
  * this process's environment (`undefined` removes a variable); `stdin`, when given, is written to
