@@ -77,6 +77,7 @@ export async function sessionPrincipal(ctx: Context, core: CoreClient): Promise<
 }
 
 const signInBody = z.strictObject({ email: z.string().min(1).max(254), password: z.string().min(1).max(1024) });
+const passwordChangeBody = z.strictObject({ current_password: z.string().min(1).max(1024), new_password: z.string().min(1).max(1024) });
 
 /** What the page gets about its session: who, which workspace, the CSRF token and when it ends. */
 const sessionBody = (session: SessionFields) => ({
@@ -93,7 +94,7 @@ export interface SessionRouteDeps {
   signInAttemptsPerMinute: number;
 }
 
-/** POST, GET and DELETE /v1/session. */
+/** POST, GET and DELETE /v1/session; DELETE /v1/sessions (everywhere); PUT /v1/session/password. */
 export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): void {
   const { core } = deps;
   const memory = new Map<string, { reset: number }>();
@@ -119,6 +120,13 @@ export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): v
     ctx.state.signIn = parsed.data;
     return next();
   };
+  // A password change proves the current password: guessing it is limited like signing in, per
+  // address and per user (whoever holds the cookie).
+  const byUser = signInLimiter('user', (ctx) => (ctx.state.user as Extract<Principal, { kind: 'user' }>).userId);
+  const signedInUser: Middleware = async (ctx, next) => {
+    ctx.state.user = await sessionPrincipal(ctx, core); // a live session, and its CSRF token
+    return next();
+  };
 
   router.post('/v1/session', sweepExpired(memory), byAddress, jsonBody(), readSignIn, byEmail, async (ctx) => {
     const signedIn = (await core.execute('SignIn', ctx.state.signIn, GATEWAY)) as { token: string; session: SessionFields } | null;
@@ -136,12 +144,33 @@ export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): v
     ctx.body = sessionBody(session);
   });
 
-  router.delete('/v1/session', async (ctx) => {
-    await sessionPrincipal(ctx, core); // a live session, and its CSRF token
+  router.delete('/v1/session', signedInUser, async (ctx) => {
     await core.execute('SignOut', { tokenHash: cookieTokenHash(ctx) }, GATEWAY);
-    ctx.cookies.set(SESSION_COOKIE, '', { ...cookieOptions(ctx, new Date(0)), maxAge: 0 });
+    clearCookie(ctx);
     ctx.body = { signed_out: true };
   });
+
+  router.delete('/v1/sessions', signedInUser, async (ctx) => {
+    const ended = (await core.execute('SignOutEverywhere', { tokenHash: cookieTokenHash(ctx) }, GATEWAY)) as number;
+    clearCookie(ctx);
+    ctx.body = { signed_out: true, sessions_ended: ended };
+  });
+
+  router.put('/v1/session/password', sweepExpired(memory), byAddress, signedInUser, byUser, jsonBody(), async (ctx) => {
+    const parsed = passwordChangeBody.safeParse(ctx.state.body);
+    if (!parsed.success) {
+      const param = parsed.error.issues[0].path.join('.') || 'new_password';
+      throw new ApiError('invalid_request', `${param} is required: send { "current_password", "new_password" }.`, { param });
+    }
+    const { current_password: currentPassword, new_password: newPassword } = parsed.data;
+    const ended = (await core.execute('ChangePassword', { tokenHash: cookieTokenHash(ctx), currentPassword, newPassword }, GATEWAY)) as number;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { password_changed: true, other_sessions_ended: ended };
+  });
+}
+
+function clearCookie(ctx: Context): void {
+  ctx.cookies.set(SESSION_COOKIE, '', { ...cookieOptions(ctx, new Date(0)), maxAge: 0 });
 }
 
 /**

@@ -151,6 +151,38 @@ function sessionPaths(): Record<string, Record<string, unknown>> {
         responses: { ...ok('Signed out.', { type: 'object', properties: { signed_out: { type: 'boolean' } } }), ...errorResponses(['unauthorized', 'forbidden', 'internal_error']) },
       },
     },
+    '/v1/sessions': {
+      delete: {
+        operationId: 'signOutEverywhere', tags: tag, summary: 'Sign out everywhere', security: [{ dashboardSession: [] }],
+        description: 'Needs X-CSRF-Token. Ends every session of the signed-in user, this one included, and clears the cookie.',
+        responses: {
+          ...ok('Every session ended.', { type: 'object', properties: { signed_out: { type: 'boolean' }, sessions_ended: { type: 'integer' } } }),
+          ...errorResponses(['unauthorized', 'forbidden', 'internal_error']),
+        },
+      },
+    },
+    '/v1/session/password': {
+      put: {
+        operationId: 'changePassword', tags: tag, summary: 'Change the password', security: [{ dashboardSession: [] }],
+        description:
+          'Needs X-CSRF-Token and the current password (a wrong one: 403 with param current_password). The new one: 12 to 256 characters, not one character repeated, not the current one. Every other session of the user ends; this one goes on. Rate limited like sign-in, per client address and per user.',
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object', required: ['current_password', 'new_password'], additionalProperties: false,
+                properties: { current_password: { type: 'string', maxLength: 1024 }, new_password: { type: 'string', maxLength: 1024 } },
+              },
+            },
+          },
+        },
+        responses: {
+          ...ok('Changed.', { type: 'object', properties: { password_changed: { type: 'boolean' }, other_sessions_ended: { type: 'integer' } } }),
+          ...errorResponses(['invalid_request', 'invalid_json', 'unsupported_media_type', 'payload_too_large', 'unauthorized', 'forbidden', 'rate_limited', 'internal_error']),
+        },
+      },
+    },
   };
 }
 

@@ -66,6 +66,37 @@ export async function authenticateUser(db: Db, email: string, password: string):
 }
 
 /**
+ * Changes a signed-in user's password: the current one must match (else 403 naming
+ * `current_password`), the new one must meet the policy and differ from it. Every other session of
+ * the user ends (a cookie stolen before the change stops working); `keepSessionId`, the session
+ * that asked, goes on. Returns how many other sessions were ended.
+ */
+export async function changePassword(
+  db: Db,
+  input: { userId: string; currentPassword: string; newPassword: string; keepSessionId: string },
+): Promise<number> {
+  const user = await db.user.findUnique({ where: { id: input.userId } });
+  if (!user || user.disabledAt) throw notFound('user', input.userId);
+  if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
+    throw new DomainError('forbidden', 'The current password is incorrect.', 'current_password');
+  }
+  const reason = checkPasswordPolicy(input.newPassword);
+  if (reason) throw invalidRequest('new_password', reason.replace(/^password/, 'new_password'));
+  if (await verifyPassword(input.newPassword, user.passwordHash)) {
+    throw invalidRequest('new_password', 'new_password must differ from the current password.');
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  return db.$transaction(async (tx) => {
+    await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
+    const { count } = await tx.session.updateMany({
+      where: { userId: user.id, id: { not: input.keepSessionId }, revokedAt: null, expiresAt: { gt: new Date() } },
+      data: { revokedAt: new Date() },
+    });
+    return count;
+  });
+}
+
+/**
  * Disables a user (idempotent) and revokes their sessions; a disabled user can no longer sign in
  * and their existing cookies stop working. With `workspaceId`, only a user of that workspace.
  */

@@ -3,6 +3,7 @@ import { ErrorBanner } from './components/ErrorBanner';
 import { Header } from './components/Header';
 import { Nav, isTabId, type TabId } from './components/Nav';
 import { ErrorProvider, useErrors } from './errors';
+import { AccountPage } from './pages/AccountPage';
 import { ApiKeysPage } from './pages/ApiKeysPage';
 import { CredentialsPage } from './pages/CredentialsPage';
 import { FillsPage } from './pages/FillsPage';
@@ -78,4 +79,5 @@ const PAGES: Record<TabId, () => ReactNode> = {
   orders: OrdersPage,
   fills: FillsPage,
   positions: PositionsPage,
+  account: AccountPage,
 };

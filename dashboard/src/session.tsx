@@ -12,7 +12,8 @@ interface SessionContextValue {
   /** Why the user is on the sign-in screen when it is not their own doing (an expired session). */
   notice: string | null;
   signIn: (email: string, password: string) => Promise<void>;
-  signOut: () => Promise<void>;
+  /** Ends this session (signed out here whatever the answer), or with `everywhere` every session of the user (rejects, signed in still, when that failed). */
+  signOut: (options?: { everywhere?: boolean }) => Promise<void>;
   changeEnvironment: (environment: Environment) => void;
 }
 
@@ -66,7 +67,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [enter],
   );
 
-  const signOut = useCallback(async () => {
+  const signOut = useCallback(async (options: { everywhere?: boolean } = {}) => {
+    if (options.everywhere) {
+      // Only once the server has ended them all: on an error the user stays, and is told.
+      await api.delete('/v1/sessions');
+      leave(null);
+      return;
+    }
     try {
       await api.delete('/v1/session');
     } finally {

@@ -22,6 +22,7 @@ const CHROMIUM_ARGS = [
 ];
 const OUTPUT = path.join(ROOT, 'test-output');
 const PASSWORD = 'a long enough password';
+const NEW_PASSWORD = 'another long enough password';
 
 async function dumpData(): Promise<string> {
   const { stdout } = await run('/usr/bin/pg_dump', ['--data-only', '--no-password', `--dbname=${databaseUrl()}`], { maxBuffer: 1024 * 1024 * 1024 });
@@ -53,7 +54,8 @@ describe('dashboard in a browser', () => {
   const errorBanner = () => byTest('error-banner');
 
   beforeAll(async () => {
-    const config = testConfig({ CREDENTIALS_KEK: randomBytes(32).toString('base64') });
+    // Sign-ins and password changes share a per-address budget: this one user makes about 8.
+    const config = testConfig({ CREDENTIALS_KEK: randomBytes(32).toString('base64'), SIGN_IN_ATTEMPTS_PER_MINUTE: '100' });
     keyring = parseKeyring(config).keyring;
     stack = await startStack(config);
     base = stack.gateways[0];
@@ -258,6 +260,30 @@ describe('dashboard in a browser', () => {
     await byTest('workspace-name').waitFor();
   });
 
+  it('changes the password on the Account page: the old one no longer signs in, the new one does', async () => {
+    await byTest('nav-account').click();
+    await expectText(byTest('account-email'), email);
+    await byTest('password-current').fill(PASSWORD);
+    await byTest('password-new').fill(NEW_PASSWORD);
+    await byTest('password-repeat').fill(`${NEW_PASSWORD} typo`);
+    await byTest('password-change').click();
+    await expectText(errorBanner(), /differ/); // caught in the page, nothing sent
+    await byTest('password-current').fill('not the current password');
+    await byTest('password-new').fill(NEW_PASSWORD);
+    await byTest('password-repeat').fill(NEW_PASSWORD);
+    await byTest('password-change').click();
+    await expectText(errorBanner(), /current password is incorrect/);
+    await byTest('password-current').fill(PASSWORD);
+    await byTest('password-new').fill(NEW_PASSWORD);
+    await byTest('password-repeat').fill(NEW_PASSWORD);
+    await byTest('password-change').click();
+    await expectText(byTest('password-changed'), 'Password changed');
+    expect(await byTest('password-new').inputValue()).toBe(''); // the form forgets it
+
+    expect((await call(base, 'POST', '/v1/session', { body: { email, password: PASSWORD } })).status).toBe(401);
+    expect((await call(base, 'POST', '/v1/session', { body: { email, password: NEW_PASSWORD } })).status).toBe(200);
+  });
+
   it('signs out: the page returns to sign-in and the old cookie no longer works', async () => {
     const headers = await pageHeaders();
     await byTest('signout').click();
@@ -265,9 +291,24 @@ describe('dashboard in a browser', () => {
     expect((await call(base, 'GET', '/v1/session', { headers: { cookie: headers.cookie } })).status).toBe(401);
   });
 
+  it('signs out everywhere: the page and another device are both signed out', async () => {
+    const otherDevice = await call(base, 'POST', '/v1/session', { body: { email, password: NEW_PASSWORD } });
+    const otherCookie = otherDevice.headers.getSetCookie().find((c) => c.startsWith('mk_session='))!.split(';')[0];
+    await byTest('signin-email').fill(email);
+    await byTest('signin-password').fill(NEW_PASSWORD);
+    await byTest('signin-submit').click();
+    await byTest('nav-account').click();
+    const headers = await pageHeaders();
+    await byTest('signout-everywhere').click();
+    await byTest('signin-email').waitFor();
+    expect((await call(base, 'GET', '/v1/session', { headers: { cookie: headers.cookie } })).status).toBe(401);
+    expect((await call(base, 'GET', '/v1/session', { headers: { cookie: otherCookie } })).status).toBe(401);
+  });
+
   it('loaded nothing from elsewhere and logged no errors', () => {
     expect(externalRequests).toEqual([]);
-    expect(consoleErrors.filter((text) => !/status of 40[01]/.test(text))).toEqual([]); // the wrong password's 401, and GET /v1/session before sign-in
+    // The wrong password's 401, GET /v1/session before sign-in, and the wrong current password's 403.
+    expect(consoleErrors.filter((text) => !/status of 40[013]/.test(text))).toEqual([]);
   });
 
   /** The page's own session cookie, to look at what it sees through the API. */

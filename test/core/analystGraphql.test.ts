@@ -200,6 +200,8 @@ describe('workspace A cannot reach workspace B', () => {
       ['mutation($id: ID!) { attachExchangeCredential(subaccountId: $id, exchange: kalshi, credentials: {}) { fingerprint } }', { id: b.subaccountId }],
       ['query($t: String!) { authenticateSession(tokenHash: $t) { userId } }', { t: 'a'.repeat(64) }],
       ['mutation { signIn(email: "x@example.com", password: "y") { token } }', {}],
+      ['mutation($t: String!) { changePassword(tokenHash: $t, currentPassword: "x", newPassword: "a new long password") }', { t: 'a'.repeat(64) }],
+      ['mutation($t: String!) { signOutEverywhere(tokenHash: $t) }', { t: 'a'.repeat(64) }],
       ['mutation($sa: String!) { placeOrder(input: { subaccountId: $sa, marketId: "mkt_x", side: yes, action: buy, type: market, quantity: "1" }) { id } }', { sa: a.subaccountId }],
     ];
     for (const [query, variables] of closed) {

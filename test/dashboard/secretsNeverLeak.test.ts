@@ -27,8 +27,8 @@ const pemBodyLines = (pem: string) => pem.split('\n').filter((line) => line.leng
 /**
  * Secrets planted through every path that handles one, on the real `npm start` process with its
  * logs at trace level, then looked for in everything it printed (logs, and the CLI's output) and
- * in a data dump of the database: a user's password (CLI and sign-in), a wrong password, the
- * session cookie, an API key's secret (shown once, then used and revoked), and venue credentials
+ * in a data dump of the database: a user's password (CLI and sign-in), a wrong password, a
+ * password change (a wrong current password, the new one), the session cookies, an API key's secret (shown once, then used and revoked), and venue credentials
  * (attached, refused for a bad shape, replaced, removed).
  */
 describe('planted secrets never reach logs, later responses or the database in plaintext', () => {
@@ -39,6 +39,8 @@ describe('planted secrets never reach logs, later responses or the database in p
 
   const password = `pw-${randomBytes(12).toString('hex')}`;
   const wrongPassword = `wrong-${randomBytes(12).toString('hex')}`;
+  const newPassword = `new-pw-${randomBytes(12).toString('hex')}`;
+  const wrongCurrentPassword = `wrong-current-${randomBytes(12).toString('hex')}`;
   const email = `leak-${randomBytes(4).toString('hex')}@example.com`;
   const rsaPem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
   const polymarketKey = `0x${randomBytes(31).toString('hex')}01`;
@@ -90,11 +92,19 @@ describe('planted secrets never reach logs, later responses or the database in p
     keep(await asPage(base, page, 'DELETE', credentials('polymarket')));
     keep(await asPage(base, page, 'DELETE', `/v1/api_keys/${created.body.key.id}`));
     keep(await call(base, 'GET', '/v1/orders', { key: apiKeySecret }));
+    // The password changed (after a wrong current one), then used to sign in, then everywhere out.
+    keep(await asPage(base, page, 'PUT', '/v1/session/password', { body: { current_password: wrongCurrentPassword, new_password: newPassword } }));
+    keep(await asPage(base, page, 'PUT', '/v1/session/password', { body: { current_password: password, new_password: newPassword } }));
+    const again = await signIn(base, email, newPassword);
+    planted.secondCookie = [again.cookie.slice('mk_session='.length)];
+    keep(await asPage(base, again, 'DELETE', '/v1/sessions'));
     keep(await asPage(base, page, 'DELETE', '/v1/session'));
 
     Object.assign(planted, {
       password: [password],
       wrongPassword: [wrongPassword],
+      newPassword: [newPassword],
+      wrongCurrentPassword: [wrongCurrentPassword],
       rsaPrivateKey: pemBodyLines(rsaPem),
       polymarketPrivateKey: [polymarketKey, polymarketKey.slice(2)],
       polymarketApiSecret: [apiSecret],

@@ -1,8 +1,9 @@
 import type { Access } from '../../protocol/principal';
-import { createSession, findSessionByHash, revokeSessionByHash } from '../../services/sessions';
-import { authenticateUser } from '../../services/users';
+import { DomainError } from '../../domain/errors';
+import { createSession, findSessionByHash, revokeSessionByHash, revokeUserSessions, type SessionWithUser } from '../../services/sessions';
+import { authenticateUser, changePassword } from '../../services/users';
 import { builder } from '../builder';
-import { requireGateway } from '../context';
+import { requireGateway, type CoreContext } from '../context';
 
 /**
  * Internal (gateway only): the dashboard's sign-in, sign-out and cookie check. The gateway holds
@@ -86,5 +87,37 @@ builder.mutationField('signOut', (t) =>
       requireGateway(ctx);
       return revokeSessionByHash(ctx.db, tokenHash);
     },
+  }),
+);
+
+/** The live session of a cookie hash, for the signed-in user's own changes; else 401. */
+async function liveSession(ctx: CoreContext, tokenHash: string): Promise<SessionWithUser> {
+  requireGateway(ctx);
+  const session = await findSessionByHash(ctx.db, tokenHash);
+  if (!session) throw new DomainError('unauthorized', 'Sign in first: the session is missing, has ended or has expired.');
+  return session;
+}
+
+builder.mutationField('changePassword', (t) =>
+  t.int({
+    description:
+      "Internal (gateway only): changes the password of the cookie's user, who proves the current one; every other session of the user ends. Returns how many did.",
+    args: {
+      tokenHash: t.arg.string({ required: true }),
+      currentPassword: t.arg.string({ required: true }),
+      newPassword: t.arg.string({ required: true }),
+    },
+    resolve: async (_root, { tokenHash, currentPassword, newPassword }, ctx) => {
+      const session = await liveSession(ctx, tokenHash);
+      return changePassword(ctx.db, { userId: session.userId, currentPassword, newPassword, keepSessionId: session.id });
+    },
+  }),
+);
+
+builder.mutationField('signOutEverywhere', (t) =>
+  t.int({
+    description: "Internal (gateway only): ends every session of the cookie's user, this one included. Returns how many were live.",
+    args: { tokenHash: t.arg.string({ required: true }) },
+    resolve: async (_root, { tokenHash }, ctx) => revokeUserSessions(ctx.db, (await liveSession(ctx, tokenHash)).userId),
   }),
 );

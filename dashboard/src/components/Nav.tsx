@@ -6,6 +6,7 @@ export const TABS = [
   { id: 'orders', label: 'Orders' },
   { id: 'fills', label: 'Fills' },
   { id: 'positions', label: 'Positions' },
+  { id: 'account', label: 'Account' },
 ] as const;
 
 export type TabId = (typeof TABS)[number]['id'];
