@@ -57,15 +57,15 @@ function characterCount(normalized: string): number {
 
 /**
  * Why this password may not be set, or null when it may: 12 to 256 characters (code points, after
- * NFC normalisation), and not one character repeated.
+ * NFC normalisation), and not one character repeated. `field` names it in the reason.
  */
-export function checkPasswordPolicy(password: string): string | null {
-  if (typeof password !== 'string') return 'password must be a string.';
+export function checkPasswordPolicy(password: string, field = 'password'): string | null {
+  if (typeof password !== 'string') return `${field} must be a string.`;
   const normalized = normalizePassword(password);
   const length = characterCount(normalized);
-  if (length < PASSWORD_MIN_LENGTH) return `password must be at least ${PASSWORD_MIN_LENGTH} characters long.`;
-  if (length > PASSWORD_MAX_LENGTH) return `password must be at most ${PASSWORD_MAX_LENGTH} characters long.`;
-  if (new Set(normalized).size === 1) return 'password must not be one character repeated.';
+  if (length < PASSWORD_MIN_LENGTH) return `${field} must be at least ${PASSWORD_MIN_LENGTH} characters long.`;
+  if (length > PASSWORD_MAX_LENGTH) return `${field} must be at most ${PASSWORD_MAX_LENGTH} characters long.`;
+  if (new Set(normalized).size === 1) return `${field} must not be one character repeated.`;
   return null;
 }
 

@@ -2,7 +2,7 @@ import type { Db } from '../db/prismaClient';
 import { normalizeEmail, validEmail } from '../domain/emails';
 import { DomainError, invalidRequest, notFound } from '../domain/errors';
 import { newId } from '../domain/ids';
-import { checkPasswordPolicy, DUMMY_PASSWORD_HASH, hashPassword, needsRehash, verifyPassword } from '../domain/passwords';
+import { checkPasswordPolicy, DUMMY_PASSWORD_HASH, hashPassword, needsRehash, normalizePassword, verifyPassword } from '../domain/passwords';
 import { Prisma, type AccessScope, type User } from '../generated/prisma/client';
 
 /**
@@ -80,9 +80,10 @@ export async function changePassword(
   if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
     throw new DomainError('forbidden', 'The current password is incorrect.', 'current_password');
   }
-  const reason = checkPasswordPolicy(input.newPassword);
-  if (reason) throw invalidRequest('new_password', reason.replace(/^password/, 'new_password'));
-  if (await verifyPassword(input.newPassword, user.passwordHash)) {
+  const reason = checkPasswordPolicy(input.newPassword, 'new_password');
+  if (reason) throw invalidRequest('new_password', reason);
+  // The current password has just been proved, so comparing the two (as hashing sees them) suffices.
+  if (normalizePassword(input.newPassword) === normalizePassword(input.currentPassword)) {
     throw invalidRequest('new_password', 'new_password must differ from the current password.');
   }
   const passwordHash = await hashPassword(input.newPassword);

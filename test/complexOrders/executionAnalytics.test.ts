@@ -1,12 +1,12 @@
 import Decimal from 'decimal.js';
 import type { Db } from '../../core/db/prismaClient';
 import { DomainError } from '../../core/domain/errors';
-import { newId } from '../../core/domain/ids';
 import type { ChildOrderStatus, ComplexOrderStatus } from '../../core/generated/prisma/client';
 import { executionAnalytics, type ExecutionAnalyticsFilter } from '../../core/services/executionAnalytics';
 import type { Scope } from '../../core/services/scope';
 import { createSubaccount } from '../../core/services/subaccounts';
 import { testConfig } from '../support/env';
+import { seedComplexOrder, type VenueColumn } from '../support/complexOrderSeed';
 import { buildWorkspace } from '../support/factories';
 import { startStack, type Stack } from '../support/stack';
 
@@ -16,11 +16,7 @@ import { startStack, type Stack } from '../support/stack';
  * file's markets (no other test trades them). Rows are shaped so the complex order scheduler leaves
  * them alone (see executionReport.test.ts).
  */
-const RUN = `${Date.now().toString(36)}-${process.pid}`;
-let fillSequence = 0;
 const DAY = 86_400_000;
-
-type VenueColumn = 'sim_kalshi' | 'sim_polymarket';
 
 interface SeedChild {
   venue: VenueColumn;
@@ -48,58 +44,34 @@ interface SeedOrder {
   children: SeedChild[];
 }
 
+/** The analytics' orders, in their shorthand: fills without fees, children sent a second after the parent. */
 async function seed(db: Db, spec: SeedOrder): Promise<string> {
-  const id = newId('complexOrder');
   const final = spec.status === 'completed' || spec.status === 'canceled' || spec.status === 'failed';
-  await db.complexOrder.create({
-    data: {
-      id, workspaceId: spec.scope.workspaceId, environment: spec.scope.environment, subaccountId: spec.subaccountId,
-      marketId: spec.marketId, side: 'yes', action: spec.action, strategy: spec.strategy, quantity: spec.quantity,
-      status: spec.status, prediction: { marketIdsByVenue: {}, plan: { recommended: null } }, arrivalMid: '0.5',
-      predictedAveragePrice: spec.predictedAveragePrice, predictedFilledQuantity: spec.predictedFilledQuantity, predictedFees: '0',
-      endMid: final ? '0.5' : null, completedAt: final ? new Date(spec.createdAt.getTime() + 60_000) : null, createdAt: spec.createdAt,
-    },
-  });
-  for (const child of spec.children) {
-    const childId = newId('childOrder');
-    let orderId: string | null = null;
-    const sentAt = new Date(spec.createdAt.getTime() + 1000);
-    if (child.fills) {
-      orderId = newId('order');
-      const filled = child.fills.reduce((sum, f) => sum.add(f.quantity), new Decimal(0));
-      const notional = child.fills.reduce((sum, f) => sum.add(new Decimal(f.price).mul(f.quantity)), new Decimal(0));
-      await db.order.create({
-        data: {
-          id: orderId, workspaceId: spec.scope.workspaceId, environment: spec.scope.environment, subaccountId: spec.subaccountId,
-          marketId: child.marketId, complexOrderId: id, venue: child.venue, side: 'yes', action: spec.action, type: 'limit',
-          timeInForce: 'ioc', price: '0.9', quantity: child.quantity, filledQuantity: filled.toFixed(),
-          averageFillPrice: filled.isZero() ? null : notional.div(filled).toDecimalPlaces(6).toFixed(),
-          feesPaid: '0', status: filled.eq(child.quantity) ? 'filled' : 'canceled', clientOrderId: childId, createdAt: sentAt,
+  const at = (offsetMs: number) => new Date(spec.createdAt.getTime() + offsetMs).toISOString();
+  const sentAt = at(1000);
+  const { id } = await seedComplexOrder(db, {
+    scope: spec.scope, subaccountId: spec.subaccountId, marketId: spec.marketId, marketIdsByVenue: {}, side: 'yes',
+    action: spec.action, strategy: spec.strategy, quantity: spec.quantity, status: spec.status, createdAt: at(0),
+    arrivalMid: '0.5', predictedAveragePrice: spec.predictedAveragePrice, predictedFilledQuantity: spec.predictedFilledQuantity,
+    endMid: final ? '0.5' : null, completedAt: final ? at(60_000) : null,
+    children: spec.children.map((child) => {
+      const scheduled = child.status === 'scheduled';
+      const filled = (child.fills ?? []).reduce((sum, f) => sum.add(f.quantity), new Decimal(0));
+      return {
+        venue: child.venue, marketId: child.marketId, quantity: child.quantity, price: '0.9',
+        status: child.status ?? (child.fills ? 'sent' : 'rejected'),
+        rejectCode: child.fills || child.status ? null : 'risk_limit_exceeded',
+        expectedFilledQuantity: child.expectedFilledQuantity, expectedNotional: child.expectedNotional,
+        scheduledAt: (child.scheduledAt ?? spec.createdAt).toISOString(),
+        sentAt: scheduled ? null : sentAt, midAtSend: scheduled ? null : '0.5',
+        // Fees are left at 0: the analytics compares prices, not fees.
+        order: child.fills && {
+          status: filled.eq(child.quantity) ? ('filled' as const) : ('canceled' as const),
+          fills: child.fills.map((f, index) => ({ ...f, fee: '0', at: new Date(Date.parse(sentAt) + 1000 * (index + 1)).toISOString() })),
         },
-      });
-      // Fees are left at 0: the analytics compares prices, not fees. A buy realizes −fee = 0;
-      // these sells close no seeded position, so they realize nothing either.
-      await db.fill.createMany({
-        data: child.fills.map((f, index) => ({
-          id: newId('fill'), workspaceId: spec.scope.workspaceId, environment: spec.scope.environment,
-          subaccountId: spec.subaccountId, orderId: orderId!, marketId: child.marketId, venue: child.venue,
-          venueFillId: `tca-analytics-${RUN}-${(fillSequence += 1)}`, side: 'yes' as const, action: spec.action,
-          price: f.price, quantity: f.quantity, fee: '0', realizedPnl: '0', isTaker: true,
-          createdAt: new Date(sentAt.getTime() + 1000 * (index + 1)),
-        })),
-      });
-    }
-    await db.childOrder.create({
-      data: {
-        id: childId, complexOrderId: id, orderId, marketId: child.marketId, venue: child.venue, price: '0.9',
-        quantity: child.quantity, timeInForce: 'ioc', status: child.status ?? (orderId ? 'sent' : 'rejected'),
-        rejectCode: orderId || child.status ? null : 'risk_limit_exceeded',
-        expectedFilledQuantity: child.expectedFilledQuantity, expectedNotional: child.expectedNotional, expectedFees: '0',
-        scheduledAt: child.scheduledAt ?? spec.createdAt, sentAt: child.status === 'scheduled' ? null : sentAt,
-        midAtSend: child.status === 'scheduled' ? null : '0.5',
-      },
-    });
-  }
+      };
+    }),
+  });
   return id;
 }
 

@@ -76,7 +76,7 @@ describe('dashboard account', () => {
     const short = await change(page, { current_password: PASSWORD, new_password: 'short' });
     expect(short.status).toBe(400);
     expect(envelopeOf(short)).toMatchObject({ code: 'invalid_request', param: 'new_password' });
-    expect(envelopeOf(short).message).toMatch(/at least 12 characters/);
+    expect(envelopeOf(short).message).toMatch(/^new_password must be at least 12 characters/);
     const same = await change(page, { current_password: PASSWORD, new_password: PASSWORD });
     expect(same.status).toBe(400);
     expect(envelopeOf(same)).toMatchObject({ code: 'invalid_request', param: 'new_password' });

@@ -9,6 +9,7 @@ import { averagePrice, planExecution, type ParentOrder, type PlanAlternative, ty
 import { createSimVenues, type SimCatalogMarket, type SimVenue } from '../../../core/venues/sim';
 import type { VenueName } from '../../../core/domain/venues';
 import { rulesForMarket } from '../../../core/domain/marketRules';
+import { sendPlannedChild } from '../../support/plannedChildren';
 
 const CATALOG: SimCatalogMarket[] = [
   { venue: 'sim-kalshi', venueMarketId: 'FED-CUT', tickSize: '0.01', minSize: '1', fairValue: '0.62' },
@@ -42,17 +43,7 @@ async function execute(alternative: PlanAlternative): Promise<Realized[]> {
   const venues = freshVenues();
   const realized: Realized[] = [];
   for (const [index, child] of alternative.children.entries()) {
-    const result = await venues.get(child.venue)!.placeOrder({
-      clientOrderId: `${alternative.id}-${index}`,
-      venueMarketId: child.venueMarketId,
-      side: child.side,
-      action: child.action,
-      type: child.type,
-      price: child.price,
-      quantity: child.quantity,
-      timeInForce: child.timeInForce,
-    });
-    if (result.outcome !== 'accepted') throw new Error(`child ${index} refused: ${JSON.stringify(result)}`);
+    const result = await sendPlannedChild(venues.get(child.venue)!, child, `${alternative.id}-${index}`);
     realized.push(
       result.fills.reduce(
         (sum, fill) => ({

@@ -7,6 +7,7 @@ import { planExecution } from '../../../core/domain/planning';
 import { kalshiMarketRules, polymarketMarketRules } from '../../../core/domain/venueRules';
 import { computeExecutionQuality, type TcaChildOrder } from '../../../core/domain/tca';
 import { createSimVenues } from '../../../core/venues/sim';
+import { sendPlannedChild } from '../../support/plannedChildren';
 
 const NOW = '2025-03-04T10:00:00.000Z';
 
@@ -28,17 +29,7 @@ describe('plan -> execution -> report', () => {
 
     const children: TcaChildOrder[] = [];
     for (const [index, child] of recommended.children.entries()) {
-      const result = await venues.get(child.venue)!.placeOrder({
-        clientOrderId: `chd_${index}`,
-        venueMarketId: child.venueMarketId,
-        side: child.side,
-        action: child.action,
-        type: child.type,
-        price: child.price,
-        quantity: child.quantity,
-        timeInForce: child.timeInForce,
-      });
-      if (result.outcome !== 'accepted') throw new Error('refused');
+      const result = await sendPlannedChild(venues.get(child.venue)!, child, `chd_${index}`);
       children.push({
         childId: `chd_${index}`,
         venue: child.venue,
