@@ -21,7 +21,7 @@ import { applyMigrations } from '../core/db/migrate';
 import { openDatabase } from '../core/db/openDatabase';
 import { createPrismaClient, type Db } from '../core/db/prismaClient';
 import { DomainError } from '../core/domain/errors';
-import { createRevocationBus } from '../core/protocol/revocationBus';
+import { createRevocationBus } from '../contract/revocationBus';
 import { createApiKey, createDashboardToken, revokeApiKey } from '../core/services/apiKeys';
 import { createUser, disableUser } from '../core/services/users';
 import { getWorkspace, createWorkspace } from '../core/services/workspaces';

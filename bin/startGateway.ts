@@ -1,6 +1,6 @@
 /** `npm run start:gateway`: one REST gateway replica, reaching the core at CORE_URL. */
 import http from 'node:http';
-import { createRevocationBus } from '../core/protocol/revocationBus';
+import { createRevocationBus } from '../contract/revocationBus';
 import { createLogger } from '../core/support/logger';
 import { httpTransport } from '../gateway/coreClient';
 import { openGateway } from '../gateway/gatewayService';

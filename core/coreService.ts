@@ -6,7 +6,7 @@ import { createPrismaClient, type Db } from './db/prismaClient';
 import type http from 'node:http';
 import { ANALYST_ENDPOINT, createAnalystYoga, type AnalystYoga } from './graphql/analystYoga';
 import { createCoreYoga, type CoreYoga } from './graphql/yoga';
-import { createRevocationBus, type RevocationBus } from './protocol/revocationBus';
+import { createRevocationBus, type RevocationBus } from '../contract/revocationBus';
 import { seedSimulatedMarkets } from './services/marketCatalog';
 import { startComplexOrderScheduler } from './services/complexOrderScheduler';
 import type { Logger } from './support/logger';

@@ -1,4 +1,4 @@
-import type { RevocationBus } from '../core/protocol/revocationBus';
+import type { RevocationBus } from '../contract/revocationBus';
 
 /**
  * Remembers recent authentications for a short time, so that a burst of requests costs one

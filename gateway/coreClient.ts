@@ -1,6 +1,6 @@
 import { Pool } from 'undici';
-import { PRINCIPAL_HEADER, signPrincipal, type Principal } from '../core/protocol/principal';
-import type { PersistedOperation } from '../core/protocol/operations';
+import { PRINCIPAL_HEADER, signPrincipal, type Principal } from '../contract/principal';
+import type { PersistedOperation } from '../contract/operations';
 import { ApiError, isApiErrorCode, upstreamUnavailable } from './errors';
 
 /**

@@ -1,8 +1,8 @@
 import Redis from 'ioredis';
 import type Koa from 'koa';
 import type { Config } from '../core/config';
-import { loadOperations } from '../core/protocol/operations';
-import type { RevocationBus } from '../core/protocol/revocationBus';
+import { loadOperations } from '../contract/operations';
+import type { RevocationBus } from '../contract/revocationBus';
 import type { Logger } from '../core/support/logger';
 import { buildGatewayApp } from './app';
 import { AuthCache } from './authCache';

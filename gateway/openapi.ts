@@ -18,7 +18,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { z } from 'zod';
-import { loadOperations } from '../core/protocol/operations';
+import { loadOperations } from '../contract/operations';
 import { ERROR_CODES } from './errors';
 import { MAX_BODY_BYTES } from './middleware/jsonBody';
 import type { Route } from './routes';

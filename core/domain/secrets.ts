@@ -1,15 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-export type Environment = 'test' | 'live';
-
-/** The header dashboard credentials choose their environment with. */
-export const ENVIRONMENT_HEADER = 'X-Environment';
-
-/** The environment an `X-Environment` header names: test when absent or empty, null when it names neither. */
-export function environmentFromHeader(value: string | null | undefined): Environment | null {
-  const text = value || 'test';
-  return text === 'test' || text === 'live' ? text : null;
-}
+import type { Environment } from '../../contract/environment';
 
 /**
  * API key secrets: `mk_test_` or `mk_live_` and 40 base62 characters (about 238 bits). Dashboard

@@ -1,6 +1,7 @@
 import { createGraphQLError, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import { DASHBOARD_TOKEN_FORMAT, ENVIRONMENT_HEADER, environmentFromHeader, sha256Hex } from '../domain/secrets';
+import { DASHBOARD_TOKEN_FORMAT, sha256Hex } from '../domain/secrets';
+import { ENVIRONMENT_HEADER, environmentFromHeader } from '../../contract/environment';
 import { sessionTokenFromCookieHeader } from '../domain/sessionTokens';
 import { authenticateDashboardToken } from '../services/apiKeys';
 import { findSession } from '../services/sessions';

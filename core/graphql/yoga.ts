@@ -2,9 +2,9 @@ import { createGraphQLError, createYoga, type YogaServerInstance } from 'graphql
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import type { Config } from '../config';
 import type { Db } from '../db/prismaClient';
-import { PRINCIPAL_HEADER, verifyPrincipal } from '../protocol/principal';
-import { loadOperations } from '../protocol/operations';
-import type { RevocationBus } from '../protocol/revocationBus';
+import { PRINCIPAL_HEADER, verifyPrincipal } from '../../contract/principal';
+import { loadOperations } from '../../contract/operations';
+import type { RevocationBus } from '../../contract/revocationBus';
 import type { VenueRegistry } from '../services/orders';
 import type { Logger } from '../support/logger';
 import { contextFor, type ContextDeps, type CoreContext } from './context';

@@ -2,8 +2,9 @@ import type { Db } from '../db/prismaClient';
 import { invalidRequest, notFound } from '../domain/errors';
 import { decodeCursor, isIdCursor, parseLimit, toPage } from '../domain/pagination';
 import { newId } from '../domain/ids';
-import { displayParts, generateApiKeySecret, generateDashboardToken, sha256Hex, type Environment } from '../domain/secrets';
-import type { RevocationBus } from '../protocol/revocationBus';
+import { displayParts, generateApiKeySecret, generateDashboardToken, sha256Hex } from '../domain/secrets';
+import { type Environment } from '../../contract/environment';
+import type { RevocationBus } from '../../contract/revocationBus';
 
 const MAX_RATE_LIMIT = 100_000;
 /** last_used_at is written at most this often per key, so that authentication stays a read. */

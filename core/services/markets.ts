@@ -4,7 +4,7 @@ import { invalidRequest, notFound } from '../domain/errors';
 import { toPrefixTsQuery } from '../domain/marketSearch';
 import { decodeCursor, isIdCursor, parseLimit, toPage } from '../domain/pagination';
 import { isVenueName, venueColumn, VENUES } from '../domain/venues';
-import type { Environment } from '../domain/secrets';
+import type { Environment } from '../../contract/environment';
 
 const MARKET_STATUSES = ['open', 'closed', 'settled'] as const;
 

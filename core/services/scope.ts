@@ -1,4 +1,4 @@
-import type { Environment } from '../domain/secrets';
+import type { Environment } from '../../contract/environment';
 
 /** What a request may see: one workspace, and in it only test or only live data. */
 export interface Scope {

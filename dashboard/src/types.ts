@@ -1,6 +1,6 @@
 /**
  * The JSON shapes the dashboard reads, as the gateway writes them (the snake_case aliases of the
- * persisted operations in gateway/operations). Decimals are strings and are shown as they come.
+ * persisted operations in contract/operations). Decimals are strings and are shown as they come.
  */
 
 export type Environment = 'test' | 'live';

@@ -1,5 +1,5 @@
-import { loadOperations } from '../../core/protocol/operations';
-import { PRINCIPAL_HEADER, signPrincipal, type Principal } from '../../core/protocol/principal';
+import { loadOperations } from '../../contract/operations';
+import { PRINCIPAL_HEADER, signPrincipal, type Principal } from '../../contract/principal';
 import { INTERNAL_SECRET, testConfig } from '../support/env';
 import { buildWorkspace } from '../support/factories';
 import { startStack, type Stack } from '../support/stack';

@@ -1,5 +1,5 @@
 import { newId } from '../../core/domain/ids';
-import type { Environment } from '../../core/domain/secrets';
+import type { Environment } from '../../contract/environment';
 import { testConfig } from '../support/env';
 import { buildApiKey, buildWorkspace } from '../support/factories';
 import { call, envelopeOf, type ApiResponse } from '../support/http';

@@ -1,5 +1,5 @@
 import type { Db } from '../../core/db/prismaClient';
-import type { Environment } from '../../core/domain/secrets';
+import type { Environment } from '../../contract/environment';
 import { createApiKey, createDashboardToken } from '../../core/services/apiKeys';
 import { createWorkspace } from '../../core/services/workspaces';
 

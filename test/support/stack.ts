@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from '../../core/config';
 import { openCore, type CoreService } from '../../core/coreService';
 import { ANALYST_ENDPOINT } from '../../core/graphql/analystYoga';
-import { createRevocationBus } from '../../core/protocol/revocationBus';
+import { createRevocationBus } from '../../contract/revocationBus';
 import { createLogger } from '../../core/support/logger';
 import { httpTransport, inProcessTransport } from '../../gateway/coreClient';
 import { openGateway } from '../../gateway/gatewayService';

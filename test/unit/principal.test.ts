@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { signPrincipal, verifyPrincipal, type Principal } from '../../core/protocol/principal';
+import { signPrincipal, verifyPrincipal, type Principal } from '../../contract/principal';
 
 const SECRET = 'internal-secret-0123456789abcdef0123';
 const NOW = 1_800_000_000_000;

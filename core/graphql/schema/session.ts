@@ -1,4 +1,4 @@
-import type { Access } from '../../protocol/principal';
+import type { Access } from '../../../contract/principal';
 import { DomainError } from '../../domain/errors';
 import { createSession, findSessionByHash, revokeSessionByHash, revokeUserSessions, type SessionWithUser } from '../../services/sessions';
 import { authenticateUser, changePassword } from '../../services/users';

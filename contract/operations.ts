@@ -4,11 +4,11 @@ import path from 'node:path';
 import { parse, print, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 
 /**
- * The persisted operations: every `.graphql` document under gateway/operations. The gateway sends
+ * The persisted operations: every `.graphql` document under contract/operations. The gateway sends
  * only an operation's SHA-256 and its variables; the core executes only documents of this catalog
  * for gateway traffic.
  */
-export const OPERATIONS_DIR = path.resolve(__dirname, '../../gateway/operations');
+export const OPERATIONS_DIR = path.resolve(__dirname, 'operations');
 
 export interface PersistedOperation {
   name: string;

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Environment } from '../domain/secrets';
+import type { Environment } from './environment';
 
 /**
  * Who a gateway request acts for. The gateway authenticates the caller and signs the principal
