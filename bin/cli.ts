@@ -11,6 +11,8 @@
  *                                                              prints the user id; the password comes from
  *                                                              MK_USER_PASSWORD or the first line of stdin
  *   users disable <user_id>                                    the user can no longer sign in; their sessions end at once
+ *   credentials rewrap                                         re-seals every stored venue credential under the current
+ *                                                              CREDENTIALS_KEK (key rotation); prints how many
  *
  * A password is never taken from the arguments: the command line of a running process is readable
  * by every user of the machine (ps, /proc/<pid>/cmdline) and lands in shell history. The
@@ -22,7 +24,9 @@ import { openDatabase } from '../core/db/openDatabase';
 import { createPrismaClient, type Db } from '../core/db/prismaClient';
 import { DomainError } from '../core/domain/errors';
 import { createRevocationBus } from '../contract/revocationBus';
+import { parseKeyring } from '../core/domain/credentialVault';
 import { createApiKey, createDashboardToken, revokeApiKey } from '../core/services/apiKeys';
+import { rewrapStoredCredentials } from '../core/services/credentials';
 import { createUser, disableUser } from '../core/services/users';
 import { getWorkspace, createWorkspace } from '../core/services/workspaces';
 import type { Config } from '../core/config';
@@ -35,7 +39,9 @@ const USAGE = `usage:
   npm run cli -- dashboard-tokens create --workspace <id> [--read-only]
   npm run cli -- users create --workspace <id> --email <email> [--read-only]
       password: first line of stdin (piped), or MK_USER_PASSWORD; never an argument
-  npm run cli -- users disable <user_id>`;
+  npm run cli -- users disable <user_id>
+  npm run cli -- credentials rewrap
+      needs CREDENTIALS_KEK (the new key) and CREDENTIALS_OLD_KEKS (every key a stored blob may be sealed under)`;
 
 /** Longest first line read from stdin for a password (the policy allows 256 characters). */
 const MAX_PASSWORD_LINE_BYTES = 4096;
@@ -150,6 +156,13 @@ async function execute(db: Db, config: Config, argv: string[]): Promise<string[]
       if (!userId || rest.length > 1) throw new UsageError('users disable needs exactly one user id');
       const user = await disableUser(db, userId);
       return [`${user.id} (${user.email}) disabled at ${user.disabledAt!.toISOString()}; their sessions are ended`];
+    }
+    case 'credentials rewrap': {
+      if (rest.length > 0) throw new UsageError('credentials rewrap takes no arguments');
+      const keys = parseKeyring(config);
+      if (!keys.current) throw new UsageError('credentials rewrap needs CREDENTIALS_KEK: the key every credential is re-sealed under');
+      const { rewrapped } = await rewrapStoredCredentials(db, keys);
+      return [`${rewrapped} credential(s) re-sealed under KEK '${keys.current.id}'; keys no longer used by any row may be removed from CREDENTIALS_OLD_KEKS`];
     }
     default:
       throw new UsageError(command.trim() ? `unknown command '${command.trim()}'` : 'no command given');

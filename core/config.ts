@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Configuration is read from the environment once, validated, and frozen. A bad value stops the
- * process with one line naming the variable (see bin/exitOnConfigError.ts).
+ * process with one line naming the variable (see `bin/process.ts`).
  */
 // Whole decimal numbers only: Number(' ') is 0 and Number('0x50') is 80, neither is what was meant.
 const integer = z.string().regex(/^\d{1,9}$/, 'must be a whole number').transform(Number);

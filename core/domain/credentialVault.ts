@@ -151,7 +151,7 @@ function decodeKey(value: string): Buffer | null {
  *   appear once, and not as the current id.
  *
  * Rotation: move the current `id:key` into CREDENTIALS_OLD_KEKS, set a new CREDENTIALS_KEK and
- * CREDENTIALS_KEK_ID, restart, rewrap the stored blobs (rewrapStoredCredentials), then drop the
+ * CREDENTIALS_KEK_ID, restart, rewrap the stored blobs (`npm run cli -- credentials rewrap`), then drop the
  * old entry.
  *
  * Errors name the variable and the entry (by position and id), never the key.

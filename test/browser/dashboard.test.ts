@@ -15,7 +15,7 @@ import { startStack, type Stack } from '../support/stack';
 
 const run = promisify(execFile);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** ENVIRONMENT.md: without the background-networking flags Chromium reaches for Google's hosts. */
+/** Without the background-networking flags Chromium reaches for Google's hosts, which this closed network refuses. */
 const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync',

@@ -9,7 +9,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import Decimal from 'decimal.js';
-import { testConfig } from '../support/env';
+import { createPrismaClient } from '../../core/db/prismaClient';
+import { databaseUrl, testConfig } from '../support/env';
 import { buildWorkspace } from '../support/factories';
 import { call, envelopeOf, type ApiResponse } from '../support/http';
 import { startStack, type Stack } from '../support/stack';
@@ -161,11 +162,18 @@ describe('a 5,000-contract split sweep, from preview to analytics', () => {
     const other = await createSubaccount(trader, 'book mover', '1000000');
     await setRiskLimits(trader, other, NO_LIMITS);
     const twap = ok(
-      await post('/v1/complex_orders', { ...body(), quantity: '400', strategy: 'twap', duration_seconds: 2, slices: 2, venues: ['sim-kalshi'] }),
+      await post('/v1/complex_orders', { ...body(), quantity: '400', strategy: 'twap', duration_seconds: 60, slices: 2, venues: ['sim-kalshi'] }),
     );
     expect(twap.status).toBe('working');
     // Between the slices someone else lifts the best asks the second slice was planned against.
+    // The second slice is due 30 s after placement, so the book moves first however slow the machine;
+    // then it is made due at once.
     ok(await post('/v1/orders', { subaccount_id: other, market_id: market, side: 'yes', action: 'buy', type: 'market', quantity: '1500' }));
+    const { count } = await stack.core.db.childOrder.updateMany({
+      where: { complexOrderId: twap.id, sliceIndex: 1, status: 'scheduled' },
+      data: { scheduledAt: new Date() },
+    });
+    expect(count).toBe(1);
     const done = await finalOf(twap.id);
     expect(done.status).toBe('completed');
     expect(D(done.average_fill_price).gt(done.predicted_average_price)).toBe(true);
@@ -256,12 +264,26 @@ describe('a TWAP outlives a restart of the core', () => {
     const market = (await marketOf(stack.core.db, 'sim_kalshi', 'MARS-LAUNCH')).id;
     const twap = ok(
       await post('/v1/complex_orders', {
-        subaccount_id: subaccount, market_id: market, side: 'yes', action: 'buy', quantity: '30', strategy: 'twap', duration_seconds: 3, slices: 3, venues: ['sim-kalshi'],
+        subaccount_id: subaccount, market_id: market, side: 'yes', action: 'buy', quantity: '30', strategy: 'twap', duration_seconds: 60, slices: 3, venues: ['sim-kalshi'],
       }),
     );
     expect(twap.status).toBe('working');
+    // Slices 1 and 2 are due 20 s and 40 s after placement: however slow the machine, the first
+    // core stops before either is due.
     await stack.close();
-    await new Promise((resolve) => setTimeout(resolve, 3_200)); // every slice is due while no core runs
+    const db = createPrismaClient(databaseUrl(), 1);
+    const waiting = await db.childOrder.findMany({ where: { complexOrderId: twap.id, status: 'scheduled' }, orderBy: { sliceIndex: 'asc' } });
+    expect(waiting.map((c) => c.sliceIndex)).toEqual([1, 2]);
+    // The core stays down past their slice times: both become due (just after slice 0, in order),
+    // as if the outage had lasted a minute.
+    try {
+      const first = await db.childOrder.findFirstOrThrow({ where: { complexOrderId: twap.id, sliceIndex: 0 } });
+      for (const child of waiting) {
+        await db.childOrder.update({ where: { id: child.id }, data: { scheduledAt: new Date(first.scheduledAt.getTime() + child.sliceIndex!) } });
+      }
+    } finally {
+      await db.$disconnect();
+    }
     const restartedAt = Date.now();
     stack = await startStack(config());
     trader = { ...trader, base: stack.gateways[0] };

@@ -37,13 +37,20 @@ describe('core and two gateway processes sharing Redis', () => {
     // Warm both replicas' authentication caches, then wait for a fresh window.
     for (const gateway of gateways) expect((await call(gateway.url, 'GET', '/v1/fills', { key: secret })).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    // Ten requests at once, alternating replicas: one shared budget of five.
+    // Ten requests at once, alternating replicas: one shared budget of five a second. Each check
+    // happens between the first send and the last answer, so at most 5 pass per second of that
+    // span: exactly 5 when the burst takes under a second (as it does, in ~50 ms), where budgets
+    // kept per replica would let 10 through; a stalled machine cannot make it fail spuriously.
+    const sentAt = Date.now();
     const responses = await Promise.all(
       Array.from({ length: 10 }, (_, i) => call(gateways[i % 2].url, 'GET', '/v1/fills', { key: secret })),
     );
+    const windows = Math.max(1, Math.ceil((Date.now() - sentAt) / 1000));
     const statuses = responses.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+    const passed = statuses.filter((s) => s === 200).length;
+    expect(passed).toBeGreaterThanOrEqual(5);
+    expect(passed).toBeLessThanOrEqual(Math.min(10, 5 * windows));
+    expect(statuses.filter((s) => s === 429)).toHaveLength(10 - passed);
     for (const ok of responses.filter((r) => r.status === 200)) expect(ok.headers.get('ratelimit-limit')).toBe('5');
     const limited = responses.find((r) => r.status === 429);
     expect(envelopeOf(limited!).code).toBe('rate_limited');

@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key on POST /v1/orders (Stripe's semantics, docs API.md): never two orders for one
+ * Idempotency-Key on POST /v1/orders (Stripe's semantics, docs/trading.md): never two orders for one
  * key, whatever the concurrency or the gateway replica; the first completed answer is replayed
  * byte for byte with Idempotent-Replayed: true; a request while the first is in flight is 409
  * idempotency_key_in_use; another body is 422 idempotency_key_reused; validation failures are not
