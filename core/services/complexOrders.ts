@@ -9,7 +9,8 @@ import { planExecution, requireStrategy, type ExecutionPlan, type PlanAlternativ
 import { venueColumn } from '../domain/venues';
 import { consolidatedMidNow, listingsOfPlan, snapshotsOf } from './complexOrderBooks';
 import { previewComplexOrder, type PreviewInput } from './complexOrderPreview';
-import { idempotencyReference, placeOrder, requireCredentials, cancelOrder, type VenueRegistry } from './orders';
+import { idempotencyReference, placeOrder, requireCredentials, cancelOrder } from './orders';
+import type { VenueRegistry } from '../venues/venue';
 import { inScope, scopedRows, type Scope } from './scope';
 
 /** A complex order of the scope; another workspace's (or environment's) is not found. */

@@ -10,16 +10,15 @@ import { checkPreTradeRisk } from '../domain/preTradeRisk';
 import { maxTakerFee, rulesForMarket } from '../domain/marketRules';
 import { validateOrderInput } from '../domain/venueRules';
 import { venueName, type VenueColumn } from '../domain/venues';
-import type { Venue, VenuePlaceResult } from '../venues/venue';
+import type { VenuePlaceResult, VenueRegistry } from '../venues/venue';
 import { recordExecution } from './executions';
 import { loadPreTradeState } from './exposure';
 import { WORKING_STATUSES } from '../domain/orderStatus';
 import { inScope, scopedRows, type Scope } from './scope';
 import { getSubaccount } from './subaccounts';
 
-export interface VenueRegistry {
-  get(venue: VenueColumn): Venue | undefined;
-}
+/** @deprecated Import it from core/venues/venue; kept only for core/graphql/context.ts until its owner's branch lands. */
+export type { VenueRegistry };
 
 export interface PlaceOrderInput {
   subaccountId: string;

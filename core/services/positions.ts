@@ -3,7 +3,7 @@ import type { Db } from '../db/prismaClient';
 import { OrderSide, type Market } from '../generated/prisma/client';
 import { decodeCursor, parseLimit, toPage, type Page } from '../domain/pagination';
 import { unrealizedPnl } from '../domain/positionAccounting';
-import type { VenueRegistry } from './orders';
+import type { VenueRegistry } from '../venues/venue';
 import type { Scope } from './scope';
 import { getSubaccount } from './subaccounts';
 

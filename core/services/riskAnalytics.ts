@@ -3,7 +3,7 @@ import type { Db } from '../db/prismaClient';
 import { concentration, marketRisk, type MarketRisk } from '../domain/binaryRisk';
 import { invalidRequest } from '../domain/errors';
 import { venueName, type VenueColumn } from '../domain/venues';
-import type { VenueRegistry } from './orders';
+import type { VenueRegistry } from '../venues/venue';
 import { markPrice } from './positions';
 import type { Scope } from './scope';
 import { getSubaccount } from './subaccounts';
