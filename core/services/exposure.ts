@@ -1,6 +1,8 @@
 import Decimal from 'decimal.js';
 import type { Prisma } from '../generated/prisma/client';
 import type { RiskLimitValues, SubaccountExposure } from '../domain/preTradeRisk';
+import { WORKING_STATUSES } from '../domain/orderLifecycle';
+import { sqlList } from '../db/sqlLists';
 
 type Tx = Prisma.TransactionClient;
 
@@ -49,7 +51,7 @@ export async function loadPreTradeState(
       SELECT market_id, side, action, (quantity - filled_quantity) AS remaining, price
         FROM orders
        WHERE subaccount_id = ${subaccount.id}
-         AND status IN ('pending', 'open', 'partially_filled', 'unknown')
+         AND status IN ${sqlList(WORKING_STATUSES)}
     )
     SELECT
       coalesce((SELECT quantity FROM positions WHERE subaccount_id = ${subaccount.id} AND market_id = ${market.id} AND side = ${market.side}::"OrderSide"), 0)::text AS position,

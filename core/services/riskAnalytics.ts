@@ -2,6 +2,8 @@ import Decimal from 'decimal.js';
 import type { Db } from '../db/prismaClient';
 import { concentration, marketRisk, type MarketRisk } from '../domain/binaryRisk';
 import { invalidRequest } from '../domain/errors';
+import { WORKING_STATUSES } from '../domain/orderLifecycle';
+import { sqlList } from '../db/sqlLists';
 import { venueName, type VenueColumn } from '../domain/venues';
 import type { VenueRegistry } from '../venues/venue';
 import { markPrice } from './positions';
@@ -86,7 +88,7 @@ export async function riskStats(db: Db, venues: VenueRegistry, scope: Scope, fil
              count(*)::int AS count, max((quantity - filled_quantity) * coalesce(price, 1))::text AS largest
         FROM orders
        WHERE workspace_id = ${scope.workspaceId} AND environment = ${scope.environment}::"Environment"
-         AND status IN ('pending', 'open', 'partially_filled', 'unknown')
+         AND status IN ${sqlList(WORKING_STATUSES)}
          AND (${subaccountFilter}::text IS NULL OR subaccount_id = ${subaccountFilter})
        GROUP BY subaccount_id, market_id, side, action`,
     db.subaccount.findMany({

@@ -2,6 +2,7 @@ import Decimal from 'decimal.js';
 import type { Db } from '../db/prismaClient';
 import { formatDecimal } from '../domain/decimals';
 import type { VenueColumn } from '../domain/venues';
+import { RESTING_STATUSES } from '../domain/orderLifecycle';
 import type { Logger } from '../support/logger';
 import { createSimVenues } from './sim';
 import type { Venue, VenueFill, VenueRegistry } from './venue';
@@ -55,7 +56,7 @@ async function restoreResting(
   restore: (orders: { clientOrderId: string; venueMarketId: string; side: 'yes' | 'no'; action: 'buy' | 'sell'; price: string; remainingQuantity: string; filledQuantity: string }[]) => unknown,
 ) {
   const resting = await db.order.findMany({
-    where: { venue, status: { in: ['open', 'partially_filled'] }, type: 'limit' },
+    where: { venue, status: { in: [...RESTING_STATUSES] }, type: 'limit' },
     include: { market: { select: { venueMarketId: true } } },
     orderBy: { id: 'asc' },
   });

@@ -11,6 +11,7 @@
 import type { VenueColumn, VenueName } from '../domain/venues';
 import type { OrderAction, OutcomeSide, VenueTimeInForce } from '../domain/orderTerms';
 import type { BookLevelView, OrderBookView } from '../domain/orderBookView';
+import type { VenueReportedStatus } from '../domain/orderLifecycle';
 
 /** The domain defines these shapes; a venue adapter speaks them. */
 export type { BookLevelView, OrderAction, OrderBookView, OutcomeSide, VenueTimeInForce };
@@ -51,7 +52,7 @@ export interface VenueOrderState {
   venueOrderId: string;
   clientOrderId: string;
   /** open: resting (possibly partly filled); filled; canceled (remainder dropped or canceled). */
-  status: 'open' | 'filled' | 'canceled';
+  status: VenueReportedStatus;
   filledQuantity: string;
   remainingQuantity: string;
 }
