@@ -11,6 +11,7 @@ import { createLogger } from '../core/support/logger';
 import { seedSimulatedMarkets } from '../core/services/marketCatalog';
 import { pnlHistory, riskStats } from '../core/services/riskAnalytics';
 import { openVenues } from '../core/venues/registry';
+import { recordExecution } from '../core/services/executions';
 import { createBenchDatabase, runAsBenchmarkMain } from './support';
 
 const FILLS = Number(process.env.BENCH_FILLS ?? 1_000_000);
@@ -79,7 +80,7 @@ export async function runAggregationBench(): Promise<AggregationReport> {
       ANALYZE;
     `);
     const seedSeconds = Math.round((performance.now() - seedStarted) / 100) / 10;
-    const venues = await openVenues(db, createLogger('silent', 'bench'));
+    const venues = await openVenues(db, createLogger('silent', 'bench'), (orderId, fills) => recordExecution(db, orderId, { fills }));
     const scope = { workspaceId: ws, environment: 'test' as const };
     const to = new Date().toISOString().slice(0, 10);
     const from = new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);

@@ -11,8 +11,9 @@ import { seedSimulatedMarkets } from './services/marketCatalog';
 import { startComplexOrderScheduler } from './services/complexOrderScheduler';
 import type { Logger } from './support/logger';
 import { deleteExpiredIdempotencyKeys } from './graphql/idempotency';
-import type { VenueRegistry } from './services/orders';
+import type { VenueRegistry } from './venues/venue';
 import { openVenues } from './venues/registry';
+import { recordExecution } from './services/executions';
 
 export interface CoreService {
   yoga: CoreYoga;
@@ -43,7 +44,7 @@ export async function openCore(
   const seeded = await seedSimulatedMarkets(db);
   if (seeded) logger.info({ markets: seeded }, 'seeded simulated markets');
   const revocations = createRevocationBus(config.REDIS_URL);
-  const venues = await openVenues(db, logger);
+  const venues = await openVenues(db, logger, (orderId, fills) => recordExecution(db, orderId, { fills }));
   const yoga = createCoreYoga({ db, config, internalSecret, revocations, venues, logger, credentialKeys, inProcessOnly: options.inProcessOnly });
   const analyst = createAnalystYoga({ db, config, revocations, venues, logger, credentialKeys });
   const handler: http.RequestListener = (req, res) =>

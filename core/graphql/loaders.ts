@@ -1,8 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Db } from '../db/prismaClient';
 import { complexOrderExecutions, type ComplexOrderExecution } from '../services/complexOrderExecutions';
-import type { VenueRegistry } from '../services/orders';
-import type { QueuePositionView } from '../venues/venue';
+import type { QueuePositionView, VenueRegistry } from '../venues/venue';
 import type { VenueColumn } from '../domain/venues';
 
 /**

@@ -5,7 +5,7 @@ import type { Db } from '../db/prismaClient';
 import { PRINCIPAL_HEADER, verifyPrincipal } from '../../contract/principal';
 import { loadOperations } from '../../contract/operations';
 import type { RevocationBus } from '../../contract/revocationBus';
-import type { VenueRegistry } from '../services/orders';
+import type { VenueRegistry } from '../venues/venue';
 import type { Logger } from '../support/logger';
 import { contextFor, type ContextDeps, type CoreContext } from './context';
 import { maskError } from './errorMasking';

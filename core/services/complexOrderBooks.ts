@@ -3,8 +3,8 @@ import type { Market } from '../generated/prisma/client';
 import { rulesForMarket } from '../domain/marketRules';
 import { consolidatedArrivalMid, type VenueMarketSnapshot } from '../domain/planning';
 import { isSimulated, isVenueName, venueName } from '../domain/venues';
-import type { OutcomeSide } from '../venues/venue';
-import type { VenueRegistry } from './orders';
+import type { OutcomeSide } from '../domain/orderTerms';
+import type { VenueRegistry } from '../venues/venue';
 import type { Scope } from './scope';
 
 /**

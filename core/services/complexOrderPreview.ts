@@ -3,7 +3,7 @@ import { DomainError, notFound } from '../domain/errors';
 import { planExecution, type ExecutionPlan, type ExecutionStrategy } from '../domain/planning';
 import { venueName } from '../domain/venues';
 import { eligibleListings, snapshotsOf } from './complexOrderBooks';
-import type { VenueRegistry } from './orders';
+import type { VenueRegistry } from '../venues/venue';
 import type { Scope } from './scope';
 import { getSubaccount } from './subaccounts';
 

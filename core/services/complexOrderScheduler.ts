@@ -1,7 +1,7 @@
 import type { Db } from '../db/prismaClient';
 import type { Logger } from '../support/logger';
 import { retryStaleChildren, sendDueChildren, settleFinishedComplexOrders } from './complexOrders';
-import type { VenueRegistry } from './orders';
+import type { VenueRegistry } from '../venues/venue';
 
 export interface SchedulerOptions {
   /** How often the scheduler looks for due children and finished orders. */

@@ -6,6 +6,8 @@
  */
 import { Prisma } from '../generated/prisma/client';
 import type { Db } from '../db/prismaClient';
+import { sqlList } from '../db/sqlLists';
+import { FINAL_COMPLEX_ORDER_STATUSES } from '../domain/orderLifecycle';
 import { invalidRequest, notFound } from '../domain/errors';
 import { BPS_DECIMALS, D, plain, RATIO_DECIMALS, type Dec } from '../domain/planning/executionFigures';
 import { requireStrategy } from '../domain/planning';
@@ -146,7 +148,7 @@ export async function executionAnalytics(db: Db, scope: Scope, filter: Execution
            CASE c.action WHEN 'buy' THEN 1 ELSE -1 END AS s
       FROM complex_orders c
      WHERE c.workspace_id = ${scope.workspaceId} AND c.environment = ${scope.environment}::"Environment"
-       AND c.status IN ('completed', 'canceled', 'failed')
+       AND c.status IN ${sqlList(FINAL_COMPLEX_ORDER_STATUSES)}
        AND c.created_at >= ${from.toISOString()}::timestamptz AND c.created_at < ${to.toISOString()}::timestamptz
        AND (${subaccountId}::text IS NULL OR c.subaccount_id = ${subaccountId})
        AND (${strategy}::text IS NULL OR c.strategy = ${strategy})

@@ -15,7 +15,7 @@ import { averagePrice, D, plain } from '../domain/planning/executionFigures';
 import { computeExecutionQuality, type ExecutionQualityReport, type TcaChildOrder, type TcaInput, type TcaPrediction } from '../domain/tca';
 import { venueName, type VenueName } from '../domain/venues';
 import { getComplexOrder, midOfPlan, predictionOf } from './complexOrders';
-import type { VenueRegistry } from './orders';
+import type { VenueRegistry } from '../venues/venue';
 import type { Scope } from './scope';
 
 /** Where the benchmark P0 came from (see docs/tca.md). */

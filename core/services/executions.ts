@@ -6,6 +6,7 @@ import { applyFill } from '../domain/positionAccounting';
 import { receiptHash } from '../domain/receipts';
 import { formatDecimal } from '../domain/decimals';
 import { venueName } from '../domain/venues';
+import { statusAfterReport } from '../domain/orderLifecycle';
 import type { VenueFill, VenueOrderState } from '../venues/venue';
 
 type Tx = Prisma.TransactionClient;
@@ -66,7 +67,7 @@ async function recordUnderLock(db: Db, orderId: string, report: { fills: VenueFi
       notional = notional.add(price.mul(quantity));
       fees = fees.add(fee);
     }
-    const status = statusAfter(order, filled, report.state);
+    const status = statusAfterReport(order.status, { filled, quantity: order.quantity.toString() }, report.state?.status);
     const updated = await tx.order.update({
       where: { id: order.id },
       data: {
@@ -99,12 +100,12 @@ async function addToDailyPnl(tx: Tx, order: Order, executedAt: Date, fill: { rea
 
 /**
  * A venue answer without fills (an order resting, or canceled) moves no money, so it needs no
- * lock: the status is decided by `statusAfter`, as on the locked path, and written only if the
+ * lock: the status is decided by `statusAfterReport`, as on the locked path, and written only if the
  * order has not changed since it was read (compare-and-set); if it has, the locked path decides.
  */
 async function recordStateOnly(db: Db, orderId: string, state: VenueOrderState): Promise<Order> {
   const order = await db.order.findUniqueOrThrow({ where: { id: orderId } });
-  const status = statusAfter(order, new Decimal(order.filledQuantity.toString()), state);
+  const status = statusAfterReport(order.status, { filled: new Decimal(order.filledQuantity.toString()), quantity: order.quantity.toString() }, state.status);
   const change = { status, venueOrderId: state.venueOrderId, updatedAt: new Date() };
   const { count } = await db.order.updateMany({
     where: { id: orderId, status: order.status, filledQuantity: order.filledQuantity },
@@ -160,15 +161,6 @@ async function applyToPositionAndCash(
     });
   }
   return effect.realizedPnl;
-}
-
-function statusAfter(order: Order, filled: Decimal, state: VenueOrderState | undefined): Order['status'] {
-  if (filled.gte(order.quantity.toString())) return 'filled';
-  if (state?.status === 'canceled') return 'canceled';
-  if (state?.status === 'filled') return 'filled';
-  if (order.status === 'canceled' || order.status === 'expired' || order.status === 'rejected') return order.status;
-  if (filled.gt(0)) return 'partially_filled';
-  return state ? 'open' : order.status;
 }
 
 async function writeReceipt(tx: Tx, order: Order, fills: VenueFill[]) {

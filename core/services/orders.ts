@@ -10,16 +10,15 @@ import { checkPreTradeRisk } from '../domain/preTradeRisk';
 import { maxTakerFee, rulesForMarket } from '../domain/marketRules';
 import { validateOrderInput } from '../domain/venueRules';
 import { venueName, type VenueColumn } from '../domain/venues';
-import type { Venue, VenuePlaceResult } from '../venues/venue';
+import type { VenuePlaceResult, VenueRegistry } from '../venues/venue';
 import { recordExecution } from './executions';
 import { loadPreTradeState } from './exposure';
-import { WORKING_STATUSES } from '../domain/orderStatus';
+import { isResting, isUnconfirmed, ORDER_STATUSES, WORKING_STATUSES } from '../domain/orderLifecycle';
 import { inScope, scopedRows, type Scope } from './scope';
 import { getSubaccount } from './subaccounts';
 
-export interface VenueRegistry {
-  get(venue: VenueColumn): Venue | undefined;
-}
+/** @deprecated Import it from core/venues/venue; kept only for core/graphql/context.ts until its owner's branch lands. */
+export type { VenueRegistry };
 
 export interface PlaceOrderInput {
   subaccountId: string;
@@ -135,7 +134,7 @@ export async function placeOrder(
     return { order, created: true };
   });
   // An existing order is sent again only while its fate at the venue is not known.
-  if (!created && order.status !== 'pending' && order.status !== 'unknown') return order;
+  if (!created && !isUnconfirmed(order.status)) return order;
 
   let result: VenuePlaceResult;
   try {
@@ -222,8 +221,6 @@ export interface OrderFilter {
   cursor?: string | null;
 }
 
-const ORDER_STATUSES = ['pending', 'open', 'partially_filled', 'filled', 'canceled', 'rejected', 'expired', 'unknown'] as const;
-
 export async function listOrders(db: Db, scope: Scope, filter: OrderFilter) {
   const limit = parseLimit(filter.limit);
   const after = decodeCursor(filter.cursor, isIdCursor);
@@ -248,7 +245,7 @@ export async function listOrders(db: Db, scope: Scope, filter: OrderFilter) {
 /** Cancels the unfilled remainder of a working order at its venue. */
 export async function cancelOrder(db: Db, venues: VenueRegistry, scope: Scope, id: string): Promise<Order> {
   const order = await getOrder(db, scope, id);
-  if (!['open', 'partially_filled'].includes(order.status)) {
+  if (!isResting(order.status)) {
     throw new DomainError('conflict', `Order '${id}' is ${order.status}; only open or partially filled orders can be canceled.`);
   }
   const venue = venues.get(order.venue);

@@ -3,7 +3,9 @@ import type { Db } from '../db/prismaClient';
 import { OrderSide, type Market } from '../generated/prisma/client';
 import { decodeCursor, parseLimit, toPage, type Page } from '../domain/pagination';
 import { unrealizedPnl } from '../domain/positionAccounting';
-import type { VenueRegistry } from './orders';
+import { WORKING_STATUSES } from '../domain/orderLifecycle';
+import { sqlList } from '../db/sqlLists';
+import type { VenueRegistry } from '../venues/venue';
 import type { Scope } from './scope';
 import { getSubaccount } from './subaccounts';
 
@@ -114,7 +116,7 @@ export async function portfolio(db: Db, venues: VenueRegistry, scope: Scope, fil
         SELECT s.id AS subaccount_id,
           coalesce((SELECT sum((o.quantity - o.filled_quantity) * coalesce(o.price, 1)) FROM orders o
                      WHERE o.subaccount_id = s.id AND o.action = 'buy'
-                       AND o.status IN ('pending', 'open', 'partially_filled', 'unknown')), 0)::text AS reserved,
+                       AND o.status IN ${sqlList(WORKING_STATUSES)}), 0)::text AS reserved,
           coalesce((SELECT sum(p.realized_pnl) FROM daily_pnl p WHERE p.subaccount_id = s.id), 0)::text AS realized,
           coalesce((SELECT p.realized_pnl FROM daily_pnl p WHERE p.subaccount_id = s.id
                      AND p.day = (now() AT TIME ZONE 'UTC')::date), 0)::text AS realized_today

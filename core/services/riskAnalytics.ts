@@ -1,9 +1,15 @@
 import Decimal from 'decimal.js';
 import type { Db } from '../db/prismaClient';
+import type { RiskLimits } from '../generated/prisma/client';
 import { concentration, marketRisk, type MarketRisk } from '../domain/binaryRisk';
+import { limitUtilisation } from '../domain/limitUsage';
+import type { RiskLimitValues } from '../domain/preTradeRisk';
 import { invalidRequest } from '../domain/errors';
+import { WORKING_STATUSES } from '../domain/orderLifecycle';
+import { sqlList } from '../db/sqlLists';
 import { venueName, type VenueColumn } from '../domain/venues';
-import type { VenueRegistry } from './orders';
+import type { VenueRegistry } from '../venues/venue';
+import { loadLimitUsage } from './limitUsage';
 import { markPrice } from './positions';
 import type { Scope } from './scope';
 import { getSubaccount } from './subaccounts';
@@ -86,7 +92,7 @@ export async function riskStats(db: Db, venues: VenueRegistry, scope: Scope, fil
              count(*)::int AS count, max((quantity - filled_quantity) * coalesce(price, 1))::text AS largest
         FROM orders
        WHERE workspace_id = ${scope.workspaceId} AND environment = ${scope.environment}::"Environment"
-         AND status IN ('pending', 'open', 'partially_filled', 'unknown')
+         AND status IN ${sqlList(WORKING_STATUSES)}
          AND (${subaccountFilter}::text IS NULL OR subaccount_id = ${subaccountFilter})
        GROUP BY subaccount_id, market_id, side, action`,
     db.subaccount.findMany({
@@ -166,47 +172,8 @@ export async function riskStats(db: Db, venues: VenueRegistry, scope: Scope, fil
   });
   const spread = concentration(markets.map((m) => m.grossExposure));
 
-  const realizedToday = await db.dailyPnl.findMany({
-    where: { subaccountId: { in: subaccounts.map((s) => s.id) }, day: new Date(new Date().toISOString().slice(0, 10)) },
-  });
-  const ordersLastMinute = await db.order.groupBy({
-    by: ['subaccountId'],
-    where: { subaccountId: { in: subaccounts.map((s) => s.id) }, createdAt: { gt: new Date(Date.now() - 60_000) } },
-    _count: { _all: true },
-  });
-  const limitUse = subaccounts.map((s) => {
-    const mine = positions.filter((p) => p.subaccountId === s.id);
-    const orders = openOrders.filter((o) => o.subaccount_id === s.id);
-    const openBuys = orders.filter((o) => o.action === 'buy');
-    const positionCost = mine.reduce((acc, p) => acc.add(new Decimal(p.quantity.toString()).mul(p.averageCost.toString())), new Decimal(0));
-    // Per market and side: held + still wanted by open buys, as the pre-trade check counts it.
-    const perMarketSide = new Map<string, Decimal>();
-    for (const p of mine) perMarketSide.set(`${p.marketId}/${p.side}`, new Decimal(p.quantity.toString()));
-    for (const o of openBuys) {
-      const key = `${o.market_id}/${o.side}`;
-      perMarketSide.set(key, (perMarketSide.get(key) ?? new Decimal(0)).add(o.quantity));
-    }
-    const largestPosition = [...perMarketSide.values()].reduce((acc, q) => Decimal.max(acc, q), new Decimal(0));
-    const realized = realizedToday.find((r) => r.subaccountId === s.id);
-    const limits = s.riskLimits;
-    const use = (limit: string, value: { toString(): string } | null | undefined, current: Decimal) => ({
-      limit,
-      value: value == null ? null : new Decimal(value.toString()),
-      current,
-      utilisation: value == null || new Decimal(value.toString()).isZero() ? null : current.div(value.toString()).toDecimalPlaces(4),
-    });
-    return {
-      subaccountId: s.id,
-      limits: [
-        use('max_order_notional', limits?.maxOrderNotional, orders.reduce((acc, o) => Decimal.max(acc, new Decimal(o.largest)), new Decimal(0))),
-        use('max_position_per_market', limits?.maxPositionPerMarket, largestPosition),
-        use('max_gross_exposure', limits?.maxGrossExposure, positionCost.add(openBuys.reduce((acc, o) => acc.add(o.notional), new Decimal(0)))),
-        use('max_daily_realized_loss', limits?.maxDailyRealizedLoss, Decimal.max(0, new Decimal(realized?.realizedPnl.toString() ?? 0).neg())),
-        use('max_open_orders', limits?.maxOpenOrders, new Decimal(orders.reduce((acc, o) => acc + o.count, 0))),
-        use('max_orders_per_minute', limits?.maxOrdersPerMinute, new Decimal(ordersLastMinute.find((g) => g.subaccountId === s.id)?._count._all ?? 0)),
-      ],
-    };
-  });
+  const usage = await loadLimitUsage(db, subaccounts.map((s) => s.id));
+  const limitUse = subaccounts.map((s) => ({ subaccountId: s.id, limits: limitUtilisation(limitValuesOf(s.riskLimits), usage.get(s.id)!) }));
 
   return {
     tradingHalted: workspace.tradingHalted,
@@ -222,6 +189,19 @@ export async function riskStats(db: Db, venues: VenueRegistry, scope: Scope, fil
     byVenue,
     byMarket: markets,
     limits: limitUse,
+  };
+}
+
+/** A subaccount's limits as the pre-trade check reads them; no row, no limits. */
+function limitValuesOf(limits: RiskLimits | null): RiskLimitValues {
+  const decimal = (value: { toString(): string } | null | undefined) => (value == null ? null : new Decimal(value.toString()));
+  return {
+    maxOrderNotional: decimal(limits?.maxOrderNotional),
+    maxPositionPerMarket: decimal(limits?.maxPositionPerMarket),
+    maxGrossExposure: decimal(limits?.maxGrossExposure),
+    maxDailyRealizedLoss: decimal(limits?.maxDailyRealizedLoss),
+    maxOpenOrders: limits?.maxOpenOrders ?? null,
+    maxOrdersPerMinute: limits?.maxOrdersPerMinute ?? null,
   };
 }
 

@@ -4,7 +4,7 @@ import { DomainError, invalidRequest, notFound } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { parseDecimal } from '../domain/decimals';
 import { isIdCursor, decodeCursor, parseLimit, toPage } from '../domain/pagination';
-import { WORKING_STATUSES } from '../domain/orderStatus';
+import { WORKING_STATUSES } from '../domain/orderLifecycle';
 import { DEFAULT_RISK_LIMITS } from '../domain/riskLimits';
 import { inScope, type Scope } from './scope';
 

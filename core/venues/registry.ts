@@ -2,11 +2,13 @@ import Decimal from 'decimal.js';
 import type { Db } from '../db/prismaClient';
 import { formatDecimal } from '../domain/decimals';
 import type { VenueColumn } from '../domain/venues';
-import { recordExecution } from '../services/executions';
-import type { VenueRegistry } from '../services/orders';
+import { RESTING_STATUSES } from '../domain/orderLifecycle';
 import type { Logger } from '../support/logger';
 import { createSimVenues } from './sim';
-import type { Venue } from './venue';
+import type { Venue, VenueFill, VenueRegistry } from './venue';
+
+/** Records the fills a venue pushed for one of our orders (idempotently); the caller owns the bookkeeping. */
+export type RecordPushedFills = (orderId: string, fills: VenueFill[]) => Promise<unknown>;
 
 /** The default seed of the simulated venues' liquidity: the same books on every start. */
 export const SIM_SEED = 20261122;
@@ -15,9 +17,9 @@ export const SIM_SEED = 20261122;
  * The venues the core trades on. Today the simulated ones, rebuilt at start-up: deterministic
  * market-maker liquidity from the seed, then the client orders the database says were resting,
  * put back in their original time order ahead of the market maker. Fills the venues push (someone
- * traded against a resting order) are recorded as they come; recording is idempotent.
+ * traded against a resting order) are recorded as they come, by `recordFills`; recording is idempotent.
  */
-export async function openVenues(db: Db, logger: Logger, seed = SIM_SEED): Promise<VenueRegistry & { close(): void }> {
+export async function openVenues(db: Db, logger: Logger, recordFills: RecordPushedFills, seed = SIM_SEED): Promise<VenueRegistry & { close(): void }> {
   const markets = await db.market.findMany({ where: { environment: 'test', venue: { in: ['sim_kalshi', 'sim_polymarket'] } } });
   const sims = createSimVenues(
     markets.map((m) => ({
@@ -38,7 +40,7 @@ export async function openVenues(db: Db, logger: Logger, seed = SIM_SEED): Promi
     unsubscribe.push(
       venue.onFills((fills) => {
         for (const orderId of new Set(fills.map((f) => f.clientOrderId))) {
-          recordExecution(db, orderId, { fills }).catch((error: unknown) =>
+          recordFills(orderId, fills).catch((error: unknown) =>
             logger.error({ err: error, orderId, venue: name }, 'could not record pushed fills; reconcile with listFills'),
           );
         }
@@ -54,7 +56,7 @@ async function restoreResting(
   restore: (orders: { clientOrderId: string; venueMarketId: string; side: 'yes' | 'no'; action: 'buy' | 'sell'; price: string; remainingQuantity: string; filledQuantity: string }[]) => unknown,
 ) {
   const resting = await db.order.findMany({
-    where: { venue, status: { in: ['open', 'partially_filled'] }, type: 'limit' },
+    where: { venue, status: { in: [...RESTING_STATUSES] }, type: 'limit' },
     include: { market: { select: { venueMarketId: true } } },
     orderBy: { id: 'asc' },
   });

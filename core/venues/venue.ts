@@ -8,11 +8,13 @@
  * a venue that already has an order with that id returns it instead of placing another, and an
  * answer that was lost is reported as `unknown`, never retried blindly.
  */
-import type { VenueName } from '../domain/venues';
+import type { VenueColumn, VenueName } from '../domain/venues';
+import type { OrderAction, OutcomeSide, VenueTimeInForce } from '../domain/orderTerms';
+import type { BookLevelView, OrderBookView } from '../domain/orderBookView';
+import type { VenueReportedStatus } from '../domain/orderLifecycle';
 
-export type OutcomeSide = 'yes' | 'no';
-export type OrderAction = 'buy' | 'sell';
-export type VenueTimeInForce = 'gtc' | 'ioc' | 'fok';
+/** The domain defines these shapes; a venue adapter speaks them. */
+export type { BookLevelView, OrderAction, OrderBookView, OutcomeSide, VenueTimeInForce };
 
 export interface VenueOrderRequest {
   clientOrderId: string;
@@ -50,7 +52,7 @@ export interface VenueOrderState {
   venueOrderId: string;
   clientOrderId: string;
   /** open: resting (possibly partly filled); filled; canceled (remainder dropped or canceled). */
-  status: 'open' | 'filled' | 'canceled';
+  status: VenueReportedStatus;
   filledQuantity: string;
   remainingQuantity: string;
 }
@@ -75,19 +77,6 @@ export type VenueErrorCode =
   | 'venue_error' // any other refusal
   | 'venue_unavailable'; // down or rate-limited
 
-export interface BookLevelView {
-  price: string;
-  quantity: string;
-}
-
-/** The book in YES terms (bids and asks for YES), and the mid. */
-export interface OrderBookView {
-  venueMarketId: string;
-  bids: BookLevelView[];
-  asks: BookLevelView[];
-  mid: string | null;
-}
-
 export interface QueuePositionView {
   venueOrderId: string;
   /** Orders ahead at the same price. */
@@ -111,4 +100,9 @@ export interface Venue {
    * Returns a function that removes the listener.
    */
   onFills?(listener: (fills: VenueFill[]) => void): () => void;
+}
+
+/** The venues the core trades on, by the column the database stores; undefined when one is not available. */
+export interface VenueRegistry {
+  get(venue: VenueColumn): Venue | undefined;
 }

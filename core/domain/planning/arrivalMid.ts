@@ -5,7 +5,7 @@
  * are measured against the same benchmark. Null when the bid or the ask side is empty everywhere.
  */
 import { priceToTicks, PRICE_TICKS_PER_DOLLAR } from '../matching/units';
-import type { OutcomeSide } from '../../venues/venue';
+import type { OutcomeSide } from '../orderTerms';
 import { D, type Dec } from './executionFigures';
 import type { VenueMarketSnapshot } from './types';
 

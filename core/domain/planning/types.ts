@@ -6,7 +6,8 @@
  */
 import type { MarketRules } from '../venueRules';
 import type { VenueName } from '../venues';
-import type { OrderBookView, OrderAction, OutcomeSide, VenueTimeInForce } from '../../venues/venue';
+import type { OrderBookView } from '../orderBookView';
+import type { OrderAction, OutcomeSide, VenueTimeInForce } from '../orderTerms';
 
 export const EXECUTION_STRATEGIES = ['sweep', 'passive', 'twap'] as const;
 export type ExecutionStrategy = (typeof EXECUTION_STRATEGIES)[number];

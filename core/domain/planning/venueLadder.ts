@@ -8,7 +8,7 @@ import { bookSideIndexOf, BID, fromYesPriceTicks } from '../matching/yesNoComple
 import { priceToTicks, quantityToUnits } from '../matching/units';
 import type { MarketRules } from '../venueRules';
 import type { VenueName } from '../venues';
-import type { BookLevelView } from '../../venues/venue';
+import type { BookLevelView } from '../orderBookView';
 import type { NormalizedOrder } from './parentOrder';
 import type { VenueMarketSnapshot } from './types';
 

@@ -4,7 +4,7 @@
  * money in dollars, times RFC 3339. Costs are signed so that positive is worse for the trader.
  * Formulas: docs/tca.md.
  */
-import type { OrderAction, OutcomeSide } from '../../venues/venue';
+import type { OrderAction, OutcomeSide } from '../orderTerms';
 
 export interface TcaFill {
   readonly price: string;

@@ -1,4 +1,5 @@
 import { builder } from '../builder';
+import { COMPLEX_ORDER_STATUSES, ORDER_STATUSES } from '../../domain/orderLifecycle';
 
 // Lower-case values: the REST API spells them this way, and GraphQL allows it.
 export const EnvironmentEnum = builder.enumType('Environment', { values: ['test', 'live'] as const });
@@ -9,9 +10,5 @@ export const OrderSideEnum = builder.enumType('OrderSide', { values: ['yes', 'no
 export const OrderActionEnum = builder.enumType('OrderAction', { values: ['buy', 'sell'] as const });
 export const OrderTypeEnum = builder.enumType('OrderType', { values: ['limit', 'market'] as const });
 export const TimeInForceEnum = builder.enumType('TimeInForce', { values: ['gtc', 'ioc', 'fok'] as const });
-export const OrderStatusEnum = builder.enumType('OrderStatus', {
-  values: ['pending', 'open', 'partially_filled', 'filled', 'canceled', 'rejected', 'expired', 'unknown'] as const,
-});
-export const ComplexOrderStatusEnum = builder.enumType('ComplexOrderStatus', {
-  values: ['pending', 'working', 'completed', 'canceled', 'failed'] as const,
-});
+export const OrderStatusEnum = builder.enumType('OrderStatus', { values: ORDER_STATUSES });
+export const ComplexOrderStatusEnum = builder.enumType('ComplexOrderStatus', { values: COMPLEX_ORDER_STATUSES });

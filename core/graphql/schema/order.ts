@@ -1,5 +1,5 @@
 import { cancelOrder, getOrder, listOrders, placeOrder } from '../../services/orders';
-import { isWorking } from '../../domain/orderStatus';
+import { isResting, isWorking } from '../../domain/orderLifecycle';
 import { venueName } from '../../domain/venues';
 import { builder } from '../builder';
 import { requestScope, tradingScope } from '../context';
@@ -45,7 +45,7 @@ export const OrderType = builder.prismaObject('Order', {
       nullable: true,
       description: 'For a resting order: its place in the queue at the venue; null otherwise.',
       resolve: (o, _args, ctx) =>
-        o.status === 'open' || o.status === 'partially_filled'
+        isResting(o.status)
           ? ctx.loaders.queuePosition.load({ orderId: o.id, venue: o.venue })
           : null,
     }),
