@@ -19,14 +19,14 @@ import {
 } from 'graphql';
 import { z } from 'zod';
 import { loadOperations } from '../contract/operations';
-import { ERROR_CODES } from './errors';
+import { ERROR_CATALOGUE, type ErrorCode } from '../contract/errors';
 import { MAX_BODY_BYTES } from './middleware/jsonBody';
 import type { Route } from './routes';
 
 type JsonSchema = Record<string, unknown>;
 
 const SCHEMA_FILE = path.resolve(__dirname, '../schema.graphql');
-const ALWAYS: (keyof typeof ERROR_CODES)[] = ['unauthorized', 'rate_limited', 'internal_error', 'upstream_unavailable'];
+const ALWAYS: ErrorCode[] = ['unauthorized', 'rate_limited', 'internal_error', 'upstream_unavailable'];
 
 /** The credentials a route accepts, any one of them. */
 function securityOf(route: Route): Record<string, never[]>[] {
@@ -105,7 +105,7 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
               type: 'object',
               required: ['code', 'message'],
               properties: {
-                code: { type: 'string', enum: Object.keys(ERROR_CODES) },
+                code: { type: 'string', enum: Object.keys(ERROR_CATALOGUE) },
                 message: { type: 'string' },
                 param: { type: 'string', description: 'The offending parameter, where there is one.' },
                 limit: { type: 'string', description: 'With risk_limit_exceeded: the limit that refused the order.' },
@@ -205,10 +205,10 @@ function parametersOf(schema: z.ZodObject | undefined, location: 'path' | 'query
   }));
 }
 
-function errorResponses(codes: (keyof typeof ERROR_CODES)[]) {
+function errorResponses(codes: ErrorCode[]) {
   const byStatus = new Map<number, string[]>();
   for (const code of new Set(codes)) {
-    const { status, description } = ERROR_CODES[code];
+    const { status, description } = ERROR_CATALOGUE[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), `\`${code}\`: ${description}`]);
   }
   byStatus.set(413, byStatus.get(413)?.map((line) => line.replace('the limit', `${MAX_BODY_BYTES} bytes`)) ?? []);

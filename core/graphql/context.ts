@@ -8,7 +8,12 @@ import type { VenueRegistry } from '../services/orders';
 import type { Scope } from '../services/scope';
 import { createLoaders, type Loaders } from './loaders';
 import type { Logger } from '../support/logger';
-import type { IdempotencyClaim } from './idempotency';
+
+/** The Idempotency-Key a request claimed, scoped to its API key (see idempotency.ts). */
+export interface IdempotencyClaim {
+  apiKeyId: string;
+  key: string;
+}
 
 /** What every resolver gets: the database, who is asking, and the core's shared parts. */
 export interface CoreContext {

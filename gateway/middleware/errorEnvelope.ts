@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import type { Logger } from '../../core/support/logger';
-import { ApiError, ERROR_CODES, type ApiErrorCode } from '../errors';
+import { ERROR_CATALOGUE } from '../../contract/errors';
+import { ApiError, type ApiErrorCode } from '../errors';
 
 /**
  * The one place that writes errors: `{ error: { code, message, request_id, param? } }`. Errors
@@ -59,7 +60,7 @@ function toApiError(thrown: unknown): ApiError {
   const http = thrown as { status?: number; expose?: boolean; headers?: Record<string, string>; message?: string };
   const code = typeof http?.status === 'number' ? BY_STATUS[http.status] : undefined;
   if (code && http.expose) {
-    const message = code === 'method_not_allowed' ? 'This path does not accept this method.' : ERROR_CODES[code].description;
+    const message = code === 'method_not_allowed' ? 'This path does not accept this method.' : ERROR_CATALOGUE[code].description;
     return new ApiError(code, message, { headers: http.headers });
   }
   return new ApiError('internal_error', 'An internal error occurred.');
