@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  buildSchema,
   getNamedType,
   isEnumType,
   isListType,
@@ -21,11 +20,11 @@ import { z } from 'zod';
 import { loadOperations } from '../contract/operations';
 import { ERROR_CATALOGUE, type ErrorCode } from '../contract/errors';
 import { MAX_BODY_BYTES } from './middleware/jsonBody';
+import { checkedInSchema } from './restSpelling';
 import type { Route } from './routes';
 
 type JsonSchema = Record<string, unknown>;
 
-const SCHEMA_FILE = path.resolve(__dirname, '../schema.graphql');
 const ALWAYS: ErrorCode[] = ['unauthorized', 'rate_limited', 'internal_error', 'upstream_unavailable'];
 
 /** The credentials a route accepts, any one of them. */
@@ -40,7 +39,7 @@ function securityOf(route: Route): Record<string, never[]>[] {
  * checked-in schema.graphql, and the errors each route can answer with.
  */
 export function buildOpenApi(routes: Route[]): JsonSchema {
-  const schema = buildSchema(fs.readFileSync(SCHEMA_FILE, 'utf8'));
+  const schema = checkedInSchema();
   const operations = loadOperations();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
