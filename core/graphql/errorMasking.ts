@@ -27,7 +27,7 @@ export function graphqlError(
  * the caller's mistake; anything else is logged and masked.
  */
 export function maskError(logger: Logger) {
-  return (error: unknown): Error => {
+  return (error: unknown): GraphQLError => {
     const original = error instanceof GraphQLError ? error.originalError : error;
     if (original instanceof DomainError) {
       return graphqlError(original.code, original.message, {
