@@ -7,20 +7,16 @@ import {
   isNonNullType,
   isObjectType,
   isScalarType,
-  Kind,
   type DocumentNode,
-  type FieldNode,
-  type FragmentDefinitionNode,
   type GraphQLOutputType,
   type GraphQLSchema,
-  type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
 import { z } from 'zod';
 import { loadOperations } from '../contract/operations';
 import { ERROR_CATALOGUE, type ErrorCode } from '../contract/errors';
 import { MAX_BODY_BYTES } from './middleware/jsonBody';
-import { checkedInSchema } from './restSpelling';
+import { checkedInSchema, fieldsOf, rootFieldOf, type Fragments } from './operationShape';
 import type { Route } from './routes';
 
 type JsonSchema = Record<string, unknown>;
@@ -226,27 +222,9 @@ function errorResponses(codes: ErrorCode[]) {
   );
 }
 
-type Fragments = Map<string, FragmentDefinitionNode>;
-
 function responseSchema(schema: GraphQLSchema, document: DocumentNode): JsonSchema {
-  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
-  const fragments: Fragments = new Map(
-    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
-  );
-  const root = operation.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
-  const field = operation.selectionSet.selections[0];
-  if (field.kind !== Kind.FIELD) throw new Error('a persisted operation selects one root field');
-  const definition = root.getFields()[field.name.value];
-  return typeSchema(definition.type, field.selectionSet, fragments);
-}
-
-/** The fields a selection set selects, with fragment spreads replaced by their fields. */
-function fieldsOf(selection: SelectionSetNode, fragments: Fragments): FieldNode[] {
-  return selection.selections.flatMap((node) => {
-    if (node.kind === Kind.FIELD) return [node];
-    if (node.kind === Kind.FRAGMENT_SPREAD) return fieldsOf(fragments.get(node.name.value)!.selectionSet, fragments);
-    return fieldsOf(node.selectionSet, fragments);
-  });
+  const { definition, node, fragments } = rootFieldOf(document, schema);
+  return typeSchema(definition.type, node.selectionSet, fragments);
 }
 
 function typeSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined, fragments: Fragments): JsonSchema {

@@ -1,20 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import {
-  buildSchema,
-  getNamedType,
-  isObjectType,
-  isScalarType,
-  Kind,
-  type DocumentNode,
-  type FragmentDefinitionNode,
-  type GraphQLOutputType,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
-  type SelectionSetNode,
-} from 'graphql';
+import { getNamedType, isObjectType, isScalarType, type GraphQLOutputType, type SelectionSetNode } from 'graphql';
 import { loadOperations, type PersistedOperation } from '../contract/operations';
 import { ApiError } from './errors';
+import { fieldsOf, rootFieldOf, type Fragments } from './operationShape';
 import type { Route } from './routes';
 
 /**
@@ -32,15 +19,7 @@ export const camelCase = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: s
 /** A stored document whose hash clients verify: passed on as stored, never respelled. */
 const VERBATIM_JSON = new Set(['Receipt.content']);
 
-const SCHEMA_FILE = path.resolve(__dirname, '../schema.graphql');
-let schema: GraphQLSchema | undefined;
 let operations: Map<string, PersistedOperation> | undefined;
-
-/** The core's schema as checked in (schema.graphql), read once. */
-export function checkedInSchema(): GraphQLSchema {
-  schema ??= buildSchema(fs.readFileSync(SCHEMA_FILE, 'utf8'));
-  return schema;
-}
 
 /** What a route row says about its inputs: how toVariables maps them to the operation's variables. */
 export type RouteInputs = Pick<Route, 'params' | 'query' | 'body' | 'bodyVariable' | 'bodyVerbatim'> & { operation?: string };
@@ -92,35 +71,22 @@ function jsonFieldsOf(operationName: string): JsonFields | null {
   operations ??= loadOperations();
   const operation = operations.get(operationName);
   if (!operation) throw new Error(`no persisted operation ${operationName}`);
-  const document: DocumentNode = operation.document;
-  const definition = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
-  const fragments = new Map(
-    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
-  );
-  const root = definition.operation === 'mutation' ? checkedInSchema().getMutationType()! : checkedInSchema().getQueryType()!;
-  const visit = (type: GraphQLOutputType, selection: SelectionSetNode | undefined, owner?: string): JsonFields | null => {
-    const named = getNamedType(type);
-    if (isScalarType(named)) return named.name === 'JSON' && !VERBATIM_JSON.has(owner ?? '') ? true : null;
-    if (!isObjectType(named) || !selection) return null;
-    const found = new Map<string, JsonFields>();
-    const walk = (set: SelectionSetNode) => {
-      for (const node of set.selections) {
-        if (node.kind === Kind.FRAGMENT_SPREAD) walk(fragments.get(node.name.value)!.selectionSet);
-        else if (node.kind === Kind.INLINE_FRAGMENT) walk(node.selectionSet);
-        else {
-          const field = named.getFields()[node.name.value];
-          const inner = field && visit(field.type, node.selectionSet, `${named.name}.${node.name.value}`);
-          if (inner) found.set(node.alias?.value ?? node.name.value, inner);
-        }
-      }
-    };
-    walk(selection);
-    return found.size ? found : null;
-  };
-  const field = definition.selectionSet.selections[0];
-  if (field.kind !== Kind.FIELD) return null;
-  const rootField = root.getFields()[field.name.value];
-  return rootField ? visit(rootField.type, field.selectionSet, `${root.name}.${field.name.value}`) : null;
+  const { parent, definition, node, fragments } = rootFieldOf(operation.document);
+  return jsonFieldsIn(definition.type, node.selectionSet, fragments, `${parent.name}.${definition.name}`);
+}
+
+/** The JSON fields under one field (`owner`, as Type.field) of the given type and selection. */
+function jsonFieldsIn(type: GraphQLOutputType, selection: SelectionSetNode | undefined, fragments: Fragments, owner: string): JsonFields | null {
+  const named = getNamedType(type);
+  if (isScalarType(named)) return named.name === 'JSON' && !VERBATIM_JSON.has(owner) ? true : null;
+  if (!isObjectType(named) || !selection) return null;
+  const found = new Map<string, JsonFields>();
+  for (const node of fieldsOf(selection, fragments)) {
+    const field = named.getFields()[node.name.value];
+    const inner = jsonFieldsIn(field.type, node.selectionSet, fragments, `${named.name}.${field.name}`);
+    if (inner) found.set(node.alias?.value ?? node.name.value, inner);
+  }
+  return found.size ? found : null;
 }
 
 function respellJson(value: unknown, fields: JsonFields): unknown {

@@ -18,7 +18,7 @@ import { buildOpenApi } from '../../gateway/openapi';
 import { ROUTES } from '../../gateway/routes';
 import { loadOperations } from '../../contract/operations';
 import { testConfig } from '../support/env';
-import { call, envelopeOf } from '../support/http';
+import { call, envelopeOf, type ApiResponse } from '../support/http';
 import { startStack, type Stack } from '../support/stack';
 import { createSubaccount, marketOf, newTrader, placed, placeOrder, type Market, type Trader } from '../trading/helpers';
 
@@ -42,15 +42,21 @@ function documentedStatuses(document: Record<string, any>): Map<string, Set<numb
   return found;
 }
 
-/** A gateway that knows only its envelope, answering whatever `thrown` gives. */
-async function envelopeServer(thrown: () => Promise<never>) {
+/** What a client gets from a gateway that knows only its envelope, when the request fails with `failing`. */
+async function answerOf(failing: () => Promise<unknown>): Promise<ApiResponse> {
   const app = new Koa();
   app.use(requestId());
   app.use(errorEnvelope(logger));
-  app.use(() => thrown());
+  app.use(async () => {
+    await failing();
+  });
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+  try {
+    return await call(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 'GET', '/anything');
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
 }
 
 /** A core transport that answers every request with the core's masking of `error`, as the wire carries it. */
@@ -78,16 +84,11 @@ describe('the catalogue, the OpenAPI document, the gateway and the core agree', 
   });
 
   it.each(CODES)('%s: the gateway envelope answers the catalogue’s status', async (code) => {
-    const server = await envelopeServer(async () => {
+    const response = await answerOf(async () => {
       throw new ApiError(code, 'refused');
     });
-    try {
-      const response = await call(server.base, 'GET', '/anything');
-      expect(response.status).toBe(statusOf(code));
-      expect(envelopeOf(response)).toMatchObject({ code, message: 'refused' });
-    } finally {
-      await server.close();
-    }
+    expect(response.status).toBe(statusOf(code));
+    expect(envelopeOf(response)).toMatchObject({ code, message: 'refused' });
   });
 
   it.each(CORE_CODES)('%s raised in the core: DomainError, masking, the wire and the envelope all give the catalogue’s status', async (code) => {
@@ -97,14 +98,9 @@ describe('the catalogue, the OpenAPI document, the gateway and the core agree', 
     expect(masked.extensions).toMatchObject({ code, http: { status: statusOf(code) } });
 
     const client = new CoreClient(coreAnswering(raised), loadOperations(), 'secret', 1000);
-    const server = await envelopeServer(() => client.execute('GetWorkspace', {}, { kind: 'gateway' }) as Promise<never>);
-    try {
-      const response = await call(server.base, 'GET', '/anything');
-      expect(response.status).toBe(statusOf(code));
-      expect(envelopeOf(response)).toMatchObject({ code, message: 'refused by the core' });
-    } finally {
-      await server.close();
-    }
+    const response = await answerOf(() => client.execute('GetWorkspace', {}, { kind: 'gateway' }));
+    expect(response.status).toBe(statusOf(code));
+    expect(envelopeOf(response)).toMatchObject({ code, message: 'refused by the core' });
   });
 
   it('the gateway’s own codes are no core codes: a core that sends one is answered as internal_error', async () => {
