@@ -5,6 +5,7 @@ import { ERROR_CATALOGUE } from '../../contract/errors';
 import { ApiError } from '../errors';
 
 const WINDOW_MS = 1000;
+export const RATE_LIMIT_HEADERS = { remaining: 'RateLimit-Remaining', reset: 'RateLimit-Reset', total: 'RateLimit-Limit' };
 
 /** What a per-credential limit needs of the caller that authenticate() put in ctx.state.auth. */
 interface LimitedCaller {
@@ -13,7 +14,6 @@ interface LimitedCaller {
   /** Requests per second allowed to it. */
   rateLimit: number;
 }
-export const RATE_LIMIT_HEADERS = { remaining: 'RateLimit-Remaining', reset: 'RateLimit-Reset', total: 'RateLimit-Limit' };
 
 export interface LimiterOptions {
   /** Shared by every gateway when given; else `memory`, this process's own. */
