@@ -15,6 +15,7 @@ import { rateLimit } from './middleware/rateLimit';
 import { requestId } from './middleware/requestId';
 import { buildOpenApi } from './openapi';
 import { ApiError } from './errors';
+import { restSpelling } from './restSpelling';
 import { ROUTES, type Route } from './routes';
 import { toVariables } from './variables';
 
@@ -55,6 +56,7 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
 
   const authDeps = { core: deps.core, cache: deps.authCache, dashboardRateLimit: deps.dashboardRateLimit };
   for (const route of ROUTES) {
+    const spelling = restSpelling(route);
     router.register(koaPath(route.path), [route.method], [
       authenticate(route, authDeps),
       limit,
@@ -67,13 +69,14 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
         ctx.set('Cache-Control', 'no-store');
         const { principal } = auth;
         if (route.catalog && 'environment' in principal) {
-          const load = () => deps.core.call(route.operation, variables, principal).then((result) => JSON.stringify(result.value));
+          const load = () =>
+            deps.core.call(route.operation, variables, principal).then(spelling.answer, spelling.refusal).then((result) => JSON.stringify(result.value));
           ctx.type = 'application/json';
           ctx.body = await deps.catalog.get(catalogKey(principal.environment, route.operation, variables), load);
           return;
         }
         const idempotencyKey = route.idempotent ? idempotencyKeyOf(ctx.get('Idempotency-Key')) : undefined;
-        const result = await deps.core.call(route.operation, variables, principal, { idempotencyKey });
+        const result = await deps.core.call(route.operation, variables, principal, { idempotencyKey }).then(spelling.answer, spelling.refusal);
         if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
         ctx.body = result.value;
       },

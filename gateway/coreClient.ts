@@ -1,7 +1,8 @@
 import { Pool } from 'undici';
 import { PRINCIPAL_HEADER, signPrincipal, type Principal } from '../contract/principal';
 import type { PersistedOperation } from '../contract/operations';
-import { ApiError, isApiErrorCode, upstreamUnavailable } from './errors';
+import { isCoreErrorCode } from '../contract/errors';
+import { ApiError, upstreamUnavailable } from './errors';
 
 /**
  * Calls the core with a persisted operation: only the operation's hash, its variables and the
@@ -14,7 +15,7 @@ export interface CoreTransport {
 
 interface GraphQLResponse {
   data?: Record<string, unknown> | null;
-  errors?: { message: string; extensions?: { code?: unknown; param?: unknown; limit?: unknown; http?: { status?: number } } }[];
+  errors?: { message: string; extensions?: { code?: unknown; param?: unknown; limit?: unknown } }[];
   extensions?: { idempotentReplayed?: boolean };
 }
 
@@ -90,7 +91,7 @@ function toApiError(error: NonNullable<GraphQLResponse['errors']>[number], repla
   const param = typeof error.extensions?.param === 'string' ? error.extensions.param : undefined;
   const limit = typeof error.extensions?.limit === 'string' ? error.extensions.limit : undefined;
   const headers = replayed ? { 'Idempotent-Replayed': 'true' } : undefined;
-  if (isApiErrorCode(code)) return new ApiError(code, error.message, { param, limit, headers, status: error.extensions?.http?.status });
+  if (isCoreErrorCode(code)) return new ApiError(code, error.message, { param, limit, headers });
   return new ApiError('internal_error', 'An internal error occurred.');
 }
 

@@ -10,6 +10,7 @@ import type { CoreClient } from './coreClient';
 import { ApiError } from './errors';
 import { jsonBody } from './middleware/jsonBody';
 import { limiter } from './middleware/rateLimit';
+import { restSpelling } from './restSpelling';
 
 /**
  * The dashboard's sign-in, session check and sign-out (docs/dashboard.md). The cookie holds a
@@ -78,6 +79,7 @@ export async function sessionPrincipal(ctx: Context, core: CoreClient): Promise<
 
 const signInBody = z.strictObject({ email: z.string().min(1).max(254), password: z.string().min(1).max(1024) });
 const passwordChangeBody = z.strictObject({ current_password: z.string().min(1).max(1024), new_password: z.string().min(1).max(1024) });
+const passwordChangeSpelling = restSpelling({ body: passwordChangeBody });
 
 /** What the page gets about its session: who, which workspace, the CSRF token and when it ends. */
 const sessionBody = (session: SessionFields) => ({
@@ -163,7 +165,8 @@ export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): v
       throw new ApiError('invalid_request', `${param} is required: send { "current_password", "new_password" }.`, { param });
     }
     const { current_password: currentPassword, new_password: newPassword } = parsed.data;
-    const ended = (await core.execute('ChangePassword', { tokenHash: cookieTokenHash(ctx), currentPassword, newPassword }, GATEWAY)) as number;
+    const variables = { tokenHash: cookieTokenHash(ctx), currentPassword, newPassword };
+    const ended = (await core.execute('ChangePassword', variables, GATEWAY).catch(passwordChangeSpelling.refusal)) as number;
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { password_changed: true, other_sessions_ended: ended };
   });

@@ -1,32 +1,27 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  buildSchema,
   getNamedType,
   isEnumType,
   isListType,
   isNonNullType,
   isObjectType,
   isScalarType,
-  Kind,
   type DocumentNode,
-  type FieldNode,
-  type FragmentDefinitionNode,
   type GraphQLOutputType,
   type GraphQLSchema,
-  type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
 import { z } from 'zod';
 import { loadOperations } from '../contract/operations';
-import { ERROR_CODES } from './errors';
+import { ERROR_CATALOGUE, type ErrorCode } from '../contract/errors';
 import { MAX_BODY_BYTES } from './middleware/jsonBody';
+import { checkedInSchema, fieldsOf, rootFieldOf, type Fragments } from './operationShape';
 import type { Route } from './routes';
 
 type JsonSchema = Record<string, unknown>;
 
-const SCHEMA_FILE = path.resolve(__dirname, '../schema.graphql');
-const ALWAYS: (keyof typeof ERROR_CODES)[] = ['unauthorized', 'rate_limited', 'internal_error', 'upstream_unavailable'];
+const ALWAYS: ErrorCode[] = ['unauthorized', 'rate_limited', 'internal_error', 'upstream_unavailable'];
 
 /** The credentials a route accepts, any one of them. */
 function securityOf(route: Route): Record<string, never[]>[] {
@@ -40,7 +35,7 @@ function securityOf(route: Route): Record<string, never[]>[] {
  * checked-in schema.graphql, and the errors each route can answer with.
  */
 export function buildOpenApi(routes: Route[]): JsonSchema {
-  const schema = buildSchema(fs.readFileSync(SCHEMA_FILE, 'utf8'));
+  const schema = checkedInSchema();
   const operations = loadOperations();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
@@ -105,7 +100,7 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
               type: 'object',
               required: ['code', 'message'],
               properties: {
-                code: { type: 'string', enum: Object.keys(ERROR_CODES) },
+                code: { type: 'string', enum: Object.keys(ERROR_CATALOGUE) },
                 message: { type: 'string' },
                 param: { type: 'string', description: 'The offending parameter, where there is one.' },
                 limit: { type: 'string', description: 'With risk_limit_exceeded: the limit that refused the order.' },
@@ -205,10 +200,10 @@ function parametersOf(schema: z.ZodObject | undefined, location: 'path' | 'query
   }));
 }
 
-function errorResponses(codes: (keyof typeof ERROR_CODES)[]) {
+function errorResponses(codes: ErrorCode[]) {
   const byStatus = new Map<number, string[]>();
   for (const code of new Set(codes)) {
-    const { status, description } = ERROR_CODES[code];
+    const { status, description } = ERROR_CATALOGUE[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), `\`${code}\`: ${description}`]);
   }
   byStatus.set(413, byStatus.get(413)?.map((line) => line.replace('the limit', `${MAX_BODY_BYTES} bytes`)) ?? []);
@@ -227,27 +222,9 @@ function errorResponses(codes: (keyof typeof ERROR_CODES)[]) {
   );
 }
 
-type Fragments = Map<string, FragmentDefinitionNode>;
-
 function responseSchema(schema: GraphQLSchema, document: DocumentNode): JsonSchema {
-  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
-  const fragments: Fragments = new Map(
-    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
-  );
-  const root = operation.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
-  const field = operation.selectionSet.selections[0];
-  if (field.kind !== Kind.FIELD) throw new Error('a persisted operation selects one root field');
-  const definition = root.getFields()[field.name.value];
-  return typeSchema(definition.type, field.selectionSet, fragments);
-}
-
-/** The fields a selection set selects, with fragment spreads replaced by their fields. */
-function fieldsOf(selection: SelectionSetNode, fragments: Fragments): FieldNode[] {
-  return selection.selections.flatMap((node) => {
-    if (node.kind === Kind.FIELD) return [node];
-    if (node.kind === Kind.FRAGMENT_SPREAD) return fieldsOf(fragments.get(node.name.value)!.selectionSet, fragments);
-    return fieldsOf(node.selectionSet, fragments);
-  });
+  const { definition, node, fragments } = rootFieldOf(document, schema);
+  return typeSchema(definition.type, node.selectionSet, fragments);
 }
 
 function typeSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined, fragments: Fragments): JsonSchema {

@@ -1,11 +1,10 @@
 import type { z } from 'zod';
 import { ApiError } from './errors';
+import { camelCase } from './restSpelling';
 import type { Route } from './routes';
 
-const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-
 function camelKeys(value: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [camel(k), v]));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [camelCase(k), v]));
 }
 
 function validate(schema: z.ZodObject | undefined, input: Record<string, unknown>, where: string): Record<string, unknown> {

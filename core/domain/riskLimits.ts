@@ -23,13 +23,8 @@ export interface RiskLimitsUpdate {
   maxOrdersPerMinute?: number | null;
 }
 
-const DECIMAL_LIMITS = {
-  maxOrderNotional: 'max_order_notional',
-  maxPositionPerMarket: 'max_position_per_market',
-  maxGrossExposure: 'max_gross_exposure',
-  maxDailyRealizedLoss: 'max_daily_realized_loss',
-} as const;
-const COUNT_LIMITS = { maxOpenOrders: 'max_open_orders', maxOrdersPerMinute: 'max_orders_per_minute' } as const;
+const DECIMAL_LIMITS = ['maxOrderNotional', 'maxPositionPerMarket', 'maxGrossExposure', 'maxDailyRealizedLoss'] as const;
+const COUNT_LIMITS = ['maxOpenOrders', 'maxOrdersPerMinute'] as const;
 
 /**
  * Validates an update: fields left out stay as they are, null removes a limit, and a value must be
@@ -37,16 +32,16 @@ const COUNT_LIMITS = { maxOpenOrders: 'max_open_orders', maxOrdersPerMinute: 'ma
  */
 export function validateRiskLimitsUpdate(update: RiskLimitsUpdate): RiskLimitsUpdate {
   const out: RiskLimitsUpdate = {};
-  for (const [field, param] of Object.entries(DECIMAL_LIMITS) as [keyof typeof DECIMAL_LIMITS, string][]) {
+  for (const field of DECIMAL_LIMITS) {
     const value = update[field];
     if (value === undefined) continue;
-    out[field] = value === null ? null : parseDecimal(param, value, { min: '0' }).toFixed();
+    out[field] = value === null ? null : parseDecimal(field, value, { min: '0' }).toFixed();
   }
-  for (const [field, param] of Object.entries(COUNT_LIMITS) as [keyof typeof COUNT_LIMITS, string][]) {
+  for (const field of COUNT_LIMITS) {
     const value = update[field];
     if (value === undefined) continue;
     if (value !== null && (!Number.isInteger(value) || value < 0 || value > 1_000_000_000)) {
-      throw invalidRequest(param, `${param} must be a non-negative integer or null.`);
+      throw invalidRequest(field, `${field} must be a non-negative integer or null.`);
     }
     out[field] = value;
   }

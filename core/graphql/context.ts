@@ -4,11 +4,16 @@ import type { Db } from '../db/prismaClient';
 import { DomainError } from '../domain/errors';
 import type { Principal } from '../../contract/principal';
 import type { RevocationBus } from '../../contract/revocationBus';
-import type { VenueRegistry } from '../services/orders';
+import type { VenueRegistry } from '../venues/venue';
 import type { Scope } from '../services/scope';
 import { createLoaders, type Loaders } from './loaders';
 import type { Logger } from '../support/logger';
-import type { IdempotencyClaim } from './idempotency';
+
+/** The Idempotency-Key a request claimed, scoped to its API key (see idempotency.ts). */
+export interface IdempotencyClaim {
+  apiKeyId: string;
+  key: string;
+}
 
 /** What every resolver gets: the database, who is asking, and the core's shared parts. */
 export interface CoreContext {

@@ -1,44 +1,52 @@
 import { GraphQLError } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
+import { statusOf, type CoreErrorCode } from '../../contract/errors';
 import { DomainError } from '../domain/errors';
 import type { Logger } from '../support/logger';
 
 /**
- * Every error leaves the core with `extensions.code` and `extensions.http.status`, which the REST
- * gateway turns into its envelope. Domain errors keep their message; GraphQL's own request errors
- * (a variable of the wrong type) are the caller's mistake; anything else is logged and masked.
+ * An error as it leaves the core: `extensions.code` from the catalogue (contract/errors.ts) with
+ * the catalogue's `http.status`, and `param`, the offending input as GraphQL names it (a field such
+ * as `timeInForce`, or a variable's path such as `input.timeInForce`), where there is one.
+ */
+export function graphqlError(
+  code: CoreErrorCode,
+  message: string,
+  details: { param?: string; limit?: string; path?: readonly (string | number)[] } = {},
+): GraphQLError {
+  const { param, limit, path } = details;
+  return createGraphQLError(message, {
+    path,
+    extensions: { code, ...(param ? { param } : {}), ...(limit ? { limit } : {}), http: { status: statusOf(code) } },
+  });
+}
+
+/**
+ * Every error leaves the core as a graphqlError, which the REST gateway turns into its envelope.
+ * Domain errors keep their message; GraphQL's own request errors (a variable of the wrong type) are
+ * the caller's mistake; anything else is logged and masked.
  */
 export function maskError(logger: Logger) {
-  return (error: unknown): Error => {
+  return (error: unknown): GraphQLError => {
     const original = error instanceof GraphQLError ? error.originalError : error;
     if (original instanceof DomainError) {
-      return createGraphQLError(original.message, {
+      return graphqlError(original.code, original.message, {
+        param: original.param,
+        limit: 'limit' in original ? (original as { limit: string }).limit : undefined,
         path: error instanceof GraphQLError ? error.path : undefined,
-        extensions: {
-          code: original.code,
-          ...(original.param ? { param: original.param } : {}),
-          ...('limit' in original ? { limit: (original as { limit: string }).limit } : {}),
-          http: { status: original.status },
-        },
       });
     }
     if (error instanceof GraphQLError && error.extensions?.code && error.extensions?.http) return error;
     if (error instanceof GraphQLError && !error.originalError) {
-      return createGraphQLError(error.message, {
-        extensions: { code: 'invalid_request', ...variableParam(error.message), http: { status: 400 } },
-      });
+      return graphqlError('invalid_request', error.message, { param: variablePath(error.message) });
     }
     logger.error({ err: original }, 'unexpected error in a resolver');
-    return createGraphQLError('Internal error.', { extensions: { code: 'internal_error', http: { status: 500 } } });
+    return graphqlError('internal_error', 'Internal error.');
   };
 }
 
-const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
-/** `Variable "$input" got invalid value … at "input.startingBalance"` names starting_balance. */
-function variableParam(message: string): { param?: string } {
+/** `Variable "$input" got invalid value … at "input.startingBalance"` names input.startingBalance. */
+function variablePath(message: string): string | undefined {
   const match = /Variable "\$(\w+)"[^"]*?(?:at "([\w.[\]]+)")?/.exec(message);
-  if (!match) return {};
-  const path = (match[2] ?? match[1]).split('.').filter((part) => part !== 'input');
-  return path.length ? { param: snake(path[path.length - 1]) } : {};
+  return match ? (match[2] ?? match[1]) : undefined;
 }

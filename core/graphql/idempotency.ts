@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import type { CoreErrorCode } from '../../contract/errors';
 import type { Db } from '../db/prismaClient';
-import type { CoreContext } from './context';
+import type { CoreContext, IdempotencyClaim } from './context';
+import { graphqlError } from './errorMasking';
 
 /**
  * Idempotency-Key, with Stripe's semantics, kept in PostgreSQL so that it holds across gateway and
@@ -17,12 +19,7 @@ import type { CoreContext } from './context';
  */
 export const IN_FLIGHT_MS = 60_000;
 export const RETENTION_HOURS = 24;
-const NOT_STORED = new Set(['invalid_request', 'internal_error', 'venue_unavailable', 'upstream_unavailable']);
-
-export interface IdempotencyClaim {
-  apiKeyId: string;
-  key: string;
-}
+const NOT_STORED = new Set<unknown>(['invalid_request', 'internal_error', 'venue_unavailable'] satisfies CoreErrorCode[]);
 
 type StoredError = { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> };
 type Stored = { data?: unknown; errors?: StoredError[] };
@@ -50,7 +47,7 @@ export function useIdempotency(db: Db, maskError: (error: unknown) => Error): Pl
           const single = result as ExecutionResult;
           const errors = (single.errors ?? []).map((e) => maskError(e) as GraphQLError);
           const code = errors[0]?.extensions?.code;
-          if (typeof code === 'string' && NOT_STORED.has(code)) {
+          if (NOT_STORED.has(code)) {
             await db.idempotencyRecord.delete({ where: { apiKeyId_key: claim } });
             return;
           }
@@ -83,7 +80,7 @@ async function claimKey(db: Db, claim: IdempotencyClaim, operation: string, requ
   const record = await db.idempotencyRecord.findUnique({ where: { apiKeyId_key: claim } });
   if (!record) return claimKey(db, claim, operation, requestHash); // removed in between: try again
   if (record.requestHash !== requestHash || record.operation !== operation) {
-    return refuse('idempotency_key_reused', 422, 'This Idempotency-Key was already used with a different request.');
+    return refuse('idempotency_key_reused', 'This Idempotency-Key was already used with a different request.');
   }
   if (record.state === 'completed') return { kind: 'replay', stored: JSON.parse(record.responseBody ?? '{}') as Stored };
   const takenOver = await db.$executeRaw`
@@ -91,13 +88,10 @@ async function claimKey(db: Db, claim: IdempotencyClaim, operation: string, requ
     WHERE api_key_id = ${claim.apiKeyId} AND key = ${claim.key} AND state = 'in_flight'
       AND created_at < now() - make_interval(secs => ${IN_FLIGHT_MS / 1000})`;
   if (takenOver === 1) return { kind: 'claimed' };
-  return refuse('idempotency_key_in_use', 409, 'A request with this Idempotency-Key is still in progress; retry later.');
+  return refuse('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry later.');
 }
 
-const refuse = (code: string, status: number, message: string): ClaimOutcome => ({
-  kind: 'refused',
-  error: createGraphQLError(message, { extensions: { code, http: { status } } }),
-});
+const refuse = (code: CoreErrorCode, message: string): ClaimOutcome => ({ kind: 'refused', error: graphqlError(code, message) });
 
 function replayOf(stored: Stored): ExecutionResult {
   return {

@@ -1,6 +1,7 @@
-import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
 import { getOperationAST, type DocumentNode } from 'graphql';
 import type { CoreContext } from './context';
+import { graphqlError } from './errorMasking';
 
 /**
  * A read-only caller's mutation (a read-only dashboard user, or a read-only analyst credential) is
@@ -14,7 +15,7 @@ export function refuseMutationsWhenReadOnly(): Plugin<CoreContext> {
       const operation = getOperationAST(args.document as DocumentNode, args.operationName ?? undefined);
       if (operation?.operation === 'query') return;
       setResultAndStopExecution({
-        errors: [createGraphQLError('This credential is read-only: changes are refused.', { extensions: { code: 'forbidden', http: { status: 403 } } })],
+        errors: [graphqlError('forbidden', 'This credential is read-only: changes are refused.')],
       });
     },
   };

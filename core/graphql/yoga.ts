@@ -1,4 +1,4 @@
-import { createGraphQLError, createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import type { Config } from '../config';
 import type { Db } from '../db/prismaClient';
@@ -8,7 +8,7 @@ import type { RevocationBus } from '../../contract/revocationBus';
 import type { VenueRegistry } from '../venues/venue';
 import type { Logger } from '../support/logger';
 import { contextFor, type ContextDeps, type CoreContext } from './context';
-import { maskError } from './errorMasking';
+import { graphqlError, maskError } from './errorMasking';
 import { refuseMutationsWhenReadOnly } from './readOnlyAccess';
 import { useIdempotency } from './idempotency';
 import { schema } from './schema';
@@ -45,9 +45,9 @@ export function createCoreYoga(deps: CoreDeps): CoreYoga {
         getPersistedOperation: (hash) => documents.get(hash) ?? null,
         allowArbitraryOperations: false,
         customErrors: {
-          notFound: { message: 'Unknown persisted operation.', extensions: { code: 'not_found', http: { status: 404 } } },
-          keyNotFound: { message: 'A persisted operation hash is required.', extensions: { code: 'invalid_request', http: { status: 400 } } },
-          persistedQueryOnly: { message: 'Only persisted operations are accepted.', extensions: { code: 'forbidden', http: { status: 403 } } },
+          notFound: () => graphqlError('not_found', 'Unknown persisted operation.'),
+          keyNotFound: () => graphqlError('invalid_request', 'A persisted operation hash is required.'),
+          persistedQueryOnly: () => graphqlError('forbidden', 'Only persisted operations are accepted.'),
         },
       }),
       refuseMutationsWhenReadOnly(),
@@ -55,11 +55,7 @@ export function createCoreYoga(deps: CoreDeps): CoreYoga {
     ],
     context: ({ request }) => {
       const principal = verifyPrincipal(request.headers.get(PRINCIPAL_HEADER), deps.internalSecret);
-      if (!principal) {
-        throw createGraphQLError('A valid signed principal is required.', {
-          extensions: { code: 'unauthorized', http: { status: 401 } },
-        });
-      }
+      if (!principal) throw graphqlError('unauthorized', 'A valid signed principal is required.');
       return contextFor(deps, principal);
     },
   });

@@ -18,7 +18,7 @@ export async function createApiKey(
   const name = input.name == null ? null : input.name.trim();
   if (name !== null && (name.length < 1 || name.length > 100)) throw invalidRequest('name', 'name must be 1 to 100 characters.');
   if (rateLimit != null && (!Number.isInteger(rateLimit) || rateLimit < 1 || rateLimit > MAX_RATE_LIMIT)) {
-    throw invalidRequest('rate_limit', `rate_limit must be an integer from 1 to ${MAX_RATE_LIMIT} requests per second.`);
+    throw invalidRequest('rateLimit', `rateLimit must be an integer from 1 to ${MAX_RATE_LIMIT} requests per second.`);
   }
   const secret = generateApiKeySecret(input.environment);
   const key = await db.apiKey.create({

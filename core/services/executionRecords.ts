@@ -36,7 +36,7 @@ export async function listFills(db: Db, scope: Scope, filter: RecordFilter) {
 
 /** Execution receipts of the scope, newest first. */
 export async function listReceipts(db: Db, scope: Scope, filter: RecordFilter) {
-  if (filter.marketId != null) throw invalidRequest('market_id', 'receipts are filtered by subaccount_id or order_id.');
+  if (filter.marketId != null) throw invalidRequest('marketId', 'receipts are filtered by subaccountId or orderId.');
   const limit = parseLimit(filter.limit);
   const rows = await db.receipt.findMany({ where: where(scope, filter), orderBy: { id: 'desc' }, take: limit + 1 });
   return toPage(rows, limit, (row) => ({ id: row.id }));

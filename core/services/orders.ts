@@ -17,9 +17,6 @@ import { isResting, isUnconfirmed, ORDER_STATUSES, WORKING_STATUSES } from '../d
 import { inScope, scopedRows, type Scope } from './scope';
 import { getSubaccount } from './subaccounts';
 
-/** @deprecated Import it from core/venues/venue; kept only for core/graphql/context.ts until its owner's branch lands. */
-export type { VenueRegistry };
-
 export interface PlaceOrderInput {
   subaccountId: string;
   marketId: string;
@@ -67,14 +64,14 @@ export async function placeOrder(
   if (market.status !== 'open') throw new DomainError('market_not_tradable', `Market '${market.id}' is ${market.status}.`);
   const timeInForce = input.timeInForce ?? (input.type === 'limit' ? 'gtc' : 'ioc');
   if (input.type === 'market' && timeInForce === 'gtc') {
-    throw invalidRequest('time_in_force', 'A market order never rests: time_in_force is ioc or fok.');
+    throw invalidRequest('timeInForce', 'A market order never rests: timeInForce is ioc or fok.');
   }
   if (input.type === 'limit' && input.price == null) throw invalidRequest('price', 'price is required for a limit order.');
   const rules = rulesForMarket(market);
   const checked = validateOrderInput(rules, { type: input.type, price: input.price ?? undefined, quantity: input.quantity });
   if (!checked.ok) throw invalidRequest(checked.param, checked.message);
   if (input.clientOrderId != null && !CLIENT_ORDER_ID.test(input.clientOrderId)) {
-    throw invalidRequest('client_order_id', 'client_order_id is 1 to 64 of A-Z a-z 0-9 _ . : -');
+    throw invalidRequest('clientOrderId', 'clientOrderId is 1 to 64 of A-Z a-z 0-9 _ . : -');
   }
   // Credentials first: "attach your credentials" is the answer a live trader can act on.
   if (scope.environment === 'live') await requireCredentials(db, scope, input.subaccountId, market.venue);
@@ -100,7 +97,7 @@ export async function placeOrder(
     );
     if (state.existingOrderId) {
       if (!idempotency && !child) {
-        throw new DomainError('conflict', `client_order_id '${clientOrderId}' is already used by order '${state.existingOrderId}'.`);
+        throw new DomainError('conflict', `clientOrderId '${clientOrderId}' is already used by order '${state.existingOrderId}'.`);
       }
       return { order: await tx.order.findUniqueOrThrow({ where: { id: state.existingOrderId } }), created: false };
     }
@@ -184,7 +181,7 @@ async function createOrderRow(tx: Prisma.TransactionClient, clientOrderId: strin
     return await tx.order.create({ data });
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
-      throw new DomainError('conflict', `client_order_id '${clientOrderId}' is already used by another order.`);
+      throw new DomainError('conflict', `clientOrderId '${clientOrderId}' is already used by another order.`);
     }
     throw error;
   }

@@ -36,7 +36,7 @@ export async function createSession(
 ): Promise<{ session: Session; token: string; csrfToken: string }> {
   const ttlMs = options.ttlMs ?? SESSION_TTL_MS;
   if (!Number.isInteger(ttlMs) || ttlMs < 1 || ttlMs > SESSION_MAX_TTL_MS) {
-    throw invalidRequest('ttl_ms', `ttlMs must be a whole number of milliseconds from 1 to ${SESSION_MAX_TTL_MS}.`);
+    throw invalidRequest('ttlMs', `ttlMs must be a whole number of milliseconds from 1 to ${SESSION_MAX_TTL_MS}.`);
   }
   const user = await db.user.findUnique({ where: { id: userId }, select: { id: true, disabledAt: true } });
   if (!user) throw notFound('user', userId);

@@ -21,10 +21,10 @@ export async function createSubaccount(
   let cashBalance = new Decimal(0);
   if (scope.environment === 'test') {
     cashBalance = input.startingBalance != null
-      ? parseDecimal('starting_balance', input.startingBalance, { min: '0' })
+      ? parseDecimal('startingBalance', input.startingBalance, { min: '0' })
       : new Decimal(defaultStartingBalance);
   } else if (input.startingBalance != null) {
-    throw invalidRequest('starting_balance', 'starting_balance is for test subaccounts; live balances come from the venues.');
+    throw invalidRequest('startingBalance', 'startingBalance is for test subaccounts; live balances come from the venues.');
   }
   const id = newId('subaccount');
   return db.subaccount.create({

@@ -67,7 +67,7 @@ export async function authenticateUser(db: Db, email: string, password: string):
 
 /**
  * Changes a signed-in user's password: the current one must match (else 403 naming
- * `current_password`), the new one must meet the policy and differ from it. Every other session of
+ * `currentPassword`), the new one must meet the policy and differ from it. Every other session of
  * the user ends (a cookie stolen before the change stops working); `keepSessionId`, the session
  * that asked, goes on. Returns how many other sessions were ended.
  */
@@ -78,13 +78,13 @@ export async function changePassword(
   const user = await db.user.findUnique({ where: { id: input.userId } });
   if (!user || user.disabledAt) throw notFound('user', input.userId);
   if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
-    throw new DomainError('forbidden', 'The current password is incorrect.', 'current_password');
+    throw new DomainError('forbidden', 'The current password is incorrect.', 'currentPassword');
   }
-  const reason = checkPasswordPolicy(input.newPassword, 'new_password');
-  if (reason) throw invalidRequest('new_password', reason);
+  const reason = checkPasswordPolicy(input.newPassword, 'newPassword');
+  if (reason) throw invalidRequest('newPassword', reason);
   // The current password has just been proved, so comparing the two (as hashing sees them) suffices.
   if (normalizePassword(input.newPassword) === normalizePassword(input.currentPassword)) {
-    throw invalidRequest('new_password', 'new_password must differ from the current password.');
+    throw invalidRequest('newPassword', 'newPassword must differ from the current password.');
   }
   const passwordHash = await hashPassword(input.newPassword);
   return db.$transaction(async (tx) => {

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import type { Logger } from '../../core/support/logger';
-import { ApiError, ERROR_CODES, type ApiErrorCode } from '../errors';
+import { ERROR_CATALOGUE } from '../../contract/errors';
+import { ApiError, type ApiErrorCode } from '../errors';
 
 /**
  * The one place that writes errors: `{ error: { code, message, request_id, param? } }`. Errors
@@ -42,24 +43,18 @@ export function errorEnvelope(logger: Logger): Middleware {
   };
 }
 
-const BY_STATUS: Record<number, ApiErrorCode> = {
-  400: 'invalid_request',
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not_found',
-  405: 'method_not_allowed',
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-  429: 'rate_limited',
-  501: 'not_implemented',
-};
+/** An HTTP error thrown by one of Koa's parts is the catalogue's first code of its status that the gateway raises. */
+const BY_STATUS = new Map<number, ApiErrorCode>();
+for (const [code, { status, raisedBy }] of Object.entries(ERROR_CATALOGUE) as [ApiErrorCode, (typeof ERROR_CATALOGUE)[ApiErrorCode]][]) {
+  if (raisedBy !== 'core' && !BY_STATUS.has(status)) BY_STATUS.set(status, code);
+}
 
 function toApiError(thrown: unknown): ApiError {
   if (thrown instanceof ApiError) return thrown;
   const http = thrown as { status?: number; expose?: boolean; headers?: Record<string, string>; message?: string };
-  const code = typeof http?.status === 'number' ? BY_STATUS[http.status] : undefined;
+  const code = typeof http?.status === 'number' ? BY_STATUS.get(http.status) : undefined;
   if (code && http.expose) {
-    const message = code === 'method_not_allowed' ? 'This path does not accept this method.' : ERROR_CODES[code].description;
+    const message = code === 'method_not_allowed' ? 'This path does not accept this method.' : ERROR_CATALOGUE[code].description;
     return new ApiError(code, message, { headers: http.headers });
   }
   return new ApiError('internal_error', 'An internal error occurred.');

@@ -1,11 +1,19 @@
 import type Redis from 'ioredis';
 import type { Middleware, Next, ParameterizedContext } from 'koa';
 import ratelimit from 'koa-ratelimit';
-import { ApiError, ERROR_CODES } from '../errors';
-import type { Authenticated } from './authenticate';
+import { ERROR_CATALOGUE } from '../../contract/errors';
+import { ApiError } from '../errors';
 
 const WINDOW_MS = 1000;
 export const RATE_LIMIT_HEADERS = { remaining: 'RateLimit-Remaining', reset: 'RateLimit-Reset', total: 'RateLimit-Limit' };
+
+/** What a per-credential limit needs of the caller that authenticate() put in ctx.state.auth. */
+interface LimitedCaller {
+  /** The credential's id: its budget's key. */
+  id: string;
+  /** Requests per second allowed to it. */
+  rateLimit: number;
+}
 
 export interface LimiterOptions {
   /** Shared by every gateway when given; else `memory`, this process's own. */
@@ -68,14 +76,14 @@ export function rateLimit(redis?: Redis): Middleware {
         namespace: 'mk:ratelimit',
         durationMs: WINDOW_MS,
         max,
-        id: (ctx) => (ctx.state.auth as Authenticated).id,
-        message: ERROR_CODES.rate_limited.description,
+        id: (ctx) => (ctx.state.auth as LimitedCaller).id,
+        message: ERROR_CATALOGUE.rate_limited.description,
       });
       byLimit.set(max, perSecond);
     }
     return perSecond;
   };
-  return (ctx, next) => limiterFor((ctx.state.auth as Authenticated).rateLimit)(ctx, next);
+  return (ctx, next) => limiterFor((ctx.state.auth as LimitedCaller).rateLimit)(ctx, next);
 }
 
 /** koa-ratelimit's reset header is an epoch time: turned into whole seconds to wait (>= 1), also returned. */

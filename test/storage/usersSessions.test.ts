@@ -334,7 +334,7 @@ describe('sessions', () => {
   it('createSession for an unknown user is not_found; a bad ttl is invalid_request', async () => {
     await expectDomainError(createSession(db, 'usr_01zzzzzzzzzzzzzzzzzzzzzzzz'), 'not_found');
     for (const ttlMs of [0, -1, 1.5, 31 * 24 * 60 * 60 * 1000]) {
-      await expectDomainError(createSession(db, userId, { ttlMs }), 'invalid_request', 'ttl_ms');
+      await expectDomainError(createSession(db, userId, { ttlMs }), 'invalid_request', 'ttlMs');
     }
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The parent order checked once and turned into the planner's internal units: a direction, a limit
  * in own-terms ticks of $0.0001, the quantity as an exact decimal, the TWAP schedule. Bad input is a
- * 400 invalid_request naming the field (snake_case, as the API spells it).
+ * 400 invalid_request naming the field as GraphQL does (the gateway spells it as REST does).
  */
 import { DomainError, invalidRequest } from '../errors';
 import { parseDecimalString, PRICE_TICKS_PER_DOLLAR, MAX_PRICE_TICKS, MIN_PRICE_TICKS } from '../matching/units';
@@ -77,7 +77,7 @@ export function normalizeParentOrder(order: ParentOrder, markets: readonly Venue
   const twap = order.strategy === 'twap' ? parseTwapSchedule(order) : { durationSeconds: null, slices: null };
   const twapBookModel = order.twapBookModel ?? 'depleting';
   if (twapBookModel !== 'depleting' && twapBookModel !== 'replenishing') {
-    throw invalidRequest('twap_book_model', 'twap_book_model must be depleting or replenishing.');
+    throw invalidRequest('twapBookModel', 'twapBookModel must be depleting or replenishing.');
   }
   return {
     side: order.side,
@@ -96,7 +96,7 @@ function parseLimit(limitPrice: string | null | undefined): number | null {
   const parsed = typeof limitPrice === 'string' ? parseDecimalString(limitPrice) : null;
   const ticks = parsed?.times(PRICE_TICKS_PER_DOLLAR);
   if (ticks === undefined || !ticks.isInteger() || ticks.lt(MIN_PRICE_TICKS) || ticks.gt(MAX_PRICE_TICKS)) {
-    throw invalidRequest('limit_price', 'limit_price must be a decimal string strictly between 0 and 1, at most 4 decimals.');
+    throw invalidRequest('limitPrice', 'limitPrice must be a decimal string strictly between 0 and 1, at most 4 decimals.');
   }
   return ticks.toNumber();
 }
@@ -104,7 +104,7 @@ function parseLimit(limitPrice: string | null | undefined): number | null {
 function parseTwapSchedule(order: ParentOrder): { durationSeconds: Dec; slices: number } {
   const duration = order.durationSeconds;
   if (typeof duration !== 'number' || !Number.isFinite(duration) || duration <= 0) {
-    throw invalidRequest('duration_seconds', 'duration_seconds must be a number of seconds greater than 0 for a twap order.');
+    throw invalidRequest('durationSeconds', 'durationSeconds must be a number of seconds greater than 0 for a twap order.');
   }
   const durationSeconds = new D(String(duration));
   let slices = order.slices ?? null;

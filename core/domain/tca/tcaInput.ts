@@ -67,17 +67,17 @@ function optionalPositive(param: string, value: string | null | undefined): Dec 
 export function parseTcaInput(input: TcaInput): ParsedTcaInput {
   if (input.side !== 'yes' && input.side !== 'no') throw invalidRequest('side', 'side must be yes or no.');
   if (input.action !== 'buy' && input.action !== 'sell') throw invalidRequest('action', 'action must be buy or sell.');
-  const intendedQuantity = positive('intended_quantity', input.intendedQuantity);
-  const startedAtMs = instant('started_at', input.startedAt);
-  const endedAtMs = instant('ended_at', input.endedAt);
-  if (endedAtMs < startedAtMs) throw invalidRequest('ended_at', 'ended_at must not be before started_at.');
+  const intendedQuantity = positive('intendedQuantity', input.intendedQuantity);
+  const startedAtMs = instant('startedAt', input.startedAt);
+  const endedAtMs = instant('endedAt', input.endedAt);
+  if (endedAtMs < startedAtMs) throw invalidRequest('endedAt', 'endedAt must not be before startedAt.');
   if (!Array.isArray(input.children)) throw invalidRequest('children', 'children must be a list.');
 
   const children = input.children.map((child, index): ParsedChild => {
     const at = `children[${index}]`;
-    if (typeof child.childId !== 'string' || child.childId.length === 0) throw invalidRequest(`${at}.child_id`, 'child_id is required.');
+    if (typeof child.childId !== 'string' || child.childId.length === 0) throw invalidRequest(`${at}.childId`, 'childId is required.');
     if (typeof child.venue !== 'string' || child.venue.length === 0) throw invalidRequest(`${at}.venue`, 'venue is required.');
-    instant(`${at}.sent_at`, child.sentAt);
+    instant(`${at}.sentAt`, child.sentAt);
     if (!Array.isArray(child.fills)) throw invalidRequest(`${at}.fills`, 'fills must be a list.');
     const fills = child.fills.map((fill: TcaFill, position: number): ParsedFill => {
       const fillAt = `${at}.fills[${position}]`;
@@ -85,14 +85,14 @@ export function parseTcaInput(input: TcaInput): ParsedTcaInput {
         price: price(`${fillAt}.price`, fill.price),
         quantity: positive(`${fillAt}.quantity`, fill.quantity),
         fee: decimal(`${fillAt}.fee`, fill.fee),
-        executedAtMs: instant(`${fillAt}.executed_at`, fill.executedAt),
+        executedAtMs: instant(`${fillAt}.executedAt`, fill.executedAt),
         executedAt: fill.executedAt,
       };
     });
     return {
       childId: child.childId,
       venue: child.venue,
-      midAtSend: price(`${at}.mid_at_send`, child.midAtSend),
+      midAtSend: price(`${at}.midAtSend`, child.midAtSend),
       quantity: positive(`${at}.quantity`, child.quantity),
       fills,
     };
@@ -107,14 +107,14 @@ export function parseTcaInput(input: TcaInput): ParsedTcaInput {
   return {
     direction: directionOf(input.action),
     intendedQuantity,
-    arrivalMid: price('arrival_mid', input.arrivalMid),
-    endMid: price('end_mid', input.endMid),
+    arrivalMid: price('arrivalMid', input.arrivalMid),
+    endMid: price('endMid', input.endMid),
     startedAtMs,
     endedAtMs,
     children,
-    predictedAveragePrice: optionalPositive('prediction.expected_average_price', prediction?.expectedAveragePrice),
-    predictedAllInAveragePrice: optionalPositive('prediction.all_in_average_price', prediction?.allInAveragePrice),
+    predictedAveragePrice: optionalPositive('prediction.expectedAveragePrice', prediction?.expectedAveragePrice),
+    predictedAllInAveragePrice: optionalPositive('prediction.allInAveragePrice', prediction?.allInAveragePrice),
     predictedFilledQuantity:
-      predictedFilled === undefined || predictedFilled === null ? null : decimal('prediction.expected_filled_quantity', predictedFilled),
+      predictedFilled === undefined || predictedFilled === null ? null : decimal('prediction.expectedFilledQuantity', predictedFilled),
   };
 }

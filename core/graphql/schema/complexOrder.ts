@@ -15,10 +15,9 @@ import { executionReport } from '../../services/executionReport';
 import { requestScope, tradingScope } from '../context';
 import { ComplexOrderStatusEnum, OrderActionEnum, OrderSideEnum, TimeInForceEnum } from './enums';
 import { pageArgs, pageOf } from './page';
-import { snakeKeys } from './snakeKeys';
 
 const ChildOrderStatusEnum = builder.enumType('ChildOrderStatus', {
-  description: 'scheduled → sending → sent; rejected (pre-trade risk or validation refused it; reject_code says why); canceled (its parent was canceled before it was sent).',
+  description: 'scheduled → sending → sent; rejected (pre-trade risk or validation refused it; rejectCode says why); canceled (its parent was canceled before it was sent).',
   values: ['scheduled', 'sending', 'sent', 'rejected', 'canceled'] as const,
 });
 
@@ -80,7 +79,7 @@ export const ComplexOrderType = builder.prismaObject('ComplexOrder', {
     plan: t.field({
       type: 'JSON',
       description: 'The plan it was placed with: the recommended alternative, the others compared, and why.',
-      resolve: (o) => snakeKeys(predictionOf(o).plan),
+      resolve: (o) => predictionOf(o).plan,
     }),
     marketIdsByVenue: t.field({ type: 'JSON', resolve: (o) => predictionOf(o).marketIdsByVenue }),
     endMid: t.expose('endMid', { type: 'Decimal', nullable: true }),
@@ -142,7 +141,7 @@ builder.queryFields((t) => ({
     type: 'JSON',
     description: 'Execution quality (TCA) of a complex order; see docs/tca.md.',
     args: { complexOrderId: t.arg.string({ required: true }) },
-    resolve: async (_root, args, ctx) => snakeKeys(await executionReport(ctx.db, ctx.venues, requestScope(ctx), args.complexOrderId)),
+    resolve: (_root, args, ctx) => executionReport(ctx.db, ctx.venues, requestScope(ctx), args.complexOrderId),
   }),
   executionAnalytics: t.field({
     type: 'JSON',
@@ -155,14 +154,14 @@ builder.queryFields((t) => ({
       venue: t.arg.string({ required: false }),
       marketId: t.arg.string({ required: false }),
     },
-    resolve: async (_root, args, ctx) => snakeKeys(await executionAnalytics(ctx.db, requestScope(ctx), args)),
+    resolve: (_root, args, ctx) => executionAnalytics(ctx.db, requestScope(ctx), args),
   }),
   complexOrderPreview: t.field({
     type: 'JSON',
     description:
       'Predicted impact and a recommended plan for a parent order across every venue listing the question, with the alternatives compared. Reads only.',
     args: { input: t.arg({ type: ComplexOrderPreviewInput, required: true }) },
-    resolve: async (_root, { input }, ctx) => snakeKeys(await previewComplexOrder(ctx.db, ctx.venues, requestScope(ctx), input)),
+    resolve: (_root, { input }, ctx) => previewComplexOrder(ctx.db, ctx.venues, requestScope(ctx), input),
   }),
 }));
 

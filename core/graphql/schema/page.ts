@@ -15,5 +15,5 @@ export function pageOf<T>(name: string, item: ObjectRef<any, T>) {
 
 export const pageArgs = builder.args((t) => ({
   limit: t.int({ required: false, description: 'From 1 to 200; 50 when left out.' }),
-  cursor: t.string({ required: false, description: 'The next_cursor of the previous page.' }),
+  cursor: t.string({ required: false, description: 'The nextCursor of the previous page.' }),
 }));

@@ -23,7 +23,7 @@ export async function cancelComplexOrder(db: Db, venues: VenueRegistry, scope: S
   const results = await Promise.allSettled(resting.map((order) => cancelOrder(db, venues, scope, order.id)));
   const failed = results.filter((result) => result.status === 'rejected' && !(result.reason instanceof DomainError && result.reason.code === 'conflict'));
   if (failed.length > 0) {
-    throw new DomainError('venue_unavailable', `The complex order is canceled, but ${failed.length} resting child order(s) could not be canceled yet; cancel them with DELETE /v1/orders/{id}.`);
+    throw new DomainError('venue_unavailable', `The complex order is canceled, but ${failed.length} resting child order(s) could not be canceled yet; cancel those orders one by one.`);
   }
   return db.complexOrder.findUniqueOrThrow({ where: { id } });
 }

@@ -19,7 +19,7 @@ import { settleComplexOrder } from './settlement';
  * the children that are due now. Later TWAP slices are sent by the scheduler (see
  * complexOrderScheduler.ts), which also finishes whatever a crash interrupted: the database, not
  * the process, holds the schedule. Each child is an ordinary order placed through the same path as
- * POST /v1/orders, so every child passes the pre-trade risk checks when it is sent; a child the
+ * order placement, so every child passes the pre-trade risk checks when it is sent; a child the
  * checks refuse is recorded as rejected with the reason and the others go on.
  *
  * With an Idempotency-Key, a retry (even after a crash) finds the order it placed instead of

@@ -168,9 +168,9 @@ describe('execution quality: input', () => {
 
   it('refuses fills beyond the intended quantity, an end before the start, and malformed figures', () => {
     expect(refusal({ intendedQuantity: '20', children: [fallingMarketChild] })).toBe('children');
-    expect(refusal({ endedAt: '2025-03-04T09:59:59Z' })).toBe('ended_at');
-    expect(refusal({ arrivalMid: '1.2' })).toBe('arrival_mid');
-    expect(refusal({ startedAt: 'yesterday' })).toBe('started_at');
+    expect(refusal({ endedAt: '2025-03-04T09:59:59Z' })).toBe('endedAt');
+    expect(refusal({ arrivalMid: '1.2' })).toBe('arrivalMid');
+    expect(refusal({ startedAt: 'yesterday' })).toBe('startedAt');
     expect(refusal({ children: [{ ...fallingMarketChild, fills: [{ price: '0.5', quantity: '-1', fee: '0', executedAt: T0 }] }] })).toBe(
       'children[0].fills[0].quantity',
     );
