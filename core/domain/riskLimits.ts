@@ -1,5 +1,5 @@
 import { invalidRequest } from './errors';
-import { parseDecimal } from './decimals';
+import { parseStorableDecimal } from './decimals';
 
 /**
  * Pre-trade limits per subaccount. Amounts are dollars, positions are contracts; null means no
@@ -40,7 +40,7 @@ export function validateRiskLimitsUpdate(update: RiskLimitsUpdate): RiskLimitsUp
   for (const [field, param] of Object.entries(DECIMAL_LIMITS) as [keyof typeof DECIMAL_LIMITS, string][]) {
     const value = update[field];
     if (value === undefined) continue;
-    out[field] = value === null ? null : parseDecimal(param, value, { min: '0' }).toFixed();
+    out[field] = value === null ? null : parseStorableDecimal(param, value, { min: '0' }).toFixed();
   }
   for (const [field, param] of Object.entries(COUNT_LIMITS) as [keyof typeof COUNT_LIMITS, string][]) {
     const value = update[field];

@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { Decimal } from '../domain/decimals';
 import type { Prisma } from '../generated/prisma/client';
 import type { RiskLimitValues, SubaccountExposure } from '../domain/preTradeRisk';
 

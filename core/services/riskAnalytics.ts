@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { Decimal, roundShare } from '../domain/decimals';
 import type { Db } from '../db/prismaClient';
 import { concentration, marketRisk, type MarketRisk } from '../domain/binaryRisk';
 import { invalidRequest } from '../domain/errors';
@@ -193,7 +193,7 @@ export async function riskStats(db: Db, venues: VenueRegistry, scope: Scope, fil
       limit,
       value: value == null ? null : new Decimal(value.toString()),
       current,
-      utilisation: value == null || new Decimal(value.toString()).isZero() ? null : current.div(value.toString()).toDecimalPlaces(4),
+      utilisation: value == null || new Decimal(value.toString()).isZero() ? null : roundShare(current.div(value.toString())),
     });
     return {
       subaccountId: s.id,
@@ -217,8 +217,8 @@ export async function riskStats(db: Db, venues: VenueRegistry, scope: Scope, fil
     realizedPnl: sum(markets, (r) => r.realizedPnl),
     unrealizedPnl: sum(markets, (r) => r.unrealizedPnl),
     worstCaseLoss: sum(markets, (r) => r.worstCaseLoss),
-    largestMarketShare: spread.largestShare.toDecimalPlaces(4),
-    herfindahl: spread.herfindahl.toDecimalPlaces(4),
+    largestMarketShare: roundShare(spread.largestShare),
+    herfindahl: roundShare(spread.herfindahl),
     byVenue,
     byMarket: markets,
     limits: limitUse,

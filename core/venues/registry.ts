@@ -1,6 +1,5 @@
-import Decimal from 'decimal.js';
 import type { Db } from '../db/prismaClient';
-import { formatDecimal } from '../domain/decimals';
+import { Decimal, formatDecimal } from '../domain/decimals';
 import type { VenueColumn } from '../domain/venues';
 import { recordExecution } from '../services/executions';
 import type { VenueRegistry } from '../services/orders';
