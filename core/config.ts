@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isStorableDecimalString } from './domain/decimals';
 
 /**
  * Configuration is read from the environment once, validated, and frozen. A bad value stops the
@@ -44,7 +45,7 @@ const schema = z.object({
   SCHEDULER_STALE_MS: integer.pipe(z.number().min(1000).max(3_600_000)).default(30_000),
   SIM_STARTING_BALANCE: z
     .string()
-    .regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be a non-negative decimal')
+    .refine((value) => isStorableDecimalString(value) && !value.startsWith('-'), 'must be a non-negative decimal')
     .default('100000'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

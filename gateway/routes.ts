@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DECIMAL_PATTERN, fitsStorage, isDecimalString, STORAGE_RULE, STORAGE_SCALE } from '../core/domain/decimals';
 import { MAX_LIMIT } from '../core/domain/pagination';
 import { EXECUTION_STRATEGIES } from '../core/domain/planning';
 import { VENUES } from '../core/domain/venues';
@@ -45,8 +46,9 @@ export interface Route {
 const id = (prefix: string) => z.string().min(1).max(64).describe(`An id starting with \`${prefix}_\`.`);
 const decimal = z
   .string()
-  .regex(/^-?\d{1,18}(\.\d{1,18})?$/, 'must be a decimal string such as "0.43"')
-  .describe('A decimal number as a string.');
+  .regex(DECIMAL_PATTERN, 'must be a decimal string such as "0.43"')
+  .refine((value) => !isDecimalString(value) || fitsStorage(value), STORAGE_RULE)
+  .describe(`A decimal number as a string, stored exactly: at most ${STORAGE_SCALE} decimal places.`);
 const timestamp = z.iso.datetime({ offset: true }).describe('RFC 3339, e.g. 2026-11-22T10:00:00Z.');
 const limit = z
   .string()

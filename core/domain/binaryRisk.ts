@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { Decimal } from './decimals';
 
 /**
  * Risk of binary-contract positions on one market. A YES contract pays $1 if the market resolves

@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { Decimal, roundShare } from './decimals';
 import type { RiskLimitValues } from './preTradeRisk';
 
 /**
@@ -41,7 +41,7 @@ export interface LimitUse {
 export function limitUtilisation(limits: RiskLimitValues, usage: LimitUsage): LimitUse[] {
   const use = (limit: string, value: Decimal.Value | null, current: Decimal): LimitUse => {
     const bound = value === null ? null : new Decimal(value);
-    return { limit, value: bound, current, utilisation: bound === null || bound.isZero() ? null : current.div(bound).toDecimalPlaces(4) };
+    return { limit, value: bound, current, utilisation: bound === null || bound.isZero() ? null : roundShare(current.div(bound)) };
   };
   return [
     use('max_order_notional', limits.maxOrderNotional, usage.largestOrderNotional),

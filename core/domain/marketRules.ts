@@ -1,5 +1,4 @@
-import Decimal from 'decimal.js';
-import { formatDecimal } from './decimals';
+import { Decimal, formatDecimal } from './decimals';
 import { PRICE_TICKS_PER_DOLLAR } from './matching';
 import { computeFee, marketRulesFor, type MarketRules } from './venueRules';
 import type { PolymarketTickSize } from './venueRules/types';

@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { Decimal } from './decimals';
 
 /**
  * The life of an order and of a complex order: their states, the moves between them, and the

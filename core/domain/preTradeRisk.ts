@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { Decimal } from './decimals';
 import { DomainError } from './errors';
 
 /**

@@ -1,5 +1,5 @@
 import { invalidRequest } from './errors';
-import { parseDecimal } from './decimals';
+import { parseStorableDecimal } from './decimals';
 
 /**
  * Pre-trade limits per subaccount. Amounts are dollars, positions are contracts; null means no
@@ -35,7 +35,7 @@ export function validateRiskLimitsUpdate(update: RiskLimitsUpdate): RiskLimitsUp
   for (const field of DECIMAL_LIMITS) {
     const value = update[field];
     if (value === undefined) continue;
-    out[field] = value === null ? null : parseDecimal(field, value, { min: '0' }).toFixed();
+    out[field] = value === null ? null : parseStorableDecimal(field, value, { min: '0' }).toFixed();
   }
   for (const field of COUNT_LIMITS) {
     const value = update[field];

@@ -1,10 +1,10 @@
-import Decimal from 'decimal.js';
 import type { Db } from '../db/prismaClient';
+import { averagePriceOf, Decimal, formatDecimal } from '../domain/decimals';
 
 /** What the children of a complex order executed so far, from their fills. */
 export interface ComplexOrderExecution {
   filledQuantity: string;
-  /** Σ price × quantity / Σ quantity, 8 decimals; null before the first fill. */
+  /** Σ price × quantity / Σ quantity, an average price as the decimal module rounds it; null before the first fill. */
   averageFillPrice: string | null;
   feesPaid: string;
 }
@@ -24,7 +24,7 @@ export async function complexOrderExecutions(db: Db, ids: readonly string[]): Pr
     const filled = new Decimal(row.filled);
     result.set(row.id, {
       filledQuantity: filled.toFixed(),
-      averageFillPrice: filled.isZero() ? null : new Decimal(row.notional).div(filled).toDecimalPlaces(8).toFixed(),
+      averageFillPrice: formatDecimal(averagePriceOf(row.notional, filled)),
       feesPaid: new Decimal(row.fees).toFixed(),
     });
   }

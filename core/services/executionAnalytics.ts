@@ -9,7 +9,8 @@ import type { Db } from '../db/prismaClient';
 import { sqlList } from '../db/sqlLists';
 import { FINAL_COMPLEX_ORDER_STATUSES } from '../domain/orderLifecycle';
 import { invalidRequest, notFound } from '../domain/errors';
-import { BPS_DECIMALS, D, plain, RATIO_DECIMALS, type Dec } from '../domain/planning/executionFigures';
+import { BPS_DECIMALS, RATIO_DECIMALS, roundBps, roundRatio } from '../domain/decimals';
+import { D, plain, type Dec } from '../domain/planning/executionFigures';
 import { requireStrategy } from '../domain/planning';
 import { isVenueName, venueColumn, venueName, VENUES, type VenueColumn, type VenueName } from '../domain/venues';
 import type { Scope } from './scope';
@@ -245,8 +246,8 @@ function figuresOf(row: GroupRow): ExecutionGroupFigures {
     intendedQuantity: plain(intended),
     predictedFilledQuantity: plain(row.predicted_filled),
     filledQuantity: plain(row.filled),
-    predictedFillRate: intended.isZero() ? null : fixed(new D(row.predicted_filled).div(intended), RATIO_DECIMALS),
-    fillRate: intended.isZero() ? null : fixed(new D(row.filled).div(intended), RATIO_DECIMALS),
+    predictedFillRate: intended.isZero() ? null : fixed(roundRatio(new D(row.predicted_filled).div(intended)), RATIO_DECIMALS),
+    fillRate: intended.isZero() ? null : fixed(roundRatio(new D(row.filled).div(intended)), RATIO_DECIMALS),
     priceErrorCount: row.measured,
     priceErrorMeanBps: roundedBps(row.mean_bps),
     priceErrorP50Bps: roundedBps(row.p50_bps),
@@ -256,12 +257,11 @@ function figuresOf(row: GroupRow): ExecutionGroupFigures {
 
 /** Half away from zero to 2 decimals, as every bps figure of the planner and the TCA, printed with exactly 2. */
 function roundedBps(value: string | null): string | null {
-  return value === null ? null : fixed(new D(value), BPS_DECIMALS);
+  return value === null ? null : fixed(roundBps(value), BPS_DECIMALS);
 }
 
-/** Rounded half away from zero and printed with exactly `places` decimals ("1.000000", "-250.00"); never "-0.00". */
-function fixed(value: Dec, places: number): string {
-  const rounded = value.toDecimalPlaces(places, D.ROUND_HALF_UP);
+/** A rounded figure printed with exactly `places` decimals ("1.000000", "-250.00"); never "-0.00". */
+function fixed(rounded: Dec, places: number): string {
   return (rounded.isZero() ? new D(0) : rounded).toFixed(places);
 }
 

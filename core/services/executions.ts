@@ -1,10 +1,9 @@
-import Decimal from 'decimal.js';
 import type { Db } from '../db/prismaClient';
 import type { Order, Prisma } from '../generated/prisma/client';
 import { newId } from '../domain/ids';
-import { applyFill } from '../domain/positionAccounting';
+import { applyFill, type FillEffect } from '../domain/positionAccounting';
 import { receiptHash } from '../domain/receipts';
-import { formatDecimal } from '../domain/decimals';
+import { averagePriceOf, Decimal, formatDecimal } from '../domain/decimals';
 import { venueName } from '../domain/venues';
 import { statusAfterReport } from '../domain/orderLifecycle';
 import type { VenueFill, VenueOrderState } from '../venues/venue';
@@ -35,13 +34,14 @@ async function recordUnderLock(db: Db, orderId: string, report: { fills: VenueFi
     const order = await tx.order.findUniqueOrThrow({ where: { id: orderId } });
     const fresh = await newFillsOnly(tx, order, report.fills);
     let filled = new Decimal(order.filledQuantity.toString());
-    let notional = order.averageFillPrice ? new Decimal(order.averageFillPrice.toString()).mul(filled) : new Decimal(0);
+    // The average is taken over the fills themselves, not over the stored (rounded) average: rounded once.
+    let notional = await filledNotional(tx, order.id);
     let fees = new Decimal(order.feesPaid.toString());
     for (const fill of fresh) {
       const quantity = new Decimal(fill.quantity);
       const price = new Decimal(fill.price);
       const fee = new Decimal(fill.fee);
-      const realizedPnl = await applyToPositionAndCash(tx, order, { price, quantity, fee });
+      const effect = await applyToPositionAndCash(tx, order, { price, quantity, fee });
       await tx.fill.create({
         data: {
           id: newId('fill'),
@@ -57,14 +57,14 @@ async function recordUnderLock(db: Db, orderId: string, report: { fills: VenueFi
           price: price.toFixed(),
           quantity: quantity.toFixed(),
           fee: fee.toFixed(),
-          realizedPnl: realizedPnl.toFixed(),
+          realizedPnl: effect.realizedPnl.toFixed(),
           isTaker: fill.isTaker,
           createdAt: new Date(fill.executedAt),
         },
       });
-      await addToDailyPnl(tx, order, new Date(fill.executedAt), { realizedPnl, fee, notional: price.mul(quantity) });
+      await addToDailyPnl(tx, order, new Date(fill.executedAt), { realizedPnl: effect.realizedPnl, fee, notional: effect.notional });
       filled = filled.add(quantity);
-      notional = notional.add(price.mul(quantity));
+      notional = notional.add(effect.notional);
       fees = fees.add(fee);
     }
     const status = statusAfterReport(order.status, { filled, quantity: order.quantity.toString() }, report.state?.status);
@@ -72,7 +72,7 @@ async function recordUnderLock(db: Db, orderId: string, report: { fills: VenueFi
       where: { id: order.id },
       data: {
         filledQuantity: filled.toFixed(),
-        averageFillPrice: filled.isZero() ? null : notional.div(filled).toDecimalPlaces(6, Decimal.ROUND_HALF_EVEN).toFixed(),
+        averageFillPrice: formatDecimal(averagePriceOf(notional, filled)),
         feesPaid: fees.toFixed(),
         status,
         venueOrderId: report.state?.venueOrderId ?? fresh[0]?.venueOrderId ?? order.venueOrderId,
@@ -82,6 +82,13 @@ async function recordUnderLock(db: Db, orderId: string, report: { fills: VenueFi
     if (fresh.length > 0) await writeReceipt(tx, updated, fresh);
     return updated;
   });
+}
+
+/** Σ price × quantity over the fills recorded so far for one order. */
+async function filledNotional(tx: Tx, orderId: string): Promise<Decimal> {
+  const [row] = await tx.$queryRaw<{ notional: string }[]>`
+    SELECT COALESCE(sum(price * quantity), 0)::text AS notional FROM fills WHERE order_id = ${orderId}`;
+  return new Decimal(row!.notional);
 }
 
 /** The UTC day's rollup of realized P&L, fees, fills and volume (read by the P&L history). */
@@ -136,7 +143,7 @@ async function applyToPositionAndCash(
   tx: Tx,
   order: Order,
   fill: { price: Decimal; quantity: Decimal; fee: Decimal },
-): Promise<Decimal> {
+): Promise<FillEffect> {
   const key = { subaccountId: order.subaccountId, marketId: order.marketId, side: order.side };
   const current = await tx.position.findUnique({ where: { subaccountId_marketId_side: key } });
   const effect = applyFill(
@@ -160,7 +167,7 @@ async function applyToPositionAndCash(
       data: { cashBalance: { increment: effect.cashChange.toFixed() } },
     });
   }
-  return effect.realizedPnl;
+  return effect;
 }
 
 async function writeReceipt(tx: Tx, order: Order, fills: VenueFill[]) {
@@ -193,7 +200,7 @@ async function writeReceipt(tx: Tx, order: Order, fills: VenueFill[]) {
       executed_at: new Date(f.executedAt).toISOString(),
     })),
     quantity: quantity.toFixed(),
-    average_price: notional.div(quantity).toDecimalPlaces(6, Decimal.ROUND_HALF_EVEN).toFixed(),
+    average_price: formatDecimal(averagePriceOf(notional, quantity)),
     fees: fills.reduce((sum, f) => sum.add(f.fee), new Decimal(0)).toFixed(),
     order_status: order.status,
     order_filled_quantity: formatDecimal(order.filledQuantity),

@@ -1,6 +1,6 @@
-import Decimal from 'decimal.js';
-import { Prisma } from '../generated/prisma/client';
+import { Decimal } from '../domain/decimals';
 import { grossExposure } from '../domain/limitUsage';
+import { Prisma } from '../generated/prisma/client';
 import type { RiskLimitValues, SubaccountExposure } from '../domain/preTradeRisk';
 import { limitUsageOf, limitUsageStatement, type LimitUsageRow } from './limitUsage';
 

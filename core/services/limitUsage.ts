@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { Decimal } from '../domain/decimals';
 import type { Db } from '../db/prismaClient';
 import { sqlList } from '../db/sqlLists';
 import { Prisma } from '../generated/prisma/client';

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import Decimal from 'decimal.js';
 import type { Db } from '../db/prismaClient';
 import { Prisma, type Order } from '../generated/prisma/client';
-import { formatDecimal } from '../domain/decimals';
+import { Decimal, formatDecimal } from '../domain/decimals';
 import { DomainError, invalidRequest, notFound } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { createdWithin, decodeCursor, isIdCursor, parseLimit, toPage } from '../domain/pagination';

@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { Decimal } from '../domain/decimals';
 import type { Db } from '../db/prismaClient';
 import { OrderSide, type Market } from '../generated/prisma/client';
 import { decodeCursor, parseLimit, toPage, type Page } from '../domain/pagination';

@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { Decimal, roundShare } from '../domain/decimals';
 import type { Db } from '../db/prismaClient';
 import type { RiskLimits } from '../generated/prisma/client';
 import { concentration, marketRisk, type MarketRisk } from '../domain/binaryRisk';
@@ -184,8 +184,8 @@ export async function riskStats(db: Db, venues: VenueRegistry, scope: Scope, fil
     realizedPnl: sum(markets, (r) => r.realizedPnl),
     unrealizedPnl: sum(markets, (r) => r.unrealizedPnl),
     worstCaseLoss: sum(markets, (r) => r.worstCaseLoss),
-    largestMarketShare: spread.largestShare.toDecimalPlaces(4),
-    herfindahl: spread.herfindahl.toDecimalPlaces(4),
+    largestMarketShare: roundShare(spread.largestShare),
+    herfindahl: roundShare(spread.herfindahl),
     byVenue,
     byMarket: markets,
     limits: limitUse,

@@ -1,8 +1,7 @@
-import Decimal from 'decimal.js';
 import type { Db } from '../db/prismaClient';
 import { DomainError, invalidRequest, notFound } from '../domain/errors';
 import { newId } from '../domain/ids';
-import { parseDecimal } from '../domain/decimals';
+import { Decimal, parseStorableDecimal } from '../domain/decimals';
 import { isIdCursor, decodeCursor, parseLimit, toPage } from '../domain/pagination';
 import { WORKING_STATUSES } from '../domain/orderLifecycle';
 import { DEFAULT_RISK_LIMITS } from '../domain/riskLimits';
@@ -21,7 +20,7 @@ export async function createSubaccount(
   let cashBalance = new Decimal(0);
   if (scope.environment === 'test') {
     cashBalance = input.startingBalance != null
-      ? parseDecimal('startingBalance', input.startingBalance, { min: '0' })
+      ? parseStorableDecimal('startingBalance', input.startingBalance, { min: '0' })
       : new Decimal(defaultStartingBalance);
   } else if (input.startingBalance != null) {
     throw invalidRequest('startingBalance', 'startingBalance is for test subaccounts; live balances come from the venues.');

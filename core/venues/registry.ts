@@ -1,6 +1,5 @@
-import Decimal from 'decimal.js';
 import type { Db } from '../db/prismaClient';
-import { formatDecimal } from '../domain/decimals';
+import { Decimal, formatDecimal } from '../domain/decimals';
 import type { VenueColumn } from '../domain/venues';
 import { RESTING_STATUSES } from '../domain/orderLifecycle';
 import type { Logger } from '../support/logger';

@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import type { Db } from '../../core/db/prismaClient';
+import { averagePriceOf, formatDecimal } from '../../core/domain/decimals';
 import { newId } from '../../core/domain/ids';
 import type { ChildOrderStatus, ComplexOrderStatus, OrderStatus } from '../../core/generated/prisma/client';
 import type { Scope } from '../../core/services/scope';
@@ -113,7 +114,7 @@ export async function seedComplexOrder(db: Db, spec: SeedComplexOrder): Promise<
           price: child.price ?? '0.6',
           quantity: child.quantity,
           filledQuantity: filled.toFixed(),
-          averageFillPrice: filled.isZero() ? null : notional.div(filled).toDecimalPlaces(6).toFixed(),
+          averageFillPrice: formatDecimal(averagePriceOf(notional, filled)),
           feesPaid: fees.toFixed(),
           status: child.order.status,
           clientOrderId: childId,

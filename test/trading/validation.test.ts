@@ -194,3 +194,47 @@ describe('test and live data are separate', () => {
     expect(testOrders.body.data.map((o: { id: string }) => o.id)).toEqual([testOrder.id]);
   });
 });
+
+describe('decimals that numeric(24,6) cannot store exactly are refused, never rounded (400 naming the param, not a 500)', () => {
+  const TOO_FINE = '999999999999999999.9999999'; // would round up past the largest storable value
+  const SEVEN_PLACES = '12.0000001';
+
+  it.each([
+    ['max_order_notional', TOO_FINE],
+    ['max_gross_exposure', SEVEN_PLACES],
+    ['max_daily_realized_loss', '0.0000001'],
+    ['max_position_per_market', TOO_FINE],
+  ])('PUT /v1/risk_limits: %s %j', async (param, value) => {
+    const response = await call(trader.base, 'PUT', `/v1/risk_limits/${subaccount}`, { key: trader.secret, body: { [param]: value } });
+    const error = expectError(response, 400, 'invalid_request', { param });
+    expect(error.message).toContain('6 decimal places');
+  });
+
+  it.each([[TOO_FINE], [SEVEN_PLACES]])('POST /v1/subaccounts: starting_balance %j', async (value) => {
+    const response = await call(trader.base, 'POST', '/v1/subaccounts', { key: trader.secret, body: { name: 'too fine', starting_balance: value } });
+    expectError(response, 400, 'invalid_request', { param: 'starting_balance' });
+  });
+
+  it.each([
+    ['quantity', { quantity: TOO_FINE }],
+    ['price', { price: '0.3000001' }],
+  ])('POST /v1/orders: %s', async (param, fields) => {
+    const before = await countsOf(stack.core.db, subaccount);
+    const response = await placeOrder(trader, order(markets.polymarket, fields));
+    expectError(response, 400, 'invalid_request', { param });
+    expect(await countsOf(stack.core.db, subaccount)).toEqual(before);
+  });
+
+  it('the largest storable amount, and extra places that are only trailing zeros, are accepted and read back exactly', async () => {
+    const largest = '999999999999999999.999999';
+    const put = await call(trader.base, 'PUT', `/v1/risk_limits/${subaccount}`, {
+      key: trader.secret, body: { max_gross_exposure: largest, max_daily_realized_loss: '12.50000000' },
+    });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ max_gross_exposure: largest, max_daily_realized_loss: '12.5' });
+    const response = await placeOrder(trader, order(markets.polymarket, { price: '0.300000000', quantity: '10.000000' }));
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ status: 'open', price: '0.3', quantity: '10' });
+    await call(trader.base, 'PUT', `/v1/risk_limits/${subaccount}`, { key: trader.secret, body: { max_gross_exposure: null, max_daily_realized_loss: null } });
+  });
+});

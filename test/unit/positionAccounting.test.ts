@@ -26,12 +26,11 @@ describe('applyFill', () => {
     expect(effect(position(100, '0.40'), fill('buy', 50, '0.46', '0.87'))).toEqual({ quantity: '150', averageCost: '0.42', realizedPnl: '-0.87', cashChange: '-23.87' });
   });
 
-  it('rounds the average cost to 6 places, half to even', () => {
-    // (1 x 0.10 + 2 x 0.20) / 3 = 0.1666666... -> 0.166667
-    expect(effect(position(1, '0.10'), fill('buy', 2, '0.20', 0)).averageCost).toBe('0.166667');
-    // (1 x 0.000001 + 1 x 0.000002) / 2 = 0.0000015 -> 0.000002 (even), and 0.0000025 -> 0.000002
-    expect(effect(position(1, '0.000001'), fill('buy', 1, '0.000002', 0)).averageCost).toBe('0.000002');
-    expect(effect(position(1, '0.000002'), fill('buy', 1, '0.000003', 0)).averageCost).toBe('0.000002');
+  it('rounds the average cost as every average price: 8 places, half away from zero', () => {
+    // (1 x 0.10 + 2 x 0.20) / 3 = 0.1666666... -> 0.16666667
+    expect(effect(position(1, '0.10'), fill('buy', 2, '0.20', 0)).averageCost).toBe('0.16666667');
+    // A tie at the 9th place: (31 x 0.0001 + 1 x 0.0002) / 32 = 0.000103125 -> 0.00010313 (away from zero, not to even)
+    expect(effect(position(31, '0.0001'), fill('buy', 1, '0.0002', 0)).averageCost).toBe('0.00010313');
   });
 
   it('reduces a position at its average cost and realizes (price - cost) x quantity less the fee', () => {

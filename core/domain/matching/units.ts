@@ -7,7 +7,7 @@
  * contract or share is the market's choice (Kalshi 1, Polymarket 100).
  * Conversions go through decimal.js so no binary float ever touches money.
  */
-import Decimal from 'decimal.js';
+import { Decimal, parseDecimalString } from '../decimals';
 
 export const PRICE_TICKS_PER_DOLLAR = 10_000;
 /** Lowest and highest tick a binary contract can trade at (strictly inside $0..$1). */
@@ -17,16 +17,8 @@ export const MAX_PRICE_TICKS = PRICE_TICKS_PER_DOLLAR - 1;
 /** Digits after the point in API price strings ("0.4300"), per docs/API.md. */
 export const PRICE_DECIMALS = 4;
 
-// A private clone: a shared Decimal config belongs to the rest of the service.
-const D = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP });
-
-const DECIMAL_STRING = /^-?\d+(\.\d+)?$/;
-
-/** Parses a plain decimal string ("12", "0.43"); no exponents, signs other than '-', or spaces. */
-export function parseDecimalString(text: string): Decimal | null {
-  if (text.length > 64 || !DECIMAL_STRING.test(text)) return null;
-  return new D(text);
-}
+/** The decimal module's parser, re-exported for the hot path's callers. */
+export { parseDecimalString };
 
 function toExactInteger(value: Decimal, what: string, input: string): number {
   if (!value.isInteger()) throw new RangeError(`${what} ${input} is not a whole number of base units`);
@@ -54,7 +46,7 @@ export function priceToTicks(price: string): number {
  * half-tick mid price (4300.5) prints exactly as "0.43005".
  */
 export function ticksToPrice(ticks: number, minDecimals: number = PRICE_DECIMALS): string {
-  const value = new D(ticks).div(PRICE_TICKS_PER_DOLLAR);
+  const value = new Decimal(ticks).div(PRICE_TICKS_PER_DOLLAR);
   return value.toFixed(Math.max(minDecimals, value.decimalPlaces()));
 }
 
@@ -68,7 +60,7 @@ export function quantityToUnits(quantity: string, unitsPerWhole: number): number
 
 /** 250 base units with 100 per share -> "2.50" (as many decimals as one base unit needs). */
 export function unitsToQuantity(units: number, unitsPerWhole: number): string {
-  return new D(units).div(unitsPerWhole).toFixed(decimalsOfPowerOfTen(unitsPerWhole));
+  return new Decimal(units).div(unitsPerWhole).toFixed(decimalsOfPowerOfTen(unitsPerWhole));
 }
 
 /** 1 -> 0, 100 -> 2; base units are always a power of ten of a contract or share. */

@@ -2,19 +2,25 @@
  * The few numeric conventions the planner and the TCA share, so a predicted figure and the realized
  * one are computed and rounded the same way:
  * - money and quantities stay exact decimals (sums and products of decimal strings never round);
- * - an average price is a ratio, rounded half away from zero to AVERAGE_PRICE_DECIMALS;
- * - basis points are rounded half away from zero to BPS_DECIMALS.
+ * - an average price, basis points and ratios are rounded as the decimal module says (docs/decimals.md).
  * Output strings are plain decimals without trailing zeros, like the rest of the API.
  */
-import Decimal from 'decimal.js';
+import {
+  AVERAGE_PRICE_DECIMALS,
+  averagePriceOf,
+  BPS_DECIMALS,
+  Decimal,
+  formatDecimal,
+  RATIO_DECIMALS,
+  roundBps,
+  roundRatio,
+} from '../decimals';
 
-/** A private clone: 60 significant digits keep every ratio far below the rounding of its output. */
-export const D = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP });
-export type Dec = InstanceType<typeof D>;
+/** The decimal module's constructor and instance type, under the planner's and the TCA's short names. */
+export const D = Decimal;
+export type Dec = Decimal;
 
-export const AVERAGE_PRICE_DECIMALS = 8;
-export const BPS_DECIMALS = 2;
-export const RATIO_DECIMALS = 6;
+export { AVERAGE_PRICE_DECIMALS, BPS_DECIMALS, RATIO_DECIMALS };
 const BPS_PER_UNIT = 10_000;
 
 /** +1 for a buy (paying more is worse), −1 for a sell (receiving less is worse). */
@@ -26,20 +32,18 @@ export function directionOf(action: 'buy' | 'sell'): Direction {
 
 /** Plain decimal text without trailing zeros ("0.43", "12", "-1.5"). */
 export function plain(value: Decimal.Value): string {
-  const text = new D(value).toFixed();
-  return text === '-0' ? '0' : text;
+  return formatDecimal(new D(value));
 }
 
-/** notional / quantity rounded to AVERAGE_PRICE_DECIMALS; null when nothing was traded. */
+/** notional / quantity as an average price (the decimal module's policy); null when nothing was traded. */
 export function averagePrice(notional: Decimal.Value, quantity: Decimal.Value): string | null {
-  const q = new D(quantity);
-  if (q.isZero()) return null;
-  return plain(new D(notional).div(q).toDecimalPlaces(AVERAGE_PRICE_DECIMALS, Decimal.ROUND_HALF_UP));
+  const average = averagePriceOf(notional, quantity);
+  return average === null ? null : plain(average);
 }
 
 /** A cost in dollars as basis points of `base` dollars, rounded to BPS_DECIMALS. */
 export function bpsOf(cost: Decimal.Value, base: Decimal.Value): string {
-  return plain(new D(cost).div(base).times(BPS_PER_UNIT).toDecimalPlaces(BPS_DECIMALS, Decimal.ROUND_HALF_UP));
+  return plain(roundBps(new D(cost).div(base).times(BPS_PER_UNIT)));
 }
 
 /**
@@ -51,5 +55,5 @@ export function slippageBps(direction: Direction, price: Decimal.Value, benchmar
 }
 
 export function roundedRatio(numerator: Decimal.Value, denominator: Decimal.Value): string {
-  return plain(new D(numerator).div(denominator).toDecimalPlaces(RATIO_DECIMALS, Decimal.ROUND_HALF_UP));
+  return plain(roundRatio(new D(numerator).div(denominator)));
 }

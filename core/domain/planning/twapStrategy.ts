@@ -11,7 +11,7 @@
  * left it, which is exact when nobody else trades; `replenishing` walks every slice against today's
  * book, as if the liquidity taken came back before the next slice.
  */
-import Decimal from 'decimal.js';
+import { Decimal } from '../decimals';
 import { takingChild } from './childOrders';
 import { D, plain, type Dec } from './executionFigures';
 import type { NormalizedOrder } from './parentOrder';

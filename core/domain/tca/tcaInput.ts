@@ -1,9 +1,9 @@
 /** The TCA input checked and parsed once: exact decimals and instants, or a 400 naming the field. */
+import { parseDecimalString } from '../decimals';
 import { invalidRequest } from '../errors';
 import { D, directionOf, type Dec, type Direction } from '../planning/executionFigures';
 import type { TcaFill, TcaInput } from './types';
 
-const DECIMAL = /^-?\d{1,18}(\.\d{1,18})?$/;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
 
 export interface ParsedFill {
@@ -36,8 +36,9 @@ export interface ParsedTcaInput {
 }
 
 function decimal(param: string, value: unknown): Dec {
-  if (typeof value !== 'string' || !DECIMAL.test(value)) throw invalidRequest(param, `${param} must be a decimal string such as "0.43".`);
-  return new D(value);
+  const parsed = parseDecimalString(value);
+  if (parsed === null) throw invalidRequest(param, `${param} must be a decimal string such as "0.43".`);
+  return parsed;
 }
 
 /** A price or mid strictly between 0 and 1 (a mid may be a half tick). */

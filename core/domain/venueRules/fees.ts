@@ -6,11 +6,9 @@
  * to each maker leg separately: rounding every small leg up to a cent overcharges,
  * which Kalshi itself evens out with a per-order fee accumulator.
  */
-import Decimal from 'decimal.js';
+import { Decimal } from '../decimals';
 import { PRICE_TICKS_PER_DOLLAR } from '../matching/units';
 import type { FeeInput, FeeSchedule, MarketRules } from './types';
-
-const D = Decimal.clone({ precision: 60 });
 
 /** Kalshi charges whole cents; Polymarket's fee is kept to 5 decimals (0.00001 USDC). */
 const KALSHI_FEE_DECIMALS = 2;
@@ -29,17 +27,17 @@ export function computeFeeForSchedule(fees: FeeSchedule, unitsPerWhole: number, 
   if (!Number.isSafeInteger(quantityUnits) || quantityUnits < 0) {
     throw new RangeError(`quantityUnits ${quantityUnits} must be a whole number >= 0`);
   }
-  const price = new D(priceTicks).div(PRICE_TICKS_PER_DOLLAR);
-  const contracts = new D(quantityUnits).div(unitsPerWhole);
-  const variance = price.times(new D(1).minus(price)); // P × (1 − P), peaks at 0.25
+  const price = new Decimal(priceTicks).div(PRICE_TICKS_PER_DOLLAR);
+  const contracts = new Decimal(quantityUnits).div(unitsPerWhole);
+  const variance = price.times(new Decimal(1).minus(price)); // P × (1 − P), peaks at 0.25
 
   if (fees.kind === 'kalshi') {
-    const rate = new D(liquidity === 'taker' ? fees.takerRate : fees.makerRate);
+    const rate = new Decimal(liquidity === 'taker' ? fees.takerRate : fees.makerRate);
     // "Round up to the next cent."
     return rate.times(contracts).times(variance).toDecimalPlaces(KALSHI_FEE_DECIMALS, Decimal.ROUND_UP).toFixed(KALSHI_FEE_DECIMALS);
   }
-  if (liquidity === 'maker') return new D(0).toFixed(POLYMARKET_FEE_DECIMALS);
-  const rate = new D(fees.takerFeeRateBps).div(10_000);
+  if (liquidity === 'maker') return new Decimal(0).toFixed(POLYMARKET_FEE_DECIMALS);
+  const rate = new Decimal(fees.takerFeeRateBps).div(10_000);
   return contracts
     .times(rate)
     .times(variance.pow(fees.exponent))

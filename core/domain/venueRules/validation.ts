@@ -3,7 +3,7 @@
  * market's rules. Every failure names the field and says why, so the HTTP layer
  * can answer 400 invalid_request with `param` without knowing any venue.
  */
-import type Decimal from 'decimal.js';
+import type { Decimal } from '../decimals';
 import { parseDecimalString, PRICE_TICKS_PER_DOLLAR } from '../matching/units';
 import type {
   MarketRules,

@@ -16,7 +16,7 @@
  *
  * Everything comes from the seed and the operations: no clock, no Math.random.
  */
-import Decimal from 'decimal.js';
+import { Decimal } from '../../domain/decimals';
 import { PRICE_TICKS_PER_DOLLAR, type OrderBook, type RestingOrderView } from '../../domain/matching';
 import { randomInt, seededStream } from './seededRandom';
 import type { SimMarket } from './simMarketRules';

@@ -6,11 +6,9 @@
  * - the split is proportional to quantity, by cumulative rounding down in the fee's smallest unit
  *   (a cent on sim-kalshi, $0.00001 on sim-polymarket), so it is deterministic and never negative.
  */
-import Decimal from 'decimal.js';
+import { Decimal } from '../../domain/decimals';
 import type { Liquidity } from '../../domain/matching';
 import { computeFee, type MarketRules } from '../../domain/venueRules';
-
-const D = Decimal.clone({ precision: 60 });
 
 export interface PricedQuantity {
   /** Execution price in ticks (own terms or YES terms: the fee is symmetric). */
@@ -23,14 +21,14 @@ export function allocateFee(totalFee: string, quantities: readonly number[]): st
   // The fee's own precision ("0.18" -> cents) is the unit the split is made in.
   const point = totalFee.indexOf('.');
   const decimals = point === -1 ? 0 : totalFee.length - point - 1;
-  const scale = new D(10).pow(decimals);
-  const minorUnits = new D(totalFee).times(scale);
+  const scale = new Decimal(10).pow(decimals);
+  const minorUnits = new Decimal(totalFee).times(scale);
   if (!minorUnits.isInteger() || minorUnits.isNegative()) throw new RangeError(`fee ${totalFee} is not a plain amount`);
   const total = quantities.reduce((sum, quantity) => sum + quantity, 0);
   if (total <= 0) throw new RangeError('cannot allocate a fee over no quantity');
   const fees: string[] = [];
   let cumulative = 0;
-  let allocatedSoFar = new D(0);
+  let allocatedSoFar = new Decimal(0);
   for (const quantity of quantities) {
     cumulative += quantity;
     const allocatedThrough = minorUnits.times(cumulative).div(total).floor();

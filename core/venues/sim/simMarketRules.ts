@@ -2,7 +2,7 @@
  * A simulated market as the catalog lists it (decimal strings), checked and turned into the
  * venue's rules and integer fair value. Configuration errors throw: they are bugs, not requests.
  */
-import Decimal from 'decimal.js';
+import { Decimal } from '../../domain/decimals';
 import { PRICE_TICKS_PER_DOLLAR } from '../../domain/matching';
 import {
   kalshiMarketRules,
