@@ -2,9 +2,10 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type Redis from 'ioredis';
 import type { Logger } from '../core/support/logger';
-import type { AuthCache } from './authCache';
+import { AuthCache } from './authCache';
 import { catalogKey, type CatalogCache } from './catalogCache';
 import type { CoreClient } from './coreClient';
+import { registerAnalystGraphql } from './analystGraphql';
 import { registerDashboardPage } from './dashboardPage';
 import { registerSessionRoutes } from './dashboardSession';
 import { accessLog } from './middleware/accessLog';
@@ -34,7 +35,7 @@ export interface GatewayDeps {
 
 /**
  * The REST gateway, not listening: request id -> error envelope -> route (auth -> rate limit ->
- * body -> core); the dashboard's session routes and its page beside them.
+ * body -> core); the dashboard's session routes and its page, and the analysts' GraphQL, beside them.
  */
 export function buildGatewayApp(deps: GatewayDeps): Koa {
   // Behind one trusted proxy: the client address is the last X-Forwarded-For entry (the one the
@@ -54,6 +55,9 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
   registerDashboardPage(router);
 
   const authDeps = { core: deps.core, cache: deps.authCache, dashboardRateLimit: deps.dashboardRateLimit };
+  // Dashboard tokens are revoked in the database, with no revocation event: the analysts' endpoint
+  // looks its credential up on every request (as the core did), never from the cache.
+  registerAnalystGraphql(router, { ...authDeps, cache: new AuthCache<Authenticated>(0) }, limit);
   for (const route of ROUTES) {
     router.register(koaPath(route.path), [route.method], [
       authenticate(route, authDeps),

@@ -22,7 +22,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
 /** The in-memory sign-in counters are swept of expired entries past this many. */
 const SWEEP_ABOVE_ENTRIES = 10_000;
 
-interface SessionIdentity {
+export interface SessionIdentity {
   session_id: string;
   user_id: string;
   workspace_id: string;
@@ -54,15 +54,21 @@ const cookieTokenHash = (ctx: Context) => {
   return token ? hashSessionToken(token) : undefined;
 };
 
+/** The live session a request's cookie stands for (no CSRF check: for reads only), or 401. */
+export async function sessionIdentity(ctx: Context, core: CoreClient): Promise<SessionIdentity> {
+  const tokenHash = cookieTokenHash(ctx);
+  const session = tokenHash ? ((await core.execute('AuthenticateSession', { tokenHash }, GATEWAY)) as SessionIdentity | null) : null;
+  if (!session) throw signedOut();
+  return session;
+}
+
 /**
  * The signed-in user a request's cookie stands for, or 401; a change (any method but GET/HEAD)
  * also needs the session's CSRF token, or 403. Never cached: a signed-out or expired session is
  * refused by the very next request, on every gateway.
  */
 export async function sessionPrincipal(ctx: Context, core: CoreClient): Promise<Extract<Principal, { kind: 'user' }>> {
-  const tokenHash = cookieTokenHash(ctx);
-  const session = tokenHash ? ((await core.execute('AuthenticateSession', { tokenHash }, GATEWAY)) as SessionIdentity | null) : null;
-  if (!session) throw signedOut();
+  const session = await sessionIdentity(ctx, core);
   if (!SAFE_METHODS.has(ctx.method) && !csrfTokenMatches(session.csrf_token, ctx.get('X-CSRF-Token'))) {
     throw new ApiError('forbidden', 'This change needs the X-CSRF-Token header of the signed-in page.', { param: 'X-CSRF-Token' });
   }
