@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  buildSchema,
   getNamedType,
   isEnumType,
   isListType,
@@ -20,12 +19,12 @@ import {
 import { z } from 'zod';
 import { loadOperations } from '../contract/operations';
 import { ERROR_CODES } from './errors';
+import { checkedInSchema } from './graphqlEnums';
 import { MAX_BODY_BYTES } from './middleware/jsonBody';
 import type { Route } from './routes';
 
 type JsonSchema = Record<string, unknown>;
 
-const SCHEMA_FILE = path.resolve(__dirname, '../schema.graphql');
 const ALWAYS: (keyof typeof ERROR_CODES)[] = ['unauthorized', 'rate_limited', 'internal_error', 'upstream_unavailable'];
 
 /** The credentials a route accepts, any one of them. */
@@ -40,7 +39,7 @@ function securityOf(route: Route): Record<string, never[]>[] {
  * checked-in schema.graphql, and the errors each route can answer with.
  */
 export function buildOpenApi(routes: Route[]): JsonSchema {
-  const schema = buildSchema(fs.readFileSync(SCHEMA_FILE, 'utf8'));
+  const schema = checkedInSchema();
   const operations = loadOperations();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { MAX_LIMIT } from '../core/domain/pagination';
-import { EXECUTION_STRATEGIES } from '../core/domain/planning';
-import { VENUES } from '../core/domain/venues';
+import { venueName, type VenueColumn } from '../core/domain/venues';
 import type { ApiErrorCode } from './errors';
+import { graphqlEnum } from './graphqlEnums';
 
 /**
  * The REST API, one row per route: method, path, the persisted GraphQL operation it runs, and how
@@ -56,6 +56,9 @@ const limit = z
   .describe(`Page size, 1 to ${MAX_LIMIT}; 50 when left out.`);
 const page = { limit: limit.optional(), cursor: z.string().max(512).optional().describe('The next_cursor of the previous page.') };
 const exchange = z.enum(['kalshi', 'polymarket']);
+// Allowed values from the GraphQL schema's enums; venues are spelled sim-kalshi in REST, sim_kalshi in GraphQL.
+const venue = graphqlEnum('Venue', (name) => venueName(name as VenueColumn));
+const strategy = graphqlEnum('ExecutionStrategy');
 
 const riskLimitsBody = z.strictObject({
   max_order_notional: decimal.nullable().optional().describe('Dollars per order; null removes the limit.'),
@@ -84,11 +87,11 @@ const complexOrderBody = z.strictObject({
   side: z.enum(['yes', 'no']),
   action: z.enum(['buy', 'sell']),
   quantity: decimal.describe('Contracts.'),
-  strategy: z.enum(EXECUTION_STRATEGIES),
+  strategy,
   limit_price: decimal.optional().describe('Worst acceptable price in the side’s own terms.'),
   duration_seconds: z.number().int().positive().max(86_400).optional().describe('twap: the time the slices are spread over (required for twap).'),
   slices: z.number().int().min(1).max(1000).optional().describe('twap: how many slices; one a minute when left out.'),
-  venues: z.array(z.enum(VENUES)).min(1).optional().describe('The venues the order may use; every venue listing the question when left out.'),
+  venues: z.array(venue).min(1).optional().describe('The venues the order may use; every venue listing the question when left out.'),
 });
 
 export const ROUTES: Route[] = [
@@ -104,7 +107,7 @@ export const ROUTES: Route[] = [
     auth: 'api_key', session: true,
     query: z.strictObject({
       subaccount_id: id('sa').optional(), market_id: id('mkt').optional(),
-      status: z.enum(['working', 'pending', 'open', 'partially_filled', 'filled', 'canceled', 'rejected', 'expired', 'unknown']).optional(),
+      status: graphqlEnum('OrderStatusFilter').optional(),
       since: timestamp.optional(), until: timestamp.optional(), ...page,
     }),
     errors: ['invalid_request'],
@@ -148,8 +151,8 @@ export const ROUTES: Route[] = [
     auth: 'api_key', session: true,
     query: z.strictObject({
       subaccount_id: id('sa').optional(), market_id: id('mkt').optional(),
-      status: z.enum(['pending', 'working', 'completed', 'canceled', 'failed']).optional(),
-      strategy: z.enum(EXECUTION_STRATEGIES).optional(),
+      status: graphqlEnum('ComplexOrderStatus').optional(),
+      strategy: strategy.optional(),
       since: timestamp.optional(), until: timestamp.optional(), ...page,
     }),
     errors: ['invalid_request'],
@@ -190,7 +193,7 @@ export const ROUTES: Route[] = [
     auth: 'api_key',
     query: z.strictObject({
       from: timestamp.optional(), to: timestamp.optional(), subaccount_id: id('sa').optional(),
-      strategy: z.enum(EXECUTION_STRATEGIES).optional(), venue: z.enum(VENUES).optional(), market_id: id('mkt').optional(),
+      strategy: strategy.optional(), venue: venue.optional(), market_id: id('mkt').optional(),
     }),
     errors: ['invalid_request'],
   },
@@ -268,8 +271,8 @@ export const ROUTES: Route[] = [
     description: 'Full-text search (every word, as a prefix) over title, ticker, category and description, ranked; without q, catalog order. Catalog answers may be up to CATALOG_CACHE_MS (1 s) old.',
     auth: 'api_key', session: true, catalog: true,
     query: z.strictObject({
-      q: z.string().max(200).optional(), venue: z.enum(VENUES).optional(),
-      status: z.enum(['open', 'closed', 'settled']).optional(), category: z.string().max(64).optional(), ...page,
+      q: z.string().max(200).optional(), venue: venue.optional(),
+      status: graphqlEnum('MarketStatus').optional(), category: z.string().max(64).optional(), ...page,
     }),
     errors: ['invalid_request'],
   },
