@@ -21,9 +21,25 @@ export interface Route {
    * The credential the route takes: an API key, or the dashboard (its session cookie, or a
    * dashboard token; read-only ones only read). `session` lets the dashboard's session call an API-key route too
    * (docs/dashboard.md): reads, risk settings, cancels; never order placement.
+   * The dashboard's own session routes take `none` (no credential: signing in, reading the cookie's
+   * session) or `session` (the live session of the cookie, with its CSRF token on changes). Both
+   * run the gateway's internal operations, with the SHA-256 of the cookie as `tokenHash`.
    */
-  auth: 'api_key' | 'dashboard';
+  auth: 'api_key' | 'dashboard' | 'none' | 'session';
   session?: boolean;
+  /** The SHA-256 of the session cookie is the variable `tokenHash` (no cookie: 401). */
+  sessionToken?: boolean;
+  /** The limits on guessing a password (SIGN_IN_ATTEMPTS_PER_MINUTE each), per client address, email or user. */
+  signInLimits?: SignInLimit[];
+  /** A null answer is 401 unauthorized with this message. */
+  nullIsUnauthorized?: string;
+  /**
+   * The session cookie: `set` from the answer's `token` (the answer's `session` is then the body),
+   * or `clear` once the operation has run.
+   */
+  sessionCookie?: 'set' | 'clear';
+  /** The body is these fields, and the answer (a scalar) as `field` when given: `{ signed_out: true, sessions_ended: 2 }`. */
+  answerAs?: { constants: Record<string, true>; field?: string };
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodObject;
@@ -41,6 +57,11 @@ export interface Route {
   /** Errors this route answers with beyond those every route can (401, 429, 500, 502). */
   errors: ApiErrorCode[];
 }
+
+export type SignInLimit = 'address' | 'email' | 'user';
+
+/** The 401 of a request without a live dashboard session. */
+export const SIGNED_OUT = 'Sign in first: the session is missing, has ended or has expired.';
 
 const id = (prefix: string) => z.string().min(1).max(64).describe(`An id starting with \`${prefix}_\`.`);
 const decimal = z
@@ -322,4 +343,41 @@ export const ROUTES: Route[] = [
     method: 'GET', path: '/v1/workspace', operation: 'GetWorkspace', tag: 'Workspaces', summary: 'Get the current workspace',
     auth: 'api_key', session: true, errors: [],
   },
+  ...sessionRoutes(),
 ];
+
+/** The dashboard's sign-in, session check and sign-out (docs/dashboard.md). */
+function sessionRoutes(): Route[] {
+  const tag = 'Dashboard session';
+  const password = z.string().min(1).max(1024);
+  return [
+    {
+      method: 'POST', path: '/v1/session', operation: 'SignIn', tag, summary: 'Sign in to the dashboard',
+      description: 'Sets the `mk_session` cookie (HttpOnly, SameSite=Strict, Secure over TLS). A wrong password and an unknown email get the same 401. Rate limited per client address and per email (SIGN_IN_ATTEMPTS_PER_MINUTE).',
+      auth: 'none', signInLimits: ['address', 'email'], sessionCookie: 'set', nullIsUnauthorized: 'The email or password is incorrect.',
+      body: z.strictObject({ email: z.string().min(1).max(254), password }),
+      errors: ['invalid_request', 'invalid_json', 'unsupported_media_type', 'payload_too_large'],
+    },
+    {
+      method: 'GET', path: '/v1/session', operation: 'CurrentSession', tag, summary: 'The cookie\u2019s session',
+      auth: 'none', sessionToken: true, nullIsUnauthorized: SIGNED_OUT, errors: [],
+    },
+    {
+      method: 'DELETE', path: '/v1/session', operation: 'SignOut', tag, summary: 'Sign out',
+      description: 'Needs X-CSRF-Token. Ends the session in the database (every gateway refuses the cookie at once) and clears the cookie.',
+      auth: 'session', sessionToken: true, sessionCookie: 'clear', answerAs: { constants: { signed_out: true } }, errors: ['forbidden'],
+    },
+    {
+      method: 'DELETE', path: '/v1/sessions', operation: 'SignOutEverywhere', tag, summary: 'Sign out everywhere',
+      description: 'Needs X-CSRF-Token. Ends every session of the signed-in user, this one included, and clears the cookie.',
+      auth: 'session', sessionToken: true, sessionCookie: 'clear', answerAs: { constants: { signed_out: true }, field: 'sessions_ended' }, errors: ['forbidden'],
+    },
+    {
+      method: 'PUT', path: '/v1/session/password', operation: 'ChangePassword', tag, summary: 'Change the password',
+      description: 'Needs X-CSRF-Token and the current password (a wrong one: 403 with param current_password). The new one: 12 to 256 characters, not one character repeated, not the current one. Every other session of the user ends; this one goes on. Rate limited like sign-in, per client address and per user.',
+      auth: 'session', sessionToken: true, signInLimits: ['address', 'user'], answerAs: { constants: { password_changed: true }, field: 'other_sessions_ended' },
+      body: z.strictObject({ current_password: password, new_password: password }),
+      errors: ['invalid_request', 'invalid_json', 'unsupported_media_type', 'payload_too_large', 'forbidden'],
+    },
+  ];
+}
