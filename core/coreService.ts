@@ -5,9 +5,9 @@ import { openDatabase } from './db/openDatabase';
 import { createPrismaClient, type Db } from './db/prismaClient';
 import type http from 'node:http';
 import { ANALYST_GRAPHQL_PATH } from '../contract/endpoints';
-import { createAnalystYoga, type AnalystYoga } from './graphql/analystYoga';
+import { createAnalystYoga } from './graphql/analystYoga';
 import { requireSignedPrincipal } from './graphql/signedPrincipal';
-import { createCoreYoga, type CoreYoga } from './graphql/yoga';
+import { createCoreYoga } from './graphql/yoga';
 import { createRevocationBus, type RevocationBus } from '../contract/revocationBus';
 import { seedSimulatedMarkets } from './services/marketCatalog';
 import { startComplexOrderScheduler } from './services/complexOrderScheduler';
@@ -17,9 +17,6 @@ import type { VenueRegistry } from './services/orders';
 import { openVenues } from './venues/registry';
 
 export interface CoreService {
-  yoga: CoreYoga;
-  /** The analysts' GraphQL (any document), at /analyst/graphql, reached through the gateway. */
-  analyst: AnalystYoga;
   /**
    * Both on one HTTP listener (`npm run start:core`): nothing without a valid signed principal,
    * then /analyst/… to the analysts' endpoint and everything else to the persisted operations'.
@@ -63,8 +60,6 @@ export async function openCore(
     ? startComplexOrderScheduler(db, venues, logger, { intervalMs: config.SCHEDULER_INTERVAL_MS, staleMs: config.SCHEDULER_STALE_MS })
     : null;
   return {
-    yoga,
-    analyst,
     handler,
     fetch,
     db,
