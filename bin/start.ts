@@ -6,7 +6,7 @@
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { openCore } from '../core/coreService';
-import { ANALYST_ENDPOINT } from '../core/graphql/analystYoga';
+import { ANALYST_GRAPHQL_PATH } from '../contract/endpoints';
 import { createDemoWorkspaceIfEmpty } from '../core/services/demo';
 import { createLogger } from '../core/support/logger';
 import { inProcessTransport } from '../gateway/coreClient';
@@ -19,17 +19,14 @@ run(async () => {
   const internalSecret = config.INTERNAL_TOKEN ?? randomBytes(32).toString('base64url');
   const core = await openCore(config, internalSecret, logger, { inProcessOnly: true });
   const gateway = openGateway(config, {
-    transport: inProcessTransport(core.yoga),
+    transport: inProcessTransport(core),
     internalSecret,
     revocations: core.revocations,
     revocationsReachUs: true,
     logger,
   });
-  // One port: the REST API, and the analysts' GraphQL (GraphiQL in a browser) at /analyst/graphql.
-  const rest = gateway.app.callback();
-  const server = http.createServer((req, res) =>
-    req.url?.startsWith(ANALYST_ENDPOINT) ? void core.analyst(req, res) : void rest(req, res),
-  );
+  // One port: the REST API, the dashboard, and the analysts' GraphQL (GraphiQL in a browser) at /analyst/graphql.
+  const server = http.createServer(gateway.app.callback());
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   const address = server.address() as { port: number };
   const baseUrl = `http://${config.HOST}:${address.port}`;
@@ -46,7 +43,7 @@ run(async () => {
         `  dashboard token:  ${demo.dashboardSecret}`,
         `Dashboard: ${baseUrl}/dashboard/  (sign in as ${demo.user.email}, password ${demo.password})`,
         `Try: curl -H "Authorization: Bearer ${demo.secret}" ${baseUrl}/v1/markets`,
-        `Analysts: ${baseUrl}${ANALYST_ENDPOINT} (GraphiQL; Authorization: Bearer <dashboard token>)`,
+        `Analysts: ${baseUrl}${ANALYST_GRAPHQL_PATH} (GraphiQL; Authorization: Bearer <dashboard token>)`,
         '',
       ].join('\n'),
     );

@@ -1,4 +1,7 @@
-/** `npm run start:core`: the core alone, serving GraphQL on CORE_PORT for the gateways, and /analyst/graphql for analysts. */
+/**
+ * `npm run start:core`: the core alone, serving the gateways on CORE_PORT (persisted operations at
+ * /graphql, the analysts' documents at /analyst/graphql), to signed principals only.
+ */
 import http from 'node:http';
 import { openCore } from '../core/coreService';
 import { createLogger } from '../core/support/logger';

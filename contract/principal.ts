@@ -17,8 +17,9 @@ export type Principal =
   | { kind: 'user'; workspaceId: string; userId: string; sessionId: string; environment: Environment; access: Access }
   | { kind: 'gateway' }
   /**
-   * A dashboard credential on the core's own analyst endpoint (core/graphql/analystYoga.ts): it is
-   * authenticated there, never carried in the signed header. `read_only` refuses mutations.
+   * A dashboard credential on the analysts' GraphQL (gateway/analystGraphql.ts): a dashboard token
+   * with its access, or a dashboard session as `read_only`; the only kind the core's analyst
+   * endpoint accepts. `read_only` refuses mutations.
    */
   | { kind: 'analyst'; workspaceId: string; credentialId: string; environment: Environment; access: Access };
 

@@ -4,8 +4,10 @@ import { parseKeyring } from './domain/credentialVault';
 import { openDatabase } from './db/openDatabase';
 import { createPrismaClient, type Db } from './db/prismaClient';
 import type http from 'node:http';
-import { ANALYST_ENDPOINT, createAnalystYoga, type AnalystYoga } from './graphql/analystYoga';
-import { createCoreYoga, type CoreYoga } from './graphql/yoga';
+import { ANALYST_GRAPHQL_PATH } from '../contract/endpoints';
+import { createAnalystYoga } from './graphql/analystYoga';
+import { requireSignedPrincipal } from './graphql/signedPrincipal';
+import { createCoreYoga } from './graphql/yoga';
 import { createRevocationBus, type RevocationBus } from '../contract/revocationBus';
 import { seedSimulatedMarkets } from './services/marketCatalog';
 import { startComplexOrderScheduler } from './services/complexOrderScheduler';
@@ -16,11 +18,13 @@ import { openVenues } from './venues/registry';
 import { recordExecution } from './services/executions';
 
 export interface CoreService {
-  yoga: CoreYoga;
-  /** The analysts' and dashboards' GraphQL (any document, GraphiQL), at /analyst/graphql. */
-  analyst: AnalystYoga;
-  /** Both on one HTTP listener: /analyst/… to the analysts' endpoint, everything else to the gateways'. */
+  /**
+   * Both on one HTTP listener (`npm run start:core`): nothing without a valid signed principal,
+   * then /analyst/… to the analysts' endpoint and everything else to the persisted operations'.
+   */
   handler: http.RequestListener;
+  /** Both for a gateway in the same process (`npm start`): the same requests, without a socket. */
+  fetch(url: string, init: RequestInit): Promise<Response> | Response;
   db: Db;
   databaseUrl: string;
   revocations: RevocationBus;
@@ -46,9 +50,10 @@ export async function openCore(
   const revocations = createRevocationBus(config.REDIS_URL);
   const venues = await openVenues(db, logger, (orderId, fills) => recordExecution(db, orderId, { fills }));
   const yoga = createCoreYoga({ db, config, internalSecret, revocations, venues, logger, credentialKeys, inProcessOnly: options.inProcessOnly });
-  const analyst = createAnalystYoga({ db, config, revocations, venues, logger, credentialKeys });
-  const handler: http.RequestListener = (req, res) =>
-    void (req.url?.startsWith(ANALYST_ENDPOINT) ? analyst(req, res) : yoga(req, res));
+  const analyst = createAnalystYoga({ db, config, internalSecret, revocations, venues, logger, credentialKeys });
+  const isAnalyst = (path: string | undefined) => path?.startsWith(ANALYST_GRAPHQL_PATH) === true;
+  const handler = requireSignedPrincipal(internalSecret, (req, res) => void (isAnalyst(req.url) ? analyst(req, res) : yoga(req, res)));
+  const fetch = (url: string, init: RequestInit) => (isAnalyst(new URL(url).pathname) ? analyst : yoga).fetch(url, init);
   const expireKeys = () => deleteExpiredIdempotencyKeys(db).catch((error: unknown) => logger.warn({ err: error }, 'idempotency key expiry failed'));
   await expireKeys();
   const expiry = setInterval(expireKeys, 3_600_000).unref();
@@ -56,9 +61,8 @@ export async function openCore(
     ? startComplexOrderScheduler(db, venues, logger, { intervalMs: config.SCHEDULER_INTERVAL_MS, staleMs: config.SCHEDULER_STALE_MS })
     : null;
   return {
-    yoga,
-    analyst,
     handler,
+    fetch,
     db,
     databaseUrl: database.url,
     revocations,

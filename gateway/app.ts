@@ -1,12 +1,13 @@
 import Router from '@koa/router';
-import Koa from 'koa';
+import Koa, { type Middleware } from 'koa';
 import type Redis from 'ioredis';
 import type { Logger } from '../core/support/logger';
-import type { AuthCache } from './authCache';
+import { AuthCache } from './authCache';
 import { catalogKey, type CatalogCache } from './catalogCache';
 import type { CoreClient } from './coreClient';
+import { registerAnalystGraphql } from './analystGraphql';
 import { registerDashboardPage } from './dashboardPage';
-import { registerSessionRoutes } from './dashboardSession';
+import { answerOf, GATEWAY, sessionPrincipal, sessionTokenHash, signInLimiters } from './dashboardSession';
 import { accessLog } from './middleware/accessLog';
 import { authenticate, type Authenticated } from './middleware/authenticate';
 import { errorEnvelope } from './middleware/errorEnvelope';
@@ -16,7 +17,7 @@ import { requestId } from './middleware/requestId';
 import { buildOpenApi } from './openapi';
 import { ApiError } from './errors';
 import { restSpelling } from './restSpelling';
-import { ROUTES, type Route } from './routes';
+import { ROUTES, type Route, type SignInLimit } from './routes';
 import { toVariables } from './variables';
 
 export interface GatewayDeps {
@@ -34,8 +35,9 @@ export interface GatewayDeps {
 }
 
 /**
- * The REST gateway, not listening: request id -> error envelope -> route (auth -> rate limit ->
- * body -> core); the dashboard's session routes and its page beside them.
+ * The REST gateway, not listening: request id -> error envelope -> route (sign-in limits -> auth ->
+ * rate limit -> body -> variables -> core -> answer); the dashboard's page and the analysts'
+ * GraphQL beside the routes.
  */
 export function buildGatewayApp(deps: GatewayDeps): Koa {
   // Behind one trusted proxy: the client address is the last X-Forwarded-For entry (the one the
@@ -51,23 +53,46 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
     ctx.body = openApi;
   });
 
-  registerSessionRoutes(router, { core: deps.core, redis: deps.redis, signInAttemptsPerMinute: deps.signInAttemptsPerMinute });
   registerDashboardPage(router);
 
   const authDeps = { core: deps.core, cache: deps.authCache, dashboardRateLimit: deps.dashboardRateLimit };
+  // Dashboard tokens are revoked in the database, with no revocation event: the analysts' endpoint
+  // looks its credential up on every request (as the core did), never from the cache.
+  registerAnalystGraphql(router, { ...authDeps, cache: new AuthCache<Authenticated>(0) }, limit);
+
+  const signInLimits = signInLimiters({ redis: deps.redis, signInAttemptsPerMinute: deps.signInAttemptsPerMinute });
+  const credentialOf = (route: Route): Middleware[] => {
+    if (route.auth === 'none') return [];
+    if (route.auth === 'session') {
+      return [async (ctx, next) => {
+        ctx.state.user = await sessionPrincipal(ctx, deps.core); // a live session, and its CSRF token on changes
+        return next();
+      }];
+    }
+    return [authenticate({ auth: route.auth, session: route.session }, authDeps), limit];
+  };
   for (const route of ROUTES) {
     const spelling = restSpelling(route);
+    const limits = (kind: SignInLimit) => (route.signInLimits?.includes(kind) ? [signInLimits[kind]] : []);
     router.register(koaPath(route.path), [route.method], [
-      authenticate(route, authDeps),
-      limit,
+      ...(route.signInLimits ? [signInLimits.sweep] : []),
+      ...limits('address'),
+      ...credentialOf(route),
+      ...limits('user'),
       jsonBody(),
-      async (ctx) => {
+      (ctx, next) => {
         const variables = toVariables(route, { params: ctx.params, query: ctx.query, body: ctx.state.body });
-        const auth = ctx.state.auth as Authenticated;
+        ctx.state.variables = route.sessionToken ? { ...variables, tokenHash: sessionTokenHash(ctx) } : variables;
+        return next();
+      },
+      ...limits('email'),
+      async (ctx) => {
+        const variables = ctx.state.variables as Record<string, unknown>;
         // Answers are per credential and some hold a secret shown once (a new key): never cached
         // by clients or proxies. Catalog answers are kept by the gateway itself, per environment.
         ctx.set('Cache-Control', 'no-store');
-        const { principal } = auth;
+        // The dashboard's session routes run the gateway's internal operations, with the cookie's hash.
+        const principal = route.auth === 'none' || route.auth === 'session' ? GATEWAY : (ctx.state.auth as Authenticated).principal;
         if (route.catalog && 'environment' in principal) {
           const load = () =>
             deps.core.call(route.operation, variables, principal).then(spelling.answer, spelling.refusal).then((result) => JSON.stringify(result.value));
@@ -78,7 +103,7 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
         const idempotencyKey = route.idempotent ? idempotencyKeyOf(ctx.get('Idempotency-Key')) : undefined;
         const result = await deps.core.call(route.operation, variables, principal, { idempotencyKey }).then(spelling.answer, spelling.refusal);
         if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
-        ctx.body = result.value;
+        ctx.body = answerOf(route, ctx, result.value);
       },
     ]);
   }

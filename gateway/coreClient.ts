@@ -1,5 +1,6 @@
 import { Pool } from 'undici';
 import { PRINCIPAL_HEADER, signPrincipal, type Principal } from '../contract/principal';
+import { CORE_GRAPHQL_PATH } from '../contract/endpoints';
 import type { PersistedOperation } from '../contract/operations';
 import { isCoreErrorCode } from '../contract/errors';
 import { ApiError, upstreamUnavailable } from './errors';
@@ -9,8 +10,23 @@ import { ApiError, upstreamUnavailable } from './errors';
  * signed principal cross the wire. A core that does not answer within the timeout is a 502.
  */
 export interface CoreTransport {
-  post(body: string, headers: Record<string, string>, signal: AbortSignal): Promise<{ status: number; text: string }>;
+  send(request: CoreRequest): Promise<CoreResponse>;
   close(): Promise<void>;
+}
+
+/** One request to the core: a path of its (CORE_GRAPHQL_PATH or ANALYST_GRAPHQL_PATH, with a query string for GET). */
+export interface CoreRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  headers: Record<string, string>;
+  signal: AbortSignal;
+}
+
+export interface CoreResponse {
+  status: number;
+  contentType: string;
+  text: string;
 }
 
 interface GraphQLResponse {
@@ -51,22 +67,7 @@ export class CoreClient {
       variables,
       extensions: { ...extensions, persistedQuery: { version: 1, sha256Hash: operation.hash } },
     });
-    const headers = {
-      'content-type': 'application/json',
-      accept: 'application/graphql-response+json, application/json',
-      [PRINCIPAL_HEADER]: signPrincipal(principal, this.internalSecret),
-    };
-    let response: { status: number; text: string };
-    // A plain timer rather than AbortSignal.timeout, which builds a DOMException on every call.
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
-    try {
-      response = await this.transport.post(body, headers, controller.signal);
-    } catch {
-      throw upstreamUnavailable();
-    } finally {
-      clearTimeout(timer);
-    }
+    const response = await this.send({ method: 'POST', path: CORE_GRAPHQL_PATH, body, headers: { 'content-type': 'application/json' } }, principal);
     let parsed: GraphQLResponse;
     try {
       parsed = JSON.parse(response.text) as GraphQLResponse;
@@ -79,6 +80,28 @@ export class CoreClient {
     const data = parsed.data;
     if (!data) throw upstreamUnavailable();
     return { value: Object.values(data)[0], replayed };
+  }
+
+  /**
+   * One request to the core as the given principal, signed exactly like the persisted operations'
+   * (the analysts' GraphQL goes this way): the core's answer as it is, or 502 when it gives none in time.
+   */
+  async send(request: Omit<CoreRequest, 'signal'>, principal: Principal): Promise<CoreResponse> {
+    const headers = {
+      accept: 'application/graphql-response+json, application/json',
+      ...request.headers,
+      [PRINCIPAL_HEADER]: signPrincipal(principal, this.internalSecret),
+    };
+    // A plain timer rather than AbortSignal.timeout, which builds a DOMException on every call.
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    try {
+      return await this.transport.send({ ...request, headers, signal: controller.signal });
+    } catch {
+      throw upstreamUnavailable();
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   close() {
@@ -97,12 +120,12 @@ function toApiError(error: NonNullable<GraphQLResponse['errors']>[number], repla
 
 /** Over HTTP to CORE_URL, on a keep-alive connection pool. */
 export function httpTransport(coreUrl: string): CoreTransport {
-  const url = new URL('/graphql', coreUrl);
-  const pool = new Pool(url.origin, { connections: 64, pipelining: 1, keepAliveTimeout: 30_000 });
+  const pool = new Pool(new URL(coreUrl).origin, { connections: 64, pipelining: 1, keepAliveTimeout: 30_000 });
   return {
-    async post(body, headers, signal) {
-      const response = await pool.request({ method: 'POST', path: url.pathname, body, headers, signal });
-      return { status: response.statusCode, text: await response.body.text() };
+    async send({ method, path, body, headers, signal }) {
+      const response = await pool.request({ method, path, body, headers, signal });
+      const contentType = response.headers['content-type'];
+      return { status: response.statusCode, contentType: String(contentType ?? ''), text: await response.body.text() };
     },
     close: () => pool.close(),
   };
@@ -111,9 +134,9 @@ export function httpTransport(coreUrl: string): CoreTransport {
 /** In the same process as the core (`npm start`): the same request, without a socket. */
 export function inProcessTransport(core: { fetch(url: string, init: RequestInit): Promise<Response> | Response }): CoreTransport {
   return {
-    async post(body, headers, signal) {
-      const response = await core.fetch('http://core/graphql', { method: 'POST', body, headers, signal });
-      return { status: response.status, text: await response.text() };
+    async send({ method, path, body, headers, signal }) {
+      const response = await core.fetch(`http://core${path}`, { method, body, headers, signal });
+      return { status: response.status, contentType: response.headers.get('content-type') ?? '', text: await response.text() };
     },
     close: async () => undefined,
   };

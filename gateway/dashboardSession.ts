@@ -1,29 +1,27 @@
-import type Router from '@koa/router';
 import type Redis from 'ioredis';
 import type { Context, Middleware } from 'koa';
-import { z } from 'zod';
 import { normalizeEmail } from '../core/domain/emails';
 import { environmentFromHeader, ENVIRONMENT_HEADER, type Environment } from '../contract/environment';
 import { csrfTokenMatches, hashSessionToken, SESSION_COOKIE } from '../core/domain/sessionTokens';
 import type { Access, Principal } from '../contract/principal';
 import type { CoreClient } from './coreClient';
 import { ApiError } from './errors';
-import { jsonBody } from './middleware/jsonBody';
 import { limiter } from './middleware/rateLimit';
-import { restSpelling } from './restSpelling';
+import { SIGNED_OUT, type Route, type SignInLimit } from './routes';
 
 /**
- * The dashboard's sign-in, session check and sign-out (docs/dashboard.md). The cookie holds a
+ * The dashboard's session (docs/dashboard.md; its routes are rows of routes.ts). The cookie holds a
  * random token; the gateway sends the core only its SHA-256 (as for API keys), and the core stores
  * only that. The page sends the session's CSRF token back in X-CSRF-Token with every change.
  */
-const GATEWAY: Principal = { kind: 'gateway' };
+/** The gateway's own principal: the session routes run its internal operations, with the cookie's hash. */
+export const GATEWAY: Principal = { kind: 'gateway' };
 const SIGN_IN_WINDOW_MS = 60_000;
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 /** The in-memory sign-in counters are swept of expired entries past this many. */
 const SWEEP_ABOVE_ENTRIES = 10_000;
 
-interface SessionIdentity {
+export interface SessionIdentity {
   session_id: string;
   user_id: string;
   workspace_id: string;
@@ -31,17 +29,7 @@ interface SessionIdentity {
   csrf_token: string;
 }
 
-interface SessionFields {
-  user_id: string;
-  email: string;
-  access: Access;
-  workspace_id: string;
-  workspace_name: string;
-  csrf_token: string;
-  expires_at: string;
-}
-
-export const signedOut = () => new ApiError('unauthorized', 'Sign in first: the session is missing, has ended or has expired.');
+export const signedOut = () => new ApiError('unauthorized', SIGNED_OUT);
 
 /** `X-Environment: test|live` for dashboard credentials; test when absent. */
 export function environmentOf(ctx: Context): Environment {
@@ -55,15 +43,21 @@ const cookieTokenHash = (ctx: Context) => {
   return token ? hashSessionToken(token) : undefined;
 };
 
+/** The live session a request's cookie stands for (no CSRF check: for reads only), or 401. */
+export async function sessionIdentity(ctx: Context, core: CoreClient): Promise<SessionIdentity> {
+  const tokenHash = cookieTokenHash(ctx);
+  const session = tokenHash ? ((await core.execute('AuthenticateSession', { tokenHash }, GATEWAY)) as SessionIdentity | null) : null;
+  if (!session) throw signedOut();
+  return session;
+}
+
 /**
  * The signed-in user a request's cookie stands for, or 401; a change (any method but GET/HEAD)
  * also needs the session's CSRF token, or 403. Never cached: a signed-out or expired session is
  * refused by the very next request, on every gateway.
  */
 export async function sessionPrincipal(ctx: Context, core: CoreClient): Promise<Extract<Principal, { kind: 'user' }>> {
-  const tokenHash = cookieTokenHash(ctx);
-  const session = tokenHash ? ((await core.execute('AuthenticateSession', { tokenHash }, GATEWAY)) as SessionIdentity | null) : null;
-  if (!session) throw signedOut();
+  const session = await sessionIdentity(ctx, core);
   if (!SAFE_METHODS.has(ctx.method) && !csrfTokenMatches(session.csrf_token, ctx.get('X-CSRF-Token'))) {
     throw new ApiError('forbidden', 'This change needs the X-CSRF-Token header of the signed-in page.', { param: 'X-CSRF-Token' });
   }
@@ -77,30 +71,21 @@ export async function sessionPrincipal(ctx: Context, core: CoreClient): Promise<
   };
 }
 
-const signInBody = z.strictObject({ email: z.string().min(1).max(254), password: z.string().min(1).max(1024) });
-const passwordChangeBody = z.strictObject({ current_password: z.string().min(1).max(1024), new_password: z.string().min(1).max(1024) });
-const passwordChangeSpelling = restSpelling({ body: passwordChangeBody });
-
-/** What the page gets about its session: who, which workspace, the CSRF token and when it ends. */
-const sessionBody = (session: SessionFields) => ({
-  user: { id: session.user_id, email: session.email, access: session.access },
-  workspace: { id: session.workspace_id, name: session.workspace_name },
-  csrf_token: session.csrf_token,
-  expires_at: session.expires_at,
-});
-
-export interface SessionRouteDeps {
-  core: CoreClient;
+export interface SignInLimitDeps {
   redis?: Redis;
   /** Sign-in attempts allowed per minute, per client address and per email. */
   signInAttemptsPerMinute: number;
 }
 
-/** POST, GET and DELETE /v1/session; DELETE /v1/sessions (everywhere); PUT /v1/session/password. */
-export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): void {
-  const { core } = deps;
+/**
+ * The limits on guessing a password (a route's `signInLimits`): per client address, per email (as
+ * users.ts looks it up, so that no spelling of one address gets a budget of its own), and per
+ * signed-in user (a password change proves the current password: whoever holds the cookie).
+ * `sweep` keeps the in-memory counters bounded.
+ */
+export function signInLimiters(deps: SignInLimitDeps): Record<SignInLimit, Middleware> & { sweep: Middleware } {
   const memory = new Map<string, { reset: number }>();
-  const signInLimiter = (name: string, id: (ctx: Context) => string) =>
+  const signInLimiter = (name: SignInLimit, id: (ctx: Context) => string) =>
     limiter({
       redis: deps.redis,
       memory,
@@ -110,66 +95,36 @@ export function registerSessionRoutes(router: Router, deps: SessionRouteDeps): v
       id,
       message: 'Too many sign-in attempts; retry after Retry-After seconds.',
     });
-  const byAddress = signInLimiter('address', (ctx) => ctx.ip);
-  // The email as users.ts looks it up, so that no spelling of one address gets a budget of its own.
-  const byEmail = signInLimiter('email', (ctx) => normalizeEmail((ctx.state.signIn as z.infer<typeof signInBody>).email));
-  const readSignIn: Middleware = (ctx, next) => {
-    const parsed = signInBody.safeParse(ctx.state.body);
-    if (!parsed.success) {
-      const param = parsed.error.issues[0].path.join('.') || 'email';
-      throw new ApiError('invalid_request', `${param} is required: sign in with { "email", "password" }.`, { param });
-    }
-    ctx.state.signIn = parsed.data;
-    return next();
+  return {
+    sweep: sweepExpired(memory),
+    address: signInLimiter('address', (ctx) => ctx.ip),
+    email: signInLimiter('email', (ctx) => normalizeEmail((ctx.state.variables as { email: string }).email)),
+    user: signInLimiter('user', (ctx) => (ctx.state.user as Extract<Principal, { kind: 'user' }>).userId),
   };
-  // A password change proves the current password: guessing it is limited like signing in, per
-  // address and per user (whoever holds the cookie).
-  const byUser = signInLimiter('user', (ctx) => (ctx.state.user as Extract<Principal, { kind: 'user' }>).userId);
-  const signedInUser: Middleware = async (ctx, next) => {
-    ctx.state.user = await sessionPrincipal(ctx, core); // a live session, and its CSRF token
-    return next();
-  };
+}
 
-  router.post('/v1/session', sweepExpired(memory), byAddress, jsonBody(), readSignIn, byEmail, async (ctx) => {
-    const signedIn = (await core.execute('SignIn', ctx.state.signIn, GATEWAY)) as { token: string; session: SessionFields } | null;
-    if (!signedIn) throw new ApiError('unauthorized', 'The email or password is incorrect.');
+/** The SHA-256 of the session cookie, for a route's `tokenHash` variable; no cookie is 401. */
+export function sessionTokenHash(ctx: Context): string {
+  const tokenHash = cookieTokenHash(ctx);
+  if (!tokenHash) throw signedOut();
+  return tokenHash;
+}
+
+/**
+ * A route's answer: for the session routes, a null answer refused, the cookie set from a new
+ * session's token or cleared, and the body they answer with (Route.answerAs); others' as they are.
+ */
+export function answerOf(route: Route, ctx: Context, value: unknown): unknown {
+  if (value === null && route.nullIsUnauthorized) throw new ApiError('unauthorized', route.nullIsUnauthorized);
+  let body = value;
+  if (route.sessionCookie === 'set') {
+    const signedIn = value as { token: string; session: { expires_at: string } };
     ctx.cookies.set(SESSION_COOKIE, signedIn.token, cookieOptions(ctx, new Date(signedIn.session.expires_at)));
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = sessionBody(signedIn.session);
-  });
-
-  router.get('/v1/session', async (ctx) => {
-    const tokenHash = cookieTokenHash(ctx);
-    const session = tokenHash ? ((await core.execute('CurrentSession', { tokenHash }, GATEWAY)) as SessionFields | null) : null;
-    if (!session) throw signedOut();
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = sessionBody(session);
-  });
-
-  router.delete('/v1/session', signedInUser, async (ctx) => {
-    await core.execute('SignOut', { tokenHash: cookieTokenHash(ctx) }, GATEWAY);
-    clearCookie(ctx);
-    ctx.body = { signed_out: true };
-  });
-
-  router.delete('/v1/sessions', signedInUser, async (ctx) => {
-    const ended = (await core.execute('SignOutEverywhere', { tokenHash: cookieTokenHash(ctx) }, GATEWAY)) as number;
-    clearCookie(ctx);
-    ctx.body = { signed_out: true, sessions_ended: ended };
-  });
-
-  router.put('/v1/session/password', sweepExpired(memory), byAddress, signedInUser, byUser, jsonBody(), async (ctx) => {
-    const parsed = passwordChangeBody.safeParse(ctx.state.body);
-    if (!parsed.success) {
-      const param = parsed.error.issues[0].path.join('.') || 'new_password';
-      throw new ApiError('invalid_request', `${param} is required: send { "current_password", "new_password" }.`, { param });
-    }
-    const { current_password: currentPassword, new_password: newPassword } = parsed.data;
-    const variables = { tokenHash: cookieTokenHash(ctx), currentPassword, newPassword };
-    const ended = (await core.execute('ChangePassword', variables, GATEWAY).catch(passwordChangeSpelling.refusal)) as number;
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = { password_changed: true, other_sessions_ended: ended };
-  });
+    body = signedIn.session;
+  }
+  if (route.sessionCookie === 'clear') clearCookie(ctx);
+  if (route.answerAs) body = { ...route.answerAs.constants, ...(route.answerAs.field ? { [route.answerAs.field]: value } : {}) };
+  return body;
 }
 
 function clearCookie(ctx: Context): void {

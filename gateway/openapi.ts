@@ -21,10 +21,15 @@ import type { Route } from './routes';
 
 type JsonSchema = Record<string, unknown>;
 
-const ALWAYS: ErrorCode[] = ['unauthorized', 'rate_limited', 'internal_error', 'upstream_unavailable'];
+const ALWAYS: ErrorCode[] = ['unauthorized', 'internal_error', 'upstream_unavailable'];
+
+/** Every route with a credential is rate limited, and so are those limited per sign-in attempt. */
+const isRateLimited = (route: Route) => (route.auth !== 'none' && route.auth !== 'session') || route.signInLimits !== undefined;
 
 /** The credentials a route accepts, any one of them. */
 function securityOf(route: Route): Record<string, never[]>[] {
+  if (route.auth === 'none') return [];
+  if (route.auth === 'session') return [{ dashboardSession: [] }];
   if (route.auth === 'dashboard') return [{ dashboardSession: [] }, { dashboardToken: [] }];
   return route.session ? [{ apiKey: [] }, { dashboardSession: [] }] : [{ apiKey: [] }];
 }
@@ -64,14 +69,13 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
       responses: {
         '200': {
           description: 'OK',
-          headers: rateLimitHeaders,
-          content: { 'application/json': { schema: responseSchema(schema, operation.document) } },
+          headers: isRateLimited(route) ? rateLimitHeaders : { 'X-Request-Id': rateLimitHeaders['X-Request-Id'] },
+          content: { 'application/json': { schema: answerSchema(route, responseSchema(schema, operation.document)) } },
         },
-        ...errorResponses([...route.errors, ...ALWAYS]),
+        ...errorResponses([...route.errors, ...ALWAYS, ...(isRateLimited(route) ? (['rate_limited'] as const) : [])]),
       },
     };
   }
-  Object.assign(paths, sessionPaths());
   return {
     openapi: '3.1.0',
     info: {
@@ -114,71 +118,16 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
   };
 }
 
-/** The dashboard's sign-in, session and sign-out (gateway/dashboardSession.ts; docs/dashboard.md). */
-function sessionPaths(): Record<string, Record<string, unknown>> {
-  const session = {
-    type: 'object',
-    required: ['user', 'workspace', 'csrf_token', 'expires_at'],
-    properties: {
-      user: { type: 'object', properties: { id: { type: 'string' }, email: { type: 'string' }, access: { type: 'string', enum: ['full', 'read_only'] } } },
-      workspace: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } },
-      csrf_token: { type: 'string', description: 'Send it back in X-CSRF-Token with every change made with the cookie.' },
-      expires_at: { type: 'string', format: 'date-time', description: '12 hours after sign-in, however busy the session.' },
-    },
-  };
-  const ok = (description: string, schema: JsonSchema) => ({ '200': { description, content: { 'application/json': { schema } } } });
-  const tag = ['Dashboard session'];
-  return {
-    '/v1/session': {
-      post: {
-        operationId: 'signIn', tags: tag, summary: 'Sign in to the dashboard', security: [],
-        description: 'Sets the `mk_session` cookie (HttpOnly, SameSite=Strict, Secure over TLS). A wrong password and an unknown email get the same 401. Rate limited per client address and per email (SIGN_IN_ATTEMPTS_PER_MINUTE).',
-        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['email', 'password'], properties: { email: { type: 'string', maxLength: 254 }, password: { type: 'string', maxLength: 1024 } }, additionalProperties: false } } } },
-        responses: { ...ok('Signed in; the cookie is set.', session), ...errorResponses(['invalid_request', 'invalid_json', 'unsupported_media_type', 'payload_too_large', 'unauthorized', 'rate_limited', 'internal_error']) },
-      },
-      get: {
-        operationId: 'getSession', tags: tag, summary: 'The cookie\u2019s session', security: [{ dashboardSession: [] }],
-        responses: { ...ok('The signed-in session.', session), ...errorResponses(['unauthorized', 'internal_error']) },
-      },
-      delete: {
-        operationId: 'signOut', tags: tag, summary: 'Sign out', security: [{ dashboardSession: [] }],
-        description: 'Needs X-CSRF-Token. Ends the session in the database (every gateway refuses the cookie at once) and clears the cookie.',
-        responses: { ...ok('Signed out.', { type: 'object', properties: { signed_out: { type: 'boolean' } } }), ...errorResponses(['unauthorized', 'forbidden', 'internal_error']) },
-      },
-    },
-    '/v1/sessions': {
-      delete: {
-        operationId: 'signOutEverywhere', tags: tag, summary: 'Sign out everywhere', security: [{ dashboardSession: [] }],
-        description: 'Needs X-CSRF-Token. Ends every session of the signed-in user, this one included, and clears the cookie.',
-        responses: {
-          ...ok('Every session ended.', { type: 'object', properties: { signed_out: { type: 'boolean' }, sessions_ended: { type: 'integer' } } }),
-          ...errorResponses(['unauthorized', 'forbidden', 'internal_error']),
-        },
-      },
-    },
-    '/v1/session/password': {
-      put: {
-        operationId: 'changePassword', tags: tag, summary: 'Change the password', security: [{ dashboardSession: [] }],
-        description:
-          'Needs X-CSRF-Token and the current password (a wrong one: 403 with param current_password). The new one: 12 to 256 characters, not one character repeated, not the current one. Every other session of the user ends; this one goes on. Rate limited like sign-in, per client address and per user.',
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object', required: ['current_password', 'new_password'], additionalProperties: false,
-                properties: { current_password: { type: 'string', maxLength: 1024 }, new_password: { type: 'string', maxLength: 1024 } },
-              },
-            },
-          },
-        },
-        responses: {
-          ...ok('Changed.', { type: 'object', properties: { password_changed: { type: 'boolean' }, other_sessions_ended: { type: 'integer' } } }),
-          ...errorResponses(['invalid_request', 'invalid_json', 'unsupported_media_type', 'payload_too_large', 'unauthorized', 'forbidden', 'rate_limited', 'internal_error']),
-        },
-      },
-    },
-  };
+/** The body a route answers with, from its operation's result: see Route.sessionCookie and Route.answerAs. */
+function answerSchema(route: Route, result: JsonSchema): JsonSchema {
+  if (route.answerAs) {
+    const { constants, field } = route.answerAs;
+    const properties: Record<string, JsonSchema> = Object.fromEntries(Object.keys(constants).map((name) => [name, { type: 'boolean', const: true }]));
+    if (field) properties[field] = result;
+    return { type: 'object', properties, required: Object.keys(properties) };
+  }
+  if (route.sessionCookie === 'set') return (result as { properties: Record<string, JsonSchema> }).properties.session;
+  return result;
 }
 
 const rateLimitHeaders = {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { DECIMAL_PATTERN, fitsStorage, isDecimalString, STORAGE_RULE, STORAGE_SCALE } from '../core/domain/decimals';
 import { MAX_LIMIT } from '../core/domain/pagination';
-import { EXECUTION_STRATEGIES } from '../core/domain/planning';
-import { VENUES } from '../core/domain/venues';
+import { venueName, type VenueColumn } from '../core/domain/venues';
 import type { ApiErrorCode } from './errors';
+import { graphqlEnum } from './graphqlEnums';
 
 /**
  * The REST API, one row per route: method, path, the persisted GraphQL operation it runs, and how
@@ -22,9 +22,25 @@ export interface Route {
    * The credential the route takes: an API key, or the dashboard (its session cookie, or a
    * dashboard token; read-only ones only read). `session` lets the dashboard's session call an API-key route too
    * (docs/dashboard.md): reads, risk settings, cancels; never order placement.
+   * The dashboard's own session routes take `none` (no credential: signing in, reading the cookie's
+   * session) or `session` (the live session of the cookie, with its CSRF token on changes). Both
+   * run the gateway's internal operations, with the SHA-256 of the cookie as `tokenHash`.
    */
-  auth: 'api_key' | 'dashboard';
+  auth: 'api_key' | 'dashboard' | 'none' | 'session';
   session?: boolean;
+  /** The SHA-256 of the session cookie is the variable `tokenHash` (no cookie: 401). */
+  sessionToken?: boolean;
+  /** The limits on guessing a password (SIGN_IN_ATTEMPTS_PER_MINUTE each), per client address, email or user. */
+  signInLimits?: SignInLimit[];
+  /** A null answer is 401 unauthorized with this message. */
+  nullIsUnauthorized?: string;
+  /**
+   * The session cookie: `set` from the answer's `token` (the answer's `session` is then the body),
+   * or `clear` once the operation has run.
+   */
+  sessionCookie?: 'set' | 'clear';
+  /** The body is these fields, and the answer (a scalar) as `field` when given: `{ signed_out: true, sessions_ended: 2 }`. */
+  answerAs?: { constants: Record<string, true>; field?: string };
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodObject;
@@ -43,6 +59,11 @@ export interface Route {
   errors: ApiErrorCode[];
 }
 
+export type SignInLimit = 'address' | 'email' | 'user';
+
+/** The 401 of a request without a live dashboard session. */
+export const SIGNED_OUT = 'Sign in first: the session is missing, has ended or has expired.';
+
 const id = (prefix: string) => z.string().min(1).max(64).describe(`An id starting with \`${prefix}_\`.`);
 const decimal = z
   .string()
@@ -58,6 +79,9 @@ const limit = z
   .describe(`Page size, 1 to ${MAX_LIMIT}; 50 when left out.`);
 const page = { limit: limit.optional(), cursor: z.string().max(512).optional().describe('The next_cursor of the previous page.') };
 const exchange = z.enum(['kalshi', 'polymarket']);
+// Allowed values from the GraphQL schema's enums; venues are spelled sim-kalshi in REST, sim_kalshi in GraphQL.
+const venue = graphqlEnum('Venue', (name) => venueName(name as VenueColumn));
+const strategy = graphqlEnum('ExecutionStrategy');
 
 const riskLimitsBody = z.strictObject({
   max_order_notional: decimal.nullable().optional().describe('Dollars per order; null removes the limit.'),
@@ -86,11 +110,11 @@ const complexOrderBody = z.strictObject({
   side: z.enum(['yes', 'no']),
   action: z.enum(['buy', 'sell']),
   quantity: decimal.describe('Contracts.'),
-  strategy: z.enum(EXECUTION_STRATEGIES),
+  strategy,
   limit_price: decimal.optional().describe('Worst acceptable price in the side’s own terms.'),
   duration_seconds: z.number().int().positive().max(86_400).optional().describe('twap: the time the slices are spread over (required for twap).'),
   slices: z.number().int().min(1).max(1000).optional().describe('twap: how many slices; one a minute when left out.'),
-  venues: z.array(z.enum(VENUES)).min(1).optional().describe('The venues the order may use; every venue listing the question when left out.'),
+  venues: z.array(venue).min(1).optional().describe('The venues the order may use; every venue listing the question when left out.'),
 });
 
 export const ROUTES: Route[] = [
@@ -106,7 +130,7 @@ export const ROUTES: Route[] = [
     auth: 'api_key', session: true,
     query: z.strictObject({
       subaccount_id: id('sa').optional(), market_id: id('mkt').optional(),
-      status: z.enum(['working', 'pending', 'open', 'partially_filled', 'filled', 'canceled', 'rejected', 'expired', 'unknown']).optional(),
+      status: graphqlEnum('OrderStatusFilter').optional(),
       since: timestamp.optional(), until: timestamp.optional(), ...page,
     }),
     errors: ['invalid_request'],
@@ -150,8 +174,8 @@ export const ROUTES: Route[] = [
     auth: 'api_key', session: true,
     query: z.strictObject({
       subaccount_id: id('sa').optional(), market_id: id('mkt').optional(),
-      status: z.enum(['pending', 'working', 'completed', 'canceled', 'failed']).optional(),
-      strategy: z.enum(EXECUTION_STRATEGIES).optional(),
+      status: graphqlEnum('ComplexOrderStatus').optional(),
+      strategy: strategy.optional(),
       since: timestamp.optional(), until: timestamp.optional(), ...page,
     }),
     errors: ['invalid_request'],
@@ -192,7 +216,7 @@ export const ROUTES: Route[] = [
     auth: 'api_key',
     query: z.strictObject({
       from: timestamp.optional(), to: timestamp.optional(), subaccount_id: id('sa').optional(),
-      strategy: z.enum(EXECUTION_STRATEGIES).optional(), venue: z.enum(VENUES).optional(), market_id: id('mkt').optional(),
+      strategy: strategy.optional(), venue: venue.optional(), market_id: id('mkt').optional(),
     }),
     errors: ['invalid_request'],
   },
@@ -270,8 +294,8 @@ export const ROUTES: Route[] = [
     description: 'Full-text search (every word, as a prefix) over title, ticker, category and description, ranked; without q, catalog order. Catalog answers may be up to CATALOG_CACHE_MS (1 s) old.',
     auth: 'api_key', session: true, catalog: true,
     query: z.strictObject({
-      q: z.string().max(200).optional(), venue: z.enum(VENUES).optional(),
-      status: z.enum(['open', 'closed', 'settled']).optional(), category: z.string().max(64).optional(), ...page,
+      q: z.string().max(200).optional(), venue: venue.optional(),
+      status: graphqlEnum('MarketStatus').optional(), category: z.string().max(64).optional(), ...page,
     }),
     errors: ['invalid_request'],
   },
@@ -321,4 +345,41 @@ export const ROUTES: Route[] = [
     method: 'GET', path: '/v1/workspace', operation: 'GetWorkspace', tag: 'Workspaces', summary: 'Get the current workspace',
     auth: 'api_key', session: true, errors: [],
   },
+  ...sessionRoutes(),
 ];
+
+/** The dashboard's sign-in, session check and sign-out (docs/dashboard.md). */
+function sessionRoutes(): Route[] {
+  const tag = 'Dashboard session';
+  const password = z.string().min(1).max(1024);
+  return [
+    {
+      method: 'POST', path: '/v1/session', operation: 'SignIn', tag, summary: 'Sign in to the dashboard',
+      description: 'Sets the `mk_session` cookie (HttpOnly, SameSite=Strict, Secure over TLS). A wrong password and an unknown email get the same 401. Rate limited per client address and per email (SIGN_IN_ATTEMPTS_PER_MINUTE).',
+      auth: 'none', signInLimits: ['address', 'email'], sessionCookie: 'set', nullIsUnauthorized: 'The email or password is incorrect.',
+      body: z.strictObject({ email: z.string().min(1).max(254), password }),
+      errors: ['invalid_request', 'invalid_json', 'unsupported_media_type', 'payload_too_large'],
+    },
+    {
+      method: 'GET', path: '/v1/session', operation: 'CurrentSession', tag, summary: 'The cookie\u2019s session',
+      auth: 'none', sessionToken: true, nullIsUnauthorized: SIGNED_OUT, errors: [],
+    },
+    {
+      method: 'DELETE', path: '/v1/session', operation: 'SignOut', tag, summary: 'Sign out',
+      description: 'Needs X-CSRF-Token. Ends the session in the database (every gateway refuses the cookie at once) and clears the cookie.',
+      auth: 'session', sessionToken: true, sessionCookie: 'clear', answerAs: { constants: { signed_out: true } }, errors: ['forbidden'],
+    },
+    {
+      method: 'DELETE', path: '/v1/sessions', operation: 'SignOutEverywhere', tag, summary: 'Sign out everywhere',
+      description: 'Needs X-CSRF-Token. Ends every session of the signed-in user, this one included, and clears the cookie.',
+      auth: 'session', sessionToken: true, sessionCookie: 'clear', answerAs: { constants: { signed_out: true }, field: 'sessions_ended' }, errors: ['forbidden'],
+    },
+    {
+      method: 'PUT', path: '/v1/session/password', operation: 'ChangePassword', tag, summary: 'Change the password',
+      description: 'Needs X-CSRF-Token and the current password (a wrong one: 403 with param current_password). The new one: 12 to 256 characters, not one character repeated, not the current one. Every other session of the user ends; this one goes on. Rate limited like sign-in, per client address and per user.',
+      auth: 'session', sessionToken: true, signInLimits: ['address', 'user'], answerAs: { constants: { password_changed: true }, field: 'other_sessions_ended' },
+      body: z.strictObject({ current_password: password, new_password: password }),
+      errors: ['invalid_request', 'invalid_json', 'unsupported_media_type', 'payload_too_large', 'forbidden'],
+    },
+  ];
+}

@@ -2,7 +2,7 @@ import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import type { Config } from '../config';
 import type { Db } from '../db/prismaClient';
-import { PRINCIPAL_HEADER, verifyPrincipal } from '../../contract/principal';
+import { CORE_GRAPHQL_PATH } from '../../contract/endpoints';
 import { loadOperations } from '../../contract/operations';
 import type { RevocationBus } from '../../contract/revocationBus';
 import type { VenueRegistry } from '../venues/venue';
@@ -12,6 +12,7 @@ import { graphqlError, maskError } from './errorMasking';
 import { refuseMutationsWhenReadOnly } from './readOnlyAccess';
 import { useIdempotency } from './idempotency';
 import { schema } from './schema';
+import { signedPrincipalOf } from './signedPrincipal';
 
 export interface CoreDeps extends ContextDeps {
   internalSecret: string;
@@ -34,7 +35,7 @@ export function createCoreYoga(deps: CoreDeps): CoreYoga {
   const mask = maskError(deps.logger);
   return createYoga<Record<string, never>, CoreContext>({
     schema,
-    graphqlEndpoint: '/graphql',
+    graphqlEndpoint: CORE_GRAPHQL_PATH,
     landingPage: false,
     ...(deps.inProcessOnly ? { maxRequestBodySize: false as const } : {}),
     graphiql: false,
@@ -53,10 +54,6 @@ export function createCoreYoga(deps: CoreDeps): CoreYoga {
       refuseMutationsWhenReadOnly(),
       useIdempotency(deps.db, mask),
     ],
-    context: ({ request }) => {
-      const principal = verifyPrincipal(request.headers.get(PRINCIPAL_HEADER), deps.internalSecret);
-      if (!principal) throw graphqlError('unauthorized', 'A valid signed principal is required.');
-      return contextFor(deps, principal);
-    },
+    context: ({ request }) => contextFor(deps, signedPrincipalOf(request, deps.internalSecret)),
   });
 }

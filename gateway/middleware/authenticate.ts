@@ -51,7 +51,7 @@ export function authenticate(access: RouteAccess, deps: AuthDeps): Middleware {
   };
 }
 
-async function bearerAuth(kind: RouteAccess['auth'], authorization: string, ctx: Context, deps: AuthDeps): Promise<Authenticated> {
+export async function bearerAuth(kind: RouteAccess['auth'], authorization: string, ctx: Context, deps: AuthDeps): Promise<Authenticated> {
   const format = kind === 'api_key' ? API_KEY_FORMAT : DASHBOARD_TOKEN_FORMAT;
   const match = /^Bearer ([^\s]+)$/.exec(authorization);
   if (!match || !format.test(match[1])) throw unauthorized();

@@ -63,7 +63,7 @@ async function answerOf(failing: () => Promise<unknown>): Promise<ApiResponse> {
 function coreAnswering(error: unknown): CoreTransport {
   const masked = maskError(logger)(error);
   return {
-    post: async () => ({ status: 200, text: JSON.stringify({ data: null, errors: [masked.toJSON()] }) }),
+    send: async () => ({ status: 200, contentType: 'application/json', text: JSON.stringify({ data: null, errors: [masked.toJSON()] }) }),
     close: async () => undefined,
   };
 }
@@ -110,7 +110,7 @@ describe('the catalogue, the OpenAPI document, the gateway and the core agree', 
     const gatewayCode: CoreErrorCode = 'upstream_unavailable';
     expect(isCoreErrorCode(gatewayCode)).toBe(false);
     const client = new CoreClient(
-      { post: async () => ({ status: 200, text: JSON.stringify({ errors: [{ message: 'x', extensions: { code: 'rate_limited' } }] }) }), close: async () => undefined },
+      { send: async () => ({ status: 200, contentType: 'application/json', text: JSON.stringify({ errors: [{ message: 'x', extensions: { code: 'rate_limited' } }] }) }), close: async () => undefined },
       loadOperations(),
       'secret',
       1000,

@@ -1,5 +1,5 @@
 /**
- * The analysts' GraphQL at /analyst/graphql, over real HTTP: authenticated with a dashboard token,
+ * The analysts' GraphQL at the gateway's /analyst/graphql, over real HTTP: authenticated with a dashboard token,
  * read-only tokens refused mutations, depth and complexity bounded, GraphiQL served without any
  * CDN, and workspace B's data unreachable from workspace A through every query shape: direct ids,
  * filters, nested relations, lists.
@@ -7,8 +7,6 @@
  * Orders rest at 0.01 on sim-kalshi HURRICANE-CAT5, which only analystQueries.test.ts also uses
  * (the same way: bids nobody trades).
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createDashboardToken, revokeApiKey } from '../../core/services/apiKeys';
 import { placeOrder } from '../../core/services/orders';
 import { createSubaccount } from '../../core/services/subaccounts';
@@ -20,7 +18,6 @@ import { buildWorkspace } from '../support/factories';
 import { startStack, type Stack } from '../support/stack';
 
 let stack: Stack;
-let server: http.Server;
 let url: string;
 
 interface Party {
@@ -59,17 +56,11 @@ let b: Party;
 
 beforeAll(async () => {
   stack = await startStack(testConfig());
-  server = http.createServer(stack.core.handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/analyst/graphql`;
+  url = `${stack.gateways[0]}/analyst/graphql`;
   a = await party('Workspace A');
   b = await party('Workspace B');
 });
-afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
-  await stack?.close();
-});
+afterAll(() => stack?.close());
 
 describe('authentication and access', () => {
   it('refuses requests without a valid, unrevoked dashboard token', async () => {
@@ -137,7 +128,7 @@ describe('authentication and access', () => {
     expect(wide.body.data ?? null).toBeNull();
   });
 
-  it('serves GraphiQL from the core itself, with no script from another origin', async () => {
+  it('serves GraphiQL from the gateway itself, with no script from another origin', async () => {
     const page = await fetch(url, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
     const html = await page.text();

@@ -7,7 +7,7 @@ import { startStack, type Stack } from '../support/stack';
 /** The core sits on a private network, but still trusts nothing it cannot verify. */
 describe('the core GraphQL endpoint', () => {
   let stack: Stack;
-  let principal: Principal;
+  let principal: Extract<Principal, { kind: 'api_key' }>;
   const operations = loadOperations();
   const searchHash = operations.get('SearchMarkets')!.hash;
 
@@ -78,5 +78,57 @@ describe('the core GraphQL endpoint', () => {
     const header = signPrincipal({ ...principal, workspaceId: 'ws_01abcdefghjkmnpqrstvwxyz00' } as Principal, INTERNAL_SECRET);
     const response = await post(persisted(operations.get('GetWorkspace')!.hash), header);
     expect(response.body.errors![0].extensions.code).toBe('not_found');
+  });
+
+  describe('every endpoint of the core refuses a request without a valid signed principal', () => {
+    const analyst = (): Principal => ({ kind: 'analyst', workspaceId: principal.workspaceId, credentialId: 'tok_x', environment: 'test', access: 'full' });
+    const document = JSON.stringify({ query: '{ workspace { id } }' });
+    const endpoints: [string, 'GET' | 'POST', string, string | undefined][] = [
+      ['persisted operations', 'POST', '/graphql', JSON.stringify(persisted(searchHash, { limit: 1 }))],
+      ['persisted operations over GET', 'GET', `/graphql?query=${encodeURIComponent('{ workspace { id } }')}`, undefined],
+      ['analysts’ GraphQL', 'POST', '/analyst/graphql', document],
+      ['analysts’ GraphQL over GET', 'GET', `/analyst/graphql?query=${encodeURIComponent('{ workspace { id } }')}`, undefined],
+      ['a page view of the analysts’ GraphQL', 'GET', '/analyst/graphql', undefined],
+      ['the health check', 'GET', '/health', undefined],
+      ['an unknown path', 'GET', '/nothing-here', undefined],
+    ];
+    const headers: [string, () => string | undefined][] = [
+      ['no principal', () => undefined],
+      ['signed with another secret', () => signPrincipal(analyst(), 'not-the-internal-secret-at-all-0000')],
+      ['altered after signing', () => {
+        const [, signature] = signPrincipal(analyst(), INTERNAL_SECRET).split('.');
+        const other = Buffer.from(JSON.stringify({ ...analyst(), workspaceId: 'ws_someone_else', iat: Date.now() })).toString('base64url');
+        return `${other}.${signature}`;
+      }],
+      ['stale (signed two minutes ago)', () => signPrincipal(analyst(), INTERNAL_SECRET, Date.now() - 120_000)],
+      ['malformed', () => 'not.a.principal'],
+    ];
+    const cases = endpoints.flatMap(([name, method, path, body]) => headers.map(([why, header]) => [name, why, method, path, body, header] as const));
+
+    it.each(cases)('%s: %s is 401', async (_name, _why, method, path, body, header) => {
+      const value = header();
+      const response = await fetch(`${stack.coreUrl}${path}`, {
+        method,
+        body,
+        headers: { accept: 'text/html, application/json', ...(body ? { 'content-type': 'application/json' } : {}), ...(value ? { [PRINCIPAL_HEADER]: value } : {}) },
+      });
+      expect(response.status).toBe(401);
+      const answer = (await response.json()) as { data?: unknown; errors: { extensions: { code: string } }[] };
+      expect(answer.errors[0].extensions.code).toBe('unauthorized');
+      expect(answer.data).toBeUndefined();
+    });
+
+    it('the analysts’ GraphQL runs a document for a signed analyst principal, and only for one', async () => {
+      const post = (header: string) =>
+        fetch(`${stack.coreUrl}/analyst/graphql`, { method: 'POST', body: document, headers: { 'content-type': 'application/json', [PRINCIPAL_HEADER]: header } });
+      const answered = await post(signPrincipal(analyst(), INTERNAL_SECRET));
+      expect(answered.status).toBe(200);
+      expect(((await answered.json()) as { data: { workspace: { id: string } } }).data.workspace.id).toBe(principal.workspaceId);
+      for (const other of [principal, { kind: 'gateway' } as Principal]) {
+        const refused = await post(signPrincipal(other, INTERNAL_SECRET));
+        expect(refused.status).toBe(403);
+        expect(((await refused.json()) as { errors: { extensions: { code: string } }[] }).errors[0].extensions.code).toBe('forbidden');
+      }
+    });
   });
 });

@@ -302,6 +302,19 @@ describe('dashboard API', () => {
       expect(body.paths['/v1/subaccounts/{id}/credentials/{exchange}'].put.requestBody).toBeDefined();
       expect(Object.keys(body.paths['/v1/session']).sort()).toEqual(['delete', 'get', 'post']);
       expect(body.paths['/v1/session'].post.responses['429']).toBeDefined();
+      expect(body.paths['/v1/session'].get.responses['429']).toBeUndefined(); // not limited: it only reads the cookie's session
+      expect(body.paths['/v1/session'].post.security).toEqual([]);
+      expect(body.paths['/v1/session'].delete.security).toEqual([{ dashboardSession: [] }]);
+      expect(body.paths['/v1/session/password'].put.responses['429']).toBeDefined();
+      // Generated from the rows and their operations: the body each answers with.
+      const session = body.paths['/v1/session'].get.responses['200'].content['application/json'].schema;
+      expect(session.required).toEqual(['user', 'workspace', 'csrf_token', 'expires_at']);
+      expect(session.properties.user.properties.access.enum).toEqual(['full', 'read_only']);
+      expect(body.paths['/v1/session'].post.responses['200'].content['application/json'].schema).toEqual(session);
+      expect(body.paths['/v1/sessions'].delete.responses['200'].content['application/json'].schema).toMatchObject({
+        properties: { signed_out: { type: 'boolean', const: true }, sessions_ended: { type: 'integer' } },
+      });
+      expect(body.paths['/v1/session/password'].put.requestBody.content['application/json'].schema.required).toEqual(['current_password', 'new_password']);
       expect(body.components.securitySchemes.dashboardSession).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'mk_session' });
     });
 

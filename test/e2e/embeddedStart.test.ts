@@ -21,6 +21,10 @@ describe('npm start on the embedded database', () => {
     expect(markets.status).toBe(200);
     expect(markets.body.data.length).toBeGreaterThan(0);
     expect(markets.body).toHaveProperty('has_more');
+    const dashboardToken = /mk_dash_[0-9A-Za-z]+/.exec(service.output())![0];
+    const analyst = await call(service.url, 'POST', '/analyst/graphql', { key: dashboardToken, body: { query: '{ workspace { id } }' } });
+    expect(analyst.status).toBe(200);
+    expect(analyst.body.data.workspace.id).toMatch(/^ws_/);
 
     const cli = await runProcess('bin/cli.ts', ['workspaces', 'create', 'Second'], env);
     expect(cli.stderr).toBe('');

@@ -68,6 +68,18 @@ describe('core and two gateway processes sharing Redis', () => {
     expect(envelopeOf(other).code).toBe('unauthorized');
   });
 
+  it('serves the analysts’ GraphQL through a gateway process, over HTTP to the core, which refuses it sent directly', async () => {
+    const { workspace } = await buildWorkspace(db);
+    const { secret } = await createDashboardToken(db, workspace.id, 'read_only');
+    const body = { query: '{ workspace { id } }' };
+    const answered = await call(gateways[1].url, 'POST', '/analyst/graphql', { key: secret, body });
+    expect(answered.status).toBe(200);
+    expect(answered.body.data.workspace.id).toBe(workspace.id);
+    const direct = await call(core.url, 'POST', '/analyst/graphql', { key: secret, body });
+    expect(direct.status).toBe(401);
+    expect(direct.body.errors[0].extensions.code).toBe('unauthorized');
+  });
+
   it('answers 502 upstream_unavailable within the timeout when the core hangs', async () => {
     const hung = http.createServer(() => undefined); // accepts, never answers
     await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));

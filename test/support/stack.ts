@@ -2,7 +2,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../../core/config';
 import { openCore, type CoreService } from '../../core/coreService';
-import { ANALYST_ENDPOINT } from '../../core/graphql/analystYoga';
 import { createRevocationBus } from '../../contract/revocationBus';
 import { createLogger } from '../../core/support/logger';
 import { httpTransport, inProcessTransport } from '../../gateway/coreClient';
@@ -39,7 +38,7 @@ export async function startStack(config: Config, mode: 'single' | 'split' = 'sin
   const closers: (() => Promise<void>)[] = [];
   let coreUrl: string | undefined;
   if (mode === 'split') {
-    const coreServer = http.createServer(core.yoga);
+    const coreServer = http.createServer(core.handler);
     servers.push(coreServer);
     coreUrl = await listen(coreServer);
   }
@@ -47,17 +46,13 @@ export async function startStack(config: Config, mode: 'single' | 'split' = 'sin
   for (let i = 0; i < (mode === 'single' ? 1 : gatewayCount); i += 1) {
     const revocations = mode === 'single' ? core.revocations : createRevocationBus(config.REDIS_URL);
     const gateway = openGateway(config, {
-      transport: mode === 'single' ? inProcessTransport(core.yoga) : httpTransport(coreUrl!),
+      transport: mode === 'single' ? inProcessTransport(core) : httpTransport(coreUrl!),
       internalSecret: INTERNAL_SECRET,
       revocations,
       revocationsReachUs: mode === 'single' || revocations.shared,
       logger,
     });
-    // As `npm start` does: the analysts' GraphQL beside the REST API on the single process's port.
-    const rest = gateway.app.callback();
-    const server = http.createServer(
-      mode === 'single' ? (req, res) => void (req.url?.startsWith(ANALYST_ENDPOINT) ? core.analyst(req, res) : rest(req, res)) : rest,
-    );
+    const server = http.createServer(gateway.app.callback());
     servers.push(server);
     gateways.push(await listen(server));
     closers.push(() => gateway.close());

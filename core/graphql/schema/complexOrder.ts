@@ -1,4 +1,4 @@
-import { EXECUTION_STRATEGIES } from '../../domain/planning';
+import type { ExecutionStrategy } from '../../domain/planning';
 import { venueName } from '../../domain/venues';
 import { builder } from '../builder';
 import { previewComplexOrder } from '../../services/complexOrderPreview';
@@ -13,7 +13,7 @@ import {
 import { executionAnalytics } from '../../services/executionAnalytics';
 import { executionReport } from '../../services/executionReport';
 import { requestScope, tradingScope } from '../context';
-import { ComplexOrderStatusEnum, OrderActionEnum, OrderSideEnum, TimeInForceEnum } from './enums';
+import { ComplexOrderStatusEnum, ExecutionStrategyEnum, OrderActionEnum, OrderSideEnum, TimeInForceEnum, VenueEnum } from './enums';
 import { pageArgs, pageOf } from './page';
 
 const ChildOrderStatusEnum = builder.enumType('ChildOrderStatus', {
@@ -52,7 +52,8 @@ export const ComplexOrderType = builder.prismaObject('ComplexOrder', {
     marketId: t.exposeID('marketId'),
     side: t.expose('side', { type: OrderSideEnum }),
     action: t.expose('action', { type: OrderActionEnum }),
-    strategy: t.exposeString('strategy'),
+    // Stored as text, written only from ExecutionStrategy (placement validates it); an unknown value fails to serialise.
+    strategy: t.field({ type: ExecutionStrategyEnum, resolve: (c) => c.strategy as ExecutionStrategy }),
     quantity: t.expose('quantity', { type: 'Decimal' }),
     limitPrice: t.expose('limitPrice', { type: 'Decimal', nullable: true }),
     durationSeconds: t.exposeInt('durationSeconds', { nullable: true }),
@@ -95,8 +96,6 @@ export const ComplexOrderType = builder.prismaObject('ComplexOrder', {
 const ComplexOrderPage = pageOf('ComplexOrder', ComplexOrderType);
 const ChildOrderPage = pageOf('ChildOrder', ChildOrderType);
 
-const StrategyEnum = builder.enumType('ExecutionStrategy', { values: EXECUTION_STRATEGIES });
-
 const ComplexOrderPreviewInput = builder.inputType('ComplexOrderPreviewInput', {
   fields: (t) => ({
     subaccountId: t.string({ required: true }),
@@ -105,10 +104,10 @@ const ComplexOrderPreviewInput = builder.inputType('ComplexOrderPreviewInput', {
     action: t.field({ type: OrderActionEnum, required: true }),
     quantity: t.field({ type: 'Decimal', required: true }),
     limitPrice: t.field({ type: 'Decimal', required: false, description: 'Worst acceptable price, in the side’s own terms.' }),
-    strategy: t.field({ type: StrategyEnum, required: true }),
+    strategy: t.field({ type: ExecutionStrategyEnum, required: true }),
     durationSeconds: t.int({ required: false, description: 'twap: the time the slices are spread over.' }),
     slices: t.int({ required: false, description: 'twap: how many slices; one a minute when left out.' }),
-    venues: t.stringList({ required: false, description: 'Venues the order may use; every venue listing the question when left out.' }),
+    venues: t.field({ type: [VenueEnum], required: false, description: 'Venues the order may use; every venue listing the question when left out.' }),
   }),
 });
 
@@ -118,8 +117,8 @@ builder.queryFields((t) => ({
     args: {
       subaccountId: t.arg.string({ required: false }),
       marketId: t.arg.string({ required: false }),
-      status: t.arg.string({ required: false }),
-      strategy: t.arg.string({ required: false }),
+      status: t.arg({ type: ComplexOrderStatusEnum, required: false }),
+      strategy: t.arg({ type: ExecutionStrategyEnum, required: false }),
       since: t.arg({ type: 'DateTime', required: false }),
       until: t.arg({ type: 'DateTime', required: false }),
       ...pageArgs,
@@ -150,8 +149,8 @@ builder.queryFields((t) => ({
       from: t.arg({ type: 'DateTime', required: false }),
       to: t.arg({ type: 'DateTime', required: false }),
       subaccountId: t.arg.string({ required: false }),
-      strategy: t.arg.string({ required: false }),
-      venue: t.arg.string({ required: false }),
+      strategy: t.arg({ type: ExecutionStrategyEnum, required: false }),
+      venue: t.arg({ type: VenueEnum, required: false }),
       marketId: t.arg.string({ required: false }),
     },
     resolve: (_root, args, ctx) => executionAnalytics(ctx.db, requestScope(ctx), args),

@@ -1,5 +1,7 @@
+import { EXECUTION_STRATEGIES } from '../../domain/planning';
+import { VENUES, venueColumn, type VenueColumn, type VenueName } from '../../domain/venues';
 import { builder } from '../builder';
-import { COMPLEX_ORDER_STATUSES, ORDER_STATUSES } from '../../domain/orderLifecycle';
+import { COMPLEX_ORDER_STATUSES, ORDER_STATUSES, WORKING_STATUSES } from '../../domain/orderLifecycle';
 
 // Lower-case values: the REST API spells them this way, and GraphQL allows it.
 export const EnvironmentEnum = builder.enumType('Environment', { values: ['test', 'live'] as const });
@@ -11,4 +13,17 @@ export const OrderActionEnum = builder.enumType('OrderAction', { values: ['buy',
 export const OrderTypeEnum = builder.enumType('OrderType', { values: ['limit', 'market'] as const });
 export const TimeInForceEnum = builder.enumType('TimeInForce', { values: ['gtc', 'ioc', 'fok'] as const });
 export const OrderStatusEnum = builder.enumType('OrderStatus', { values: ORDER_STATUSES });
+export const OrderStatusFilterEnum = builder.enumType('OrderStatusFilter', {
+  description: `An order status, or working (${WORKING_STATUSES.join(', ')}).`,
+  values: [...ORDER_STATUSES, 'working'] as const,
+});
+export const ExecutionStrategyEnum = builder.enumType('ExecutionStrategy', { values: EXECUTION_STRATEGIES });
+/**
+ * A venue. GraphQL names cannot hold a hyphen: the names are the database's spelling (sim_kalshi),
+ * and resolvers receive the API's (sim-kalshi), which the gateway's REST routes also accept.
+ */
+export const VenueEnum = builder.enumType('Venue', {
+  description: 'A venue: sim_kalshi, sim_polymarket (test), kalshi, polymarket (live). Fields of type String spell them sim-kalshi, as the REST API does.',
+  values: Object.fromEntries(VENUES.map((venue) => [venueColumn(venue), { value: venue }])) as Record<VenueColumn, { value: VenueName }>,
+});
 export const ComplexOrderStatusEnum = builder.enumType('ComplexOrderStatus', { values: COMPLEX_ORDER_STATUSES });

@@ -2,7 +2,7 @@ import { venueName } from '../../domain/venues';
 import { getMarket, searchMarkets } from '../../services/markets';
 import { builder } from '../builder';
 import { requestScope } from '../context';
-import { MarketStatusEnum } from './enums';
+import { MarketStatusEnum, VenueEnum } from './enums';
 import { pageArgs, pageOf } from './page';
 
 export const MarketType = builder.prismaObject('Market', {
@@ -30,8 +30,8 @@ builder.queryFields((t) => ({
     description: 'Full-text search over title, ticker, category and description, with exact filters.',
     args: {
       q: t.arg.string({ required: false }),
-      venue: t.arg.string({ required: false }),
-      status: t.arg.string({ required: false }),
+      venue: t.arg({ type: VenueEnum, required: false }),
+      status: t.arg({ type: MarketStatusEnum, required: false }),
       category: t.arg.string({ required: false }),
       ...pageArgs,
     },

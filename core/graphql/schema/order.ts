@@ -3,7 +3,7 @@ import { isResting, isWorking } from '../../domain/orderLifecycle';
 import { venueName } from '../../domain/venues';
 import { builder } from '../builder';
 import { requestScope, tradingScope } from '../context';
-import { OrderActionEnum, OrderSideEnum, OrderStatusEnum, OrderTypeEnum, TimeInForceEnum } from './enums';
+import { OrderActionEnum, OrderSideEnum, OrderStatusEnum, OrderStatusFilterEnum, OrderTypeEnum, TimeInForceEnum } from './enums';
 import { pageArgs, pageOf } from './page';
 
 const QueuePosition = builder
@@ -85,7 +85,7 @@ builder.queryFields((t) => ({
     args: {
       subaccountId: t.arg.string({ required: false }),
       marketId: t.arg.string({ required: false }),
-      status: t.arg.string({ required: false, description: 'An order status, or working (pending, open, partially_filled, unknown).' }),
+      status: t.arg({ type: OrderStatusFilterEnum, required: false }),
       since: t.arg({ type: 'DateTime', required: false }),
       until: t.arg({ type: 'DateTime', required: false }),
       ...pageArgs,

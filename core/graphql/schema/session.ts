@@ -21,19 +21,31 @@ interface SessionView {
 
 const AccessEnum = builder.enumType('Access', { values: ['full', 'read_only'] as const });
 
+const DashboardUser = builder.objectRef<Pick<SessionView, 'userId' | 'email' | 'access'>>('DashboardUser').implement({
+  fields: (t) => ({
+    id: t.exposeID('userId'),
+    email: t.exposeString('email'),
+    access: t.expose('access', { type: AccessEnum }),
+  }),
+});
+
+const DashboardWorkspace = builder.objectRef<{ id: string; name: string }>('DashboardWorkspace').implement({
+  fields: (t) => ({ id: t.exposeID('id'), name: t.exposeString('name') }),
+});
+
 const DashboardSession = builder.objectRef<SessionView>('DashboardSession').implement({
   fields: (t) => ({
     sessionId: t.exposeID('sessionId'),
     userId: t.exposeID('userId'),
-    email: t.exposeString('email'),
     access: t.expose('access', { type: AccessEnum }),
     workspaceId: t.exposeID('workspaceId'),
-    workspaceName: t.string({
-      resolve: async (session, _args, ctx) =>
-        (await ctx.db.workspace.findUniqueOrThrow({ where: { id: session.workspaceId }, select: { name: true } })).name,
+    user: t.field({ type: DashboardUser, resolve: (session) => session }),
+    workspace: t.field({
+      type: DashboardWorkspace,
+      resolve: (session, _args, ctx) => ctx.db.workspace.findUniqueOrThrow({ where: { id: session.workspaceId }, select: { id: true, name: true } }),
     }),
     csrfToken: t.exposeString('csrfToken', { description: 'Sent back by the page in X-CSRF-Token with every change.' }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', description: '12 hours after sign-in, however busy the session.' }),
   }),
 });
 

@@ -1,0 +1,102 @@
+import type Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { ANALYST_GRAPHQL_PATH } from '../contract/endpoints';
+import type { Principal } from '../contract/principal';
+import { SESSION_COOKIE } from '../core/domain/sessionTokens';
+import type { CoreClient } from './coreClient';
+import { environmentOf, sessionIdentity } from './dashboardSession';
+import { ApiError, upstreamUnavailable } from './errors';
+import { bearerAuth, type AuthDeps, type Authenticated } from './middleware/authenticate';
+import { jsonBody } from './middleware/jsonBody';
+
+/** GraphiQL, bundled in @graphql-yoga/render-graphiql: nothing is fetched from a CDN. */
+const GRAPHIQL_PAGE = renderGraphiQL({
+  title: 'Prediction markets — analyst GraphQL',
+  endpoint: ANALYST_GRAPHQL_PATH,
+  // Header values must be Latin-1 for fetch: no placeholder with an ellipsis here.
+  headers: JSON.stringify({ 'X-Environment': 'test' }),
+  defaultQuery: [
+    '# Signed in to the dashboard in this browser? Queries just work (the session reads only).',
+    '# Otherwise add "Authorization": "Bearer mk_dash_..." under Headers below.',
+    '# X-Environment chooses test or live.',
+    '{',
+    '  workspace { id name tradingHalted }',
+    '  subaccounts { data { id name cashBalance } }',
+    '}',
+    '',
+  ].join('\n'),
+});
+
+type AnalystPrincipal = Extract<Principal, { kind: 'analyst' }>;
+
+interface GraphQLBody {
+  errors?: { extensions?: Record<string, unknown> }[];
+}
+
+/**
+ * The analysts' GraphQL at /analyst/graphql (docs/analyst-graphql.md), an edge like every REST
+ * route: the request id, the access log, the error envelope for request-level failures, the
+ * credential (a dashboard token with its access, or the dashboard's session cookie as a read-only
+ * analyst, in the environment of X-Environment), the credential's rate limit, a bounded JSON body.
+ * The document goes to the core's analyst endpoint with an `analyst` principal signed like every
+ * other; the core's GraphQL answer comes back as it is, each error carrying the request id.
+ */
+export function registerAnalystGraphql(router: Router, deps: AuthDeps, limit: Middleware): void {
+  const authenticated: Middleware = async (ctx, next) => {
+    ctx.state.auth = await authenticateAnalyst(ctx, deps);
+    return next();
+  };
+  router.get(ANALYST_GRAPHQL_PATH, graphiql, authenticated, limit, (ctx) =>
+    forward(ctx, deps.core, { method: 'GET', path: ctx.url, headers: {} }),
+  );
+  router.post(ANALYST_GRAPHQL_PATH, authenticated, limit, jsonBody(), (ctx) =>
+    forward(ctx, deps.core, { method: 'POST', path: ANALYST_GRAPHQL_PATH, body: JSON.stringify(ctx.state.body), headers: { 'content-type': 'application/json' } }),
+  );
+}
+
+/** A browser's page view (GET, asking for HTML) gets GraphiQL, without credentials: it holds no data. */
+const graphiql: Middleware = (ctx, next) => {
+  if (!ctx.get('Accept').includes('text/html')) return next();
+  ctx.set('Cache-Control', 'no-store');
+  ctx.type = 'text/html';
+  ctx.body = GRAPHIQL_PAGE;
+};
+
+/**
+ * With an Authorization header, a dashboard token (its own access) and nothing else; without one,
+ * the dashboard's session cookie, which only reads (so no CSRF token is needed: a forged request
+ * can change nothing). The environment is checked first, as on the dashboard routes.
+ */
+async function authenticateAnalyst(ctx: Context, deps: AuthDeps): Promise<Authenticated> {
+  const environment = environmentOf(ctx);
+  const authorization = ctx.get('Authorization');
+  if (authorization === '' && ctx.cookies.get(SESSION_COOKIE)) {
+    const session = await sessionIdentity(ctx, deps.core);
+    const principal: AnalystPrincipal = { kind: 'analyst', workspaceId: session.workspace_id, credentialId: session.session_id, environment, access: 'read_only' };
+    return { id: session.session_id, principal, rateLimit: deps.dashboardRateLimit };
+  }
+  if (authorization === '') {
+    throw new ApiError('unauthorized', 'Sign in to the dashboard in this browser, or send a dashboard token: Authorization: Bearer mk_dash_…');
+  }
+  const token = await bearerAuth('dashboard', authorization, ctx, deps);
+  if (token.principal.kind !== 'dashboard') throw new ApiError('unauthorized', 'The dashboard token is unknown or revoked.');
+  const { workspaceId, tokenId, access } = token.principal;
+  return { ...token, principal: { kind: 'analyst', workspaceId, credentialId: tokenId, environment, access } };
+}
+
+async function forward(ctx: Context, core: CoreClient, request: { method: 'GET' | 'POST'; path: string; body?: string; headers: Record<string, string> }) {
+  const { principal } = ctx.state.auth as Authenticated;
+  const response = await core.send(request, principal);
+  let body: GraphQLBody;
+  try {
+    body = JSON.parse(response.text) as GraphQLBody;
+  } catch {
+    throw upstreamUnavailable();
+  }
+  for (const error of body.errors ?? []) error.extensions = { ...error.extensions, request_id: ctx.state.requestId };
+  ctx.set('Cache-Control', 'no-store');
+  ctx.status = response.status;
+  ctx.body = body;
+  ctx.type = response.contentType || 'application/json';
+}

@@ -1,0 +1,56 @@
+/**
+ * The gateway's allowed values for status, venue and strategy are the GraphQL schema's enums, in
+ * the REST API's spelling (venues with a hyphen), and reach the core as GraphQL names.
+ */
+import { graphqlEnum } from '../../gateway/graphqlEnums';
+import { checkedInSchema } from '../../gateway/operationShape';
+import { buildOpenApi } from '../../gateway/openapi';
+import { ROUTES } from '../../gateway/routes';
+import { toVariables } from '../../gateway/variables';
+import { isEnumType } from 'graphql';
+
+const enumNames = (name: string) => {
+  const type = checkedInSchema().getType(name);
+  if (!isEnumType(type)) throw new Error(`no enum ${name}`);
+  return type.getValues().map((v) => v.name).sort();
+};
+const route = (method: string, path: string) => ROUTES.find((r) => r.method === method && r.path === path)!;
+const openApi = buildOpenApi(ROUTES) as { paths: Record<string, Record<string, { parameters: { name: string; schema: { enum?: string[] } }[]; requestBody?: any }>> };
+const queryEnum = (path: string, name: string) => [...(openApi.paths[path].get.parameters.find((p) => p.name === name)!.schema.enum ?? [])].sort();
+const hyphenated = (names: string[]) => names.map((n) => n.replace('_', '-')).sort();
+
+describe('enums of the GraphQL schema', () => {
+  it('are the allowed values of every status, venue and strategy field of the REST API', () => {
+    expect(queryEnum('/v1/orders', 'status')).toEqual(enumNames('OrderStatusFilter'));
+    expect(enumNames('OrderStatusFilter')).toContain('working');
+    expect(queryEnum('/v1/complex_orders', 'status')).toEqual(enumNames('ComplexOrderStatus'));
+    expect(queryEnum('/v1/complex_orders', 'strategy')).toEqual(enumNames('ExecutionStrategy'));
+    expect(queryEnum('/v1/markets', 'status')).toEqual(enumNames('MarketStatus'));
+    expect(queryEnum('/v1/markets', 'venue')).toEqual(hyphenated(enumNames('Venue')));
+    expect(queryEnum('/v1/analytics/execution', 'venue')).toEqual(hyphenated(enumNames('Venue')));
+    expect(queryEnum('/v1/analytics/execution', 'strategy')).toEqual(enumNames('ExecutionStrategy'));
+    const body = openApi.paths['/v1/complex_orders'].post.requestBody.content['application/json'].schema;
+    expect([...body.properties.strategy.enum].sort()).toEqual(enumNames('ExecutionStrategy'));
+    expect([...body.properties.venues.items.enum].sort()).toEqual(hyphenated(enumNames('Venue')));
+  });
+
+  it('take the REST spelling of a venue and give the core its GraphQL name', () => {
+    const venue = graphqlEnum('Venue', (name) => name.replace('_', '-'));
+    expect(venue.parse('sim-kalshi')).toBe('sim_kalshi');
+    expect(venue.safeParse('sim_kalshi').success).toBe(false);
+    const variables = toVariables(route('GET', '/v1/analytics/execution'), { params: {}, query: { venue: 'sim-polymarket', strategy: 'twap' }, body: {} });
+    expect(variables).toEqual({ venue: 'sim_polymarket', strategy: 'twap' });
+    const body = { subaccount_id: 'sa_x', market_id: 'mkt_x', side: 'yes', action: 'buy', quantity: '1', strategy: 'sweep', venues: ['kalshi', 'sim-kalshi'] };
+    const placed = toVariables(route('POST', '/v1/complex_orders'), { params: {}, query: {}, body });
+    expect((placed.input as { venues: string[] }).venues).toEqual(['kalshi', 'sim_kalshi']);
+  });
+
+  it('refuse a value outside the enum, naming the field', () => {
+    expect(() => toVariables(route('GET', '/v1/orders'), { params: {}, query: { status: 'done' }, body: {} })).toThrow(
+      expect.objectContaining({ code: 'invalid_request', extra: expect.objectContaining({ param: 'status' }) }),
+    );
+    expect(() => toVariables(route('GET', '/v1/markets'), { params: {}, query: { venue: 'sim_kalshi' }, body: {} })).toThrow(
+      expect.objectContaining({ code: 'invalid_request', extra: expect.objectContaining({ param: 'venue' }) }),
+    );
+  });
+});
