@@ -1,7 +1,7 @@
 /**
  * `npm run generate` (also run after install): the Prisma client and the Pothos types.
  * The Prisma CLI insists on a native schema engine before `generate`, which it cannot download
- * offline; generate never uses it, so any existing file satisfies the check (ENVIRONMENT.md).
+ * offline; generate never uses it, so any existing file satisfies the check (docs/runtime.md).
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';

@@ -2,9 +2,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '../..');
-// `node --import tsx` rather than the tsx binary: the service is then this very process, so a
-// SIGKILL reaches it (the tsx binary runs the script in a child it cannot forward SIGKILL to).
-const NODE_ARGS = ['--import', 'tsx'];
+
+/**
+ * The compiled form of an entry point (`bin/start.ts` -> `dist/bin/start.js`), which a process
+ * runs as production does: `node`, no tsx. The build (scripts/build.js) runs in globalSetup, so
+ * dist/ is never older than the sources under test. `node` itself is the service process, so a
+ * SIGKILL reaches it.
+ */
+export function compiledEntryPoint(script: string): string {
+  if (!/^bin\/\w+\.ts$/.test(script)) throw new Error(`not an entry point under bin/: ${script}`);
+  return path.join('dist', script.replace(/\.ts$/, '.js'));
+}
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -19,7 +27,7 @@ export interface ServiceProcess {
  */
 export function startProcess(script: string, env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
   // The scheduler stays off, as in testConfig(): another suite's due complex-order children are not ours to send.
-  const child = spawn(process.execPath, [...NODE_ARGS, script], { cwd: ROOT, env: { ...process.env, SCHEDULER_ENABLED: 'false', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [compiledEntryPoint(script)], { cwd: ROOT, env: { ...process.env, SCHEDULER_ENABLED: 'false', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -86,7 +94,7 @@ export function runProcess(
   return new Promise((resolve, reject) => {
     const merged: NodeJS.ProcessEnv = { ...process.env, ...env };
     for (const [name, value] of Object.entries(env)) if (value === undefined) delete merged[name];
-    const child = spawn(process.execPath, [...NODE_ARGS, script, ...args], {
+    const child = spawn(process.execPath, [compiledEntryPoint(script), ...args], {
       cwd: ROOT,
       env: merged,
       stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
