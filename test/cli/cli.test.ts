@@ -4,7 +4,7 @@ import { databaseUrl } from '../support/env';
 import { expectUsageRefusal, runProcess, STACK_FRAME, type ProcessOutcome } from '../support/processes';
 
 /**
- * The administration CLI as a real process against the run's database. Each tsx start costs a
+ * The administration CLI as a real process against the run's database. Each start of a Node process costs a
  * second or two, so the error cases run side by side while the happy path runs in order.
  */
 const SLOW = 120_000;

@@ -14,7 +14,7 @@ export const PRICE_TICKS_PER_DOLLAR = 10_000;
 export const MIN_PRICE_TICKS = 1;
 export const MAX_PRICE_TICKS = PRICE_TICKS_PER_DOLLAR - 1;
 
-/** Digits after the point in API price strings ("0.4300"), per docs/API.md. */
+/** Digits after the point in API price strings ("0.4300"), per docs/api-conventions.md. */
 export const PRICE_DECIMALS = 4;
 
 /** The decimal module's parser, re-exported for the hot path's callers. */
