@@ -492,7 +492,6 @@ export class Exchange {
   }
 
   private applyMatch(takerLeg: FillEvent, makerLeg: FillEvent, market: Market): void {
-    const tradeId = randomUUID();
     const now = this.clock();
     market.lastPriceTicks = takerLeg.yesPriceTicks;
     market.volumeUnits += takerLeg.quantity;
@@ -517,9 +516,12 @@ export class Exchange {
         order.updatedMs = now;
       }
       const postPosition = this.applyToAccount(order, units, ownPrice, fee, now);
+      // Kalshi's Fill model: trade_id is "the legacy field name, same as fill_id"; one per leg
+      // (recorded fills carry equal values).
+      const fillId = randomUUID();
       const fill: FillRecord = {
-        fillId: isTaker ? tradeId : randomUUID(),
-        tradeId,
+        fillId,
+        tradeId: fillId,
         orderId: order.orderId,
         clientOrderId: order.clientOrderId,
         userId: order.userId,
@@ -732,6 +734,7 @@ export class Exchange {
       fill_id: f.fillId,
       order_id: f.orderId,
       client_order_id: f.clientOrderId,
+      ticker: f.ticker,
       market_ticker: f.ticker,
       ...leg,
       purchased_side: leg.outcome_side,

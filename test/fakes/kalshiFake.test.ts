@@ -4,7 +4,11 @@
  * Trade API v2 for the parts our adapter relies on: signatures, V2 order shapes, the
  * book, the private WebSocket channels, token buckets and the injected faults.
  */
+import { spawn } from 'node:child_process';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import WebSocket from 'ws';
 import { KalshiFake } from '../../fakes/kalshi/server';
 import { kalshiAuthHeaders, signedMessage, signKalshiMessage } from '../../fakes/kalshi/signing';
@@ -577,5 +581,72 @@ describe('Kalshi fake: fault injection', () => {
     await until(() => socket.frames.find((f) => f.type === 'fill'));
     await until(() => (pings > 0 ? true : undefined));
     socket.ws.close();
+  });
+});
+
+describe('Kalshi fake: standalone process and control API', () => {
+  it('starts from a config file with public keys only, and the control API plays the other participant and injects faults', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'kalshi-fake-'));
+    writeFileSync(path.join(dir, 'alice.pub.pem'), alice.publicKeyPem);
+    writeFileSync(
+      path.join(dir, 'fake.json'),
+      JSON.stringify({ accounts: [{ user_id: 'user-alice', balance_dollars: '50.00', keys: [{ key_id: alice.keyId, public_key_file: 'alice.pub.pem' }] }] }),
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', 'fakes/kalshi/start.ts'], {
+      cwd: path.resolve(__dirname, '../..'),
+      env: { ...process.env, KALSHI_FAKE_PORT: '0', KALSHI_FAKE_CONFIG: path.join(dir, 'fake.json') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let output = '';
+      const origin = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no start line:\n${output}`)), 20_000);
+        const onData = (chunk: Buffer) => {
+          output += chunk.toString();
+          const match = /control (http:\/\/[^\s]+)\/_fake\//.exec(output);
+          if (match) {
+            clearTimeout(timer);
+            resolve(match[1]!);
+          }
+        };
+        child.stdout!.on('data', onData);
+        child.stderr!.on('data', onData);
+      });
+      const asFake = { origin } as KalshiFake;
+      const control = async (method: string, route: string, body?: unknown) => {
+        const res = await fetch(`${origin}/_fake${route}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+        return { status: res.status, body: (await res.json()) as any };
+      };
+
+      expect((await call(asFake, alice, 'GET', '/portfolio/balance')).body).toMatchObject({ balance: 5000, balance_dollars: '50.0000' });
+      const ours = await call(asFake, alice, 'POST', '/portfolio/events/orders', v2Order({ count: '5.00' }));
+      expect(ours.status).toBe(201);
+      expect((await control('POST', '/accounts', { user_id: 'user-other', balance_dollars: '100.00' })).status).toBe(200);
+      const theirs = await control('POST', '/orders', { user_id: 'user-other', order: v2Order({ side: 'ask', count: '2.00', time_in_force: 'fill_or_kill' }) });
+      expect(theirs).toEqual({ status: 201, body: expect.objectContaining({ fill_count: '2.00', average_fill_price: '0.5600' }) });
+      expect((await call(asFake, alice, 'GET', `/portfolio/orders/${ours.body.order_id}`)).body.order.fill_count_fp).toBe('2.00');
+
+      expect((await control('POST', '/faults', { kind: 'server_error', status: 502, method: 'GET', times: 2 })).status).toBe(200);
+      expect((await call(asFake, alice, 'GET', '/portfolio/balance')).status).toBe(502);
+      expect((await call(asFake, alice, 'GET', '/portfolio/balance')).status).toBe(502);
+      expect((await call(asFake, alice, 'GET', '/portfolio/balance')).status).toBe(200);
+      expect((await control('POST', '/faults', { kind: 'nonsense' })).status).toBe(400);
+
+      const requests = (await control('GET', '/requests')).body.requests as Array<{ keyId: string | null; path: string }>;
+      expect(requests.filter((r) => r.keyId === alice.keyId && r.path === '/trade-api/v2/portfolio/events/orders')).toHaveLength(1);
+    } finally {
+      child.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('serves no control API unless asked to', async () => {
+    const fake = await startFake();
+    try {
+      const res = await fetch(`${fake.origin}/_fake/requests`);
+      expect(res.status).toBe(404);
+    } finally {
+      await fake.close();
+    }
   });
 });
