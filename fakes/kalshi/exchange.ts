@@ -179,6 +179,8 @@ export class Exchange {
   private readonly orders = new Map<string, OrderRecord>();
   private readonly orderList: OrderRecord[] = [];
   private readonly fills: FillRecord[] = [];
+  /** Resting orders with an expiration_time, checked lazily. */
+  private readonly expiring = new Set<OrderRecord>();
   private readonly listeners = new Set<(userId: string, event: UserEvent) => void>();
 
   constructor(catalog: CatalogSeed, private readonly clock: () => number = Date.now) {
@@ -307,6 +309,7 @@ export class Exchange {
 
   /** POST /portfolio/events/orders for `userId`. */
   createOrder(userId: string, input: unknown): ExchangeAnswer {
+    this.expireOrders();
     this.ensureAccount(userId);
     const account = this.accounts.get(userId)!;
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
@@ -395,6 +398,7 @@ export class Exchange {
 
     const result = this.match(order, tif as TimeInForceV2);
     this.applyPlaceResult(order, result, market);
+    if (order.status === 'resting' && order.expirationTime !== null) this.expiring.add(order);
 
     const filled = order.filledUnits;
     const response: Record<string, unknown> = {
@@ -422,6 +426,21 @@ export class Exchange {
     const reducedBy = order.remainingUnits;
     this.cancelResting(order);
     return ok(200, { order_id: order.orderId, client_order_id: order.clientOrderId, reduced_by: countFp(reducedBy), ts_ms: order.updatedMs });
+  }
+
+  /**
+   * Cancels resting orders whose expiration_time (unix seconds) has passed. Kalshi expires
+   * them on its own clock; the fake does it lazily before serving each request.
+   */
+  expireOrders(): void {
+    const nowSeconds = this.clock() / 1000;
+    for (const order of this.expiring) {
+      if (order.status !== 'resting') this.expiring.delete(order);
+      else if (order.expirationTime !== null && order.expirationTime <= nowSeconds) {
+        this.expiring.delete(order);
+        this.cancelResting(order);
+      }
+    }
   }
 
   private cancelResting(order: OrderRecord): void {

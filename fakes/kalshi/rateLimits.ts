@@ -69,6 +69,10 @@ export class RateLimiter {
 
   constructor(private tier: RateTier, private readonly clock: () => number = Date.now) {}
 
+  get currentTier(): RateTier {
+    return this.tier;
+  }
+
   setTier(tier: RateTier): void {
     this.tier = tier;
     this.buckets.clear();

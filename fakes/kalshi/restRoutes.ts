@@ -16,8 +16,11 @@ import { errors, type KalshiError } from './errors';
 import type { Exchange, ExchangeAnswer } from './exchange';
 import { countFp } from './fixedPoint';
 import { STATUS_FILTER } from './markets';
+import type { RateTier } from './rateLimits';
 
 export interface RestRequest {
+  /** The tier of the calling key's buckets, for GET /account/limits. */
+  readonly tier?: RateTier;
   readonly method: string;
   /** Path below the API root, e.g. "/portfolio/balance". */
   readonly path: string;
@@ -128,6 +131,18 @@ export function route(exchange: Exchange, req: RestRequest): ExchangeAnswer {
   }
 
   const userId = req.userId;
+  if (userId !== undefined && method === 'GET' && path === '/account/limits' && req.tier !== undefined) {
+    // Recorded shape (account__limits.json): capacity and refill per second of each bucket.
+    return {
+      status: 200,
+      body: {
+        usage_tier: req.tier.name,
+        read: { bucket_capacity: req.tier.readPerSecond, refill_rate: req.tier.readPerSecond },
+        write: { bucket_capacity: req.tier.writePerSecond, refill_rate: req.tier.writePerSecond },
+        grants: [],
+      },
+    };
+  }
   if (userId === undefined || parts[0] !== 'portfolio') return fail(errors.routeNotFound());
 
   // V2 order writes.

@@ -254,7 +254,8 @@ export class KalshiFake {
     }
 
     if (fault?.kind === 'delay' && !fault.placeBeforeDelay) await sleep(fault.ms);
-    const answer = route(this.exchange, { method, path, query: url.searchParams, body, userId });
+    this.exchange.expireOrders();
+    const answer = route(this.exchange, { method, path, query: url.searchParams, body, userId, tier: this.limiter.currentTier });
     if (fault?.kind === 'delay' && fault.placeBeforeDelay) await sleep(fault.ms);
     if (fault?.kind === 'accept_then_drop') {
       record(keyId, 'dropped');

@@ -440,6 +440,21 @@ describe('Kalshi fake: V2 orders and reads', () => {
     expect(all.body).toEqual({ queue_positions: [{ order_id: ours.body.order_id, market_ticker: MARKET, queue_position: 7, queue_position_fp: '7.00' }] });
   });
 
+  it('expires a resting order at its expiration_time, so a later crossing order does not fill it', async () => {
+    const expiresAt = Math.floor(Date.now() / 1000) + 1;
+    const ours = await call(fake, alice, 'POST', '/portfolio/events/orders', v2Order({ expiration_time: expiresAt }));
+    expect((await call(fake, alice, 'GET', `/portfolio/orders/${ours.body.order_id}`)).body.order).toMatchObject({ status: 'resting' });
+    await new Promise((r) => setTimeout(r, expiresAt * 1000 - Date.now() + 50));
+    const theirs = fake.placeOrderAs('user-bob', v2Order({ side: 'ask', price: '0.5600', time_in_force: 'immediate_or_cancel' }));
+    expect(theirs.body).toMatchObject({ fill_count: '0.00' });
+    expect((await call(fake, alice, 'GET', `/portfolio/orders/${ours.body.order_id}`)).body.order).toMatchObject({ status: 'canceled', remaining_count_fp: '0.00' });
+  });
+
+  it('tells a key its rate-limit tier', async () => {
+    const limits = await call(fake, alice, 'GET', '/account/limits');
+    expect(limits.body).toEqual({ usage_tier: 'basic', read: { bucket_capacity: 200, refill_rate: 200 }, write: { bucket_capacity: 100, refill_rate: 100 }, grants: [] });
+  });
+
   it('cancels instead of trading with our own resting order (taker_at_cross)', async () => {
     const resting = await call(fake, alice, 'POST', '/portfolio/events/orders', v2Order({ side: 'ask', price: '0.6000', count: '3.00' }));
     const crossing = await call(fake, alice, 'POST', '/portfolio/events/orders', v2Order({ price: '0.6000', count: '3.00' }));
