@@ -3,10 +3,11 @@
  *
  * Sources: operator-recorded demo captures in XavierBriggs/Fortuna `fixtures/kalshi/`
  * (2026-06-11) and the Create Order (V2) docs page (openapi.yaml 3.26.0).
- * VENUES.md and the OpenAPI ErrorResponse say `{code, message, details}` flat; the
- * recorded wire (newer) wraps almost every 4xx in `{"error": {code, message,
- * details?, service?}}`. The fake follows the wire: nested for auth and exchange
- * errors, flat `{code, message, details}` only for a body that does not decode
+ * VENUES.md and the OpenAPI ErrorResponse schema say `{code, message, details}` flat;
+ * the only recorded bodies (the wire) wrap almost every 4xx in `{"error": {code,
+ * message, details?, service?}}`. For the shape of a body the fake follows the wire:
+ * nested for auth and exchange errors, flat `{code, message, details}` only for a body
+ * that does not decode
  * (captured `bad_request`), and the bare `{"msg": ...}` of parameter validation
  * (captured for `limit=1001`). 429 is `{"error":"too many requests"}` with no
  * Retry-After (VENUES.md, docs "Rate Limits").
