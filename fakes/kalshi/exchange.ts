@@ -160,6 +160,11 @@ function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
+/** The `min_ts` / `max_ts` filters of the portfolio lists, in unix seconds, inclusive. */
+function createdWithin(createdMs: number, window: { minTs?: number; maxTs?: number }): boolean {
+  return (window.minTs === undefined || createdMs >= window.minTs * 1000) && (window.maxTs === undefined || createdMs <= window.maxTs * 1000);
+}
+
 function missing(field: string): KalshiError {
   // Not recorded; assumed nested like the other validation errors.
   return nestedError(400, 'missing_parameters', 'missing parameters', { details: `${field} is required` });
@@ -613,8 +618,7 @@ export class Exchange {
           o.userId === userId &&
           (filter.ticker === undefined || o.ticker === filter.ticker) &&
           (filter.eventTicker === undefined || o.eventTicker === filter.eventTicker) &&
-          (filter.minTs === undefined || o.createdMs >= filter.minTs * 1000) &&
-          (filter.maxTs === undefined || o.createdMs <= filter.maxTs * 1000) &&
+          createdWithin(o.createdMs, filter) &&
           (filter.status === undefined || o.status === filter.status),
       )
       .reverse();
@@ -627,8 +631,7 @@ export class Exchange {
           f.userId === userId &&
           (filter.ticker === undefined || f.ticker === filter.ticker) &&
           (filter.orderId === undefined || f.orderId === filter.orderId) &&
-          (filter.minTs === undefined || f.createdMs >= filter.minTs * 1000) &&
-          (filter.maxTs === undefined || f.createdMs <= filter.maxTs * 1000),
+          createdWithin(f.createdMs, filter),
       )
       .reverse();
   }
