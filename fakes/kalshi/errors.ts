@@ -41,6 +41,10 @@ export const errors = {
   notFound: () => nestedError(404, 'not_found', 'not found', { service: 'exchange' }),
   invalidPrice: () => nestedError(400, 'invalid_price', 'invalid price', { service: 'exchange' }),
   insufficientBalance: () => nestedError(400, 'insufficient_balance', 'insufficient balance', { service: 'exchange' }),
+  // A fill_or_kill that cannot fill entirely is refused with 409 and no order (reported
+  // verbatim by several clients, 2026-05 to 2026-08). Note: a 409 is not always "already exists".
+  fillOrKillInsufficientVolume: () =>
+    nestedError(409, 'fill_or_kill_insufficient_resting_volume', 'fill or kill insufficient resting volume'),
   invalidOrder: (details: string) => nestedError(400, 'invalid_order', 'invalid order', { details }),
   // Seen in client code handling create-order errors; body shape assumed like the others.
   marketNotFound: () => nestedError(404, 'market_not_found', 'market not found', { service: 'exchange' }),

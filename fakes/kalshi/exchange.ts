@@ -41,6 +41,10 @@
  *   own order, so it does not fill other orders queued ahead of it at that same price.
  * - Cancel of an unknown, canceled or executed order: 404 not_found (recorded, the three
  *   bodies are identical).
+ * - A fill_or_kill that cannot fill entirely: 409 fill_or_kill_insufficient_resting_volume
+ *   and no order (reported verbatim by clients). An immediate_or_cancel that fills nothing
+ *   answers 201 with fill_count "0.00" here; one client also lists an
+ *   `immediate_or_cancel_insufficient_resting_volume` code, unconfirmed.
  * - YES and NO held together net out at $1 immediately (a bid that meets a NO position
  *   closes it), so positions are one signed `position_fp` (+YES / -NO).
  * Assumptions (not documented, not recorded): an IOC/FOK that fills partly and cancels
@@ -402,6 +406,14 @@ export class Exchange {
     this.orderList.push(order);
 
     const result = this.match(order, tif as TimeInForceV2);
+    if (tif === 'fill_or_kill' && (result === null || result.reason === 'fok_unfillable')) {
+      // Killed before any fill: Kalshi answers 409 and keeps no order. Assumed: the
+      // client_order_id stays free (no order carries it).
+      this.orders.delete(order.orderId);
+      this.orderList.pop();
+      account.clientOrderIds.delete(clientOrderId);
+      return fail(errors.fillOrKillInsufficientVolume());
+    }
     this.applyPlaceResult(order, result, market);
     if (order.status === 'resting' && order.expirationTime !== null) this.expiring.add(order);
 

@@ -431,6 +431,17 @@ describe('Kalshi fake: V2 orders and reads', () => {
     socket.ws.close();
   });
 
+  it('kills a fill_or_kill that cannot fill entirely with 409 fill_or_kill_insufficient_resting_volume, leaving no order', async () => {
+    fake.placeOrderAs('user-maker', v2Order({ side: 'ask', price: '0.5500', count: '3.00' }));
+    const killed = await call(fake, alice, 'POST', '/portfolio/events/orders', v2Order({ count: '5.00', time_in_force: 'fill_or_kill', client_order_id: 'fok-1' }));
+    expect(killed.status).toBe(409);
+    expect(killed.body).toEqual({ error: { code: 'fill_or_kill_insufficient_resting_volume', message: 'fill or kill insufficient resting volume' } });
+    expect((await call(fake, alice, 'GET', '/portfolio/orders')).body.orders).toEqual([]);
+    expect((await call(fake, null, 'GET', `/markets/${MARKET}/orderbook`)).body.orderbook_fp.no_dollars).toEqual([['0.4500', '3.00']]);
+    const filled = await call(fake, alice, 'POST', '/portfolio/events/orders', v2Order({ count: '3.00', time_in_force: 'fill_or_kill', client_order_id: 'fok-1' }));
+    expect(filled.body).toMatchObject({ fill_count: '3.00', remaining_count: '0.00', average_fill_price: '0.5500' });
+  });
+
   it('reports queue positions as the quantity ahead at the same price', async () => {
     fake.placeOrderAs('user-maker', v2Order({ count: '7.00' }));
     const ours = await call(fake, alice, 'POST', '/portfolio/events/orders', v2Order({ count: '2.00' }));
