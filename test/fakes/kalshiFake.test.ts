@@ -661,7 +661,9 @@ describe('Kalshi fake: standalone process and control API', () => {
       const requests = (await control('GET', '/requests')).body.requests as Array<{ keyId: string | null; path: string }>;
       expect(requests.filter((r) => r.keyId === alice.keyId && r.path === '/trade-api/v2/portfolio/events/orders')).toHaveLength(1);
     } finally {
+      const exited = new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once('exit', resolve)));
       child.kill('SIGTERM');
+      await exited;
       rmSync(dir, { recursive: true, force: true });
     }
   });
