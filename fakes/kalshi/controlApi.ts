@@ -18,6 +18,7 @@ import type { ExchangeAnswer } from './exchange';
 import type { HttpFault } from './faults';
 import { RATE_TIERS } from './rateLimits';
 import type { KalshiFake } from './server';
+import { orderJson } from './wireShapes';
 
 const answer = (status: number, body: unknown): ExchangeAnswer => ({ status, body });
 const bad = (message: string): ExchangeAnswer => answer(400, { error: { code: 'bad_request', message } });
@@ -84,7 +85,7 @@ export function handleControl(fake: KalshiFake, method: string, path: string, ra
     return fake.cancelOrderAs(userId, decodeURIComponent(orderId ?? ''));
   }
   if (method === 'GET' && path === '/_fake/orders') {
-    return answer(200, { orders: fake.exchange.allOrders().map((o) => fake.exchange.orderJson(o)) });
+    return answer(200, { orders: fake.exchange.allOrders().map((o) => orderJson(o)) });
   }
   if (method === 'POST' && path === '/_fake/faults') {
     const fault = toFault(body);

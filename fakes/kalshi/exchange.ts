@@ -10,18 +10,11 @@
  *   (XavierBriggs/Fortuna fixtures/kalshi, 2026-06-11): 201
  *   `{order_id, client_order_id, fill_count, remaining_count, average_fill_price?,
  *   average_fee_paid?, ts_ms}`, counts "1.00", prices "0.5200", the averages only when
- *   something filled.
+ *   something filled. The request body's checks are in createOrderBody.ts.
  * - Cancel (V2): `{order_id, client_order_id, reduced_by, ts_ms}` (VENUES.md and the
  *   docs as of 2026-08; the June capture omitted client_order_id: the newer docs win).
- * - Order (GET /portfolio/orders*): the fields of orders__get_after_create.json.
- * - Fill (GET /portfolio/fills): the fields of fills__after_taker.json; fee_cost with 6
- *   decimals, `ts` in seconds.
- * - WebSocket `fill` and `user_order` messages: docs.kalshi.com websockets user-fills /
- *   user-orders as modelled by the spec-driven kalshi Rust crates (fields
- *   `post_position_fp`, `purchased_side`, `created_ts_ms`, `last_updated_ts_ms`, ...).
- * - Positions: portfolio__positions.json. Balance: auth__balance_ok.json (`balance`
- *   whole cents, truncated; `balance_dollars` 4 decimals; `portfolio_value` cents;
- *   `updated_ts` seconds).
+ * - Orders, fills and the WebSocket messages: wireShapes.ts. Positions and balance:
+ *   accounts.ts. Markets, series and the order book: markets.ts.
  *
  * Semantics and where they come from:
  * - V2 `side` is the YES leg: bid = buy YES, ask = sell YES = buy NO at 1 - price
@@ -55,90 +48,24 @@
 import { randomUUID } from 'node:crypto';
 import { MatchingEngine } from '../../core/domain/matching';
 import type { FillEvent, PlaceResult } from '../../core/domain/matching';
+import { applyFill, balanceJson, newAccount, openInterestUnits, positionRows, positionUnits, type Account } from './accounts';
+import { parseCreateOrderBody } from './createOrderBody';
 import { errors, nestedError, type KalshiError } from './errors';
-import {
-  contracts,
-  countFp,
-  D,
-  dollars4,
-  dollars6,
-  parseCount,
-  priceDollars,
-  tickPrice,
-  TICKS_PER_DOLLAR,
-  type Dec,
-} from './fixedPoint';
+import { contracts, countFp, D, dollars4, parseCount, tickPrice, TICKS_PER_DOLLAR } from './fixedPoint';
 import {
   feeRates,
+  marketJson,
+  orderbookLevels,
   priceTicksOnRanges,
+  seriesJson,
   WHOLE_CENT_RANGES,
   type CatalogSeed,
   type FeeRates,
   type MarketSeed,
   type SeriesSeed,
 } from './markets';
-
-export type BookSideV2 = 'bid' | 'ask';
-export type TimeInForceV2 = 'fill_or_kill' | 'good_till_canceled' | 'immediate_or_cancel';
-export type SelfTradePrevention = 'taker_at_cross' | 'maker';
-export type OrderStatus = 'resting' | 'canceled' | 'executed';
-
-export interface OrderRecord {
-  readonly orderId: string;
-  readonly userId: string;
-  readonly clientOrderId: string;
-  readonly ticker: string;
-  readonly eventTicker: string;
-  readonly bookSide: BookSideV2;
-  readonly yesPriceTicks: number;
-  readonly initialUnits: number;
-  filledUnits: number;
-  remainingUnits: number;
-  status: OrderStatus;
-  takerFees: Dec;
-  makerFees: Dec;
-  takerFillCost: Dec;
-  makerFillCost: Dec;
-  readonly selfTradePrevention: SelfTradePrevention;
-  readonly createdMs: number;
-  updatedMs: number;
-  readonly expirationTime: number | null;
-}
-
-export interface FillRecord {
-  readonly fillId: string;
-  readonly tradeId: string;
-  readonly orderId: string;
-  readonly clientOrderId: string;
-  readonly userId: string;
-  readonly ticker: string;
-  readonly bookSide: BookSideV2;
-  readonly yesPriceTicks: number;
-  readonly units: number;
-  readonly isTaker: boolean;
-  readonly fee: Dec;
-  readonly createdMs: number;
-  readonly postPositionUnits: number;
-}
-
-interface Position {
-  /** Signed hundredths of a contract: + YES, - NO. */
-  units: number;
-  /** Cost basis of the open position, in dollars. */
-  exposure: Dec;
-  realizedPnl: Dec;
-  feesPaid: Dec;
-  traded: Dec;
-  updatedMs: number;
-}
-
-interface Account {
-  readonly userId: string;
-  balance: Dec;
-  readonly positions: Map<string, Position>;
-  readonly clientOrderIds: Set<string>;
-  updatedMs: number;
-}
+import type { BookSideV2, FillRecord, OrderRecord, TimeInForceV2 } from './records';
+import { fillWsJson, orderJson, userOrderWsJson } from './wireShapes';
 
 interface Market {
   readonly seed: MarketSeed;
@@ -157,27 +84,9 @@ export type ExchangeAnswer = { readonly status: number; readonly body: unknown }
 const ok = (status: number, body: unknown): ExchangeAnswer => ({ status, body });
 const fail = (error: KalshiError): ExchangeAnswer => ({ status: error.status, body: error.body });
 
-const TIME_IN_FORCE: readonly string[] = ['fill_or_kill', 'good_till_canceled', 'immediate_or_cancel'];
-const STP: readonly string[] = ['taker_at_cross', 'maker'];
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
-}
-
 /** The `min_ts` / `max_ts` filters of the portfolio lists, in unix seconds, inclusive. */
 function createdWithin(createdMs: number, window: { minTs?: number; maxTs?: number }): boolean {
   return (window.minTs === undefined || createdMs >= window.minTs * 1000) && (window.maxTs === undefined || createdMs <= window.maxTs * 1000);
-}
-
-function missing(field: string): KalshiError {
-  // Not recorded; assumed nested like the other validation errors.
-  return nestedError(400, 'missing_parameters', 'missing parameters', { details: `${field} is required` });
-}
-
-function notAString(field: string, value: unknown): KalshiError {
-  // Recorded for a JSON number in `count` (orders__numeric_field_types.json): Go's unmarshal error.
-  const kind = typeof value === 'number' ? 'number' : typeof value === 'boolean' ? 'bool' : typeof value === 'object' ? 'object' : typeof value;
-  return errors.badRequest(`json: cannot unmarshal ${kind} into Go struct field CreateOrderV2Request.${field} of type string`);
 }
 
 export class Exchange {
@@ -207,7 +116,7 @@ export class Exchange {
   ensureAccount(userId: string, balanceDollars?: string): void {
     let account = this.accounts.get(userId);
     if (account === undefined) {
-      account = { userId, balance: new D(0), positions: new Map(), clientOrderIds: new Set(), updatedMs: this.clock() };
+      account = newAccount(userId, this.clock());
       this.accounts.set(userId, account);
     }
     if (balanceDollars !== undefined) account.balance = new D(balanceDollars);
@@ -224,25 +133,9 @@ export class Exchange {
     return [...this.markets.values()].map((m) => m.seed);
   }
 
-  marketStatus(ticker: string): string | undefined {
-    const m = this.markets.get(ticker);
-    return m === undefined ? undefined : (m.seed.status ?? 'active');
-  }
-
   seriesJson(ticker: string): object | undefined {
-    const s = this.series.get(ticker);
-    if (s === undefined) return undefined;
-    return {
-      ticker: s.ticker,
-      title: s.title,
-      category: s.category ?? '',
-      frequency: 'custom',
-      tags: [],
-      settlement_sources: [],
-      contract_url: '',
-      fee_type: s.fee_type,
-      fee_multiplier: Number(s.fee_multiplier),
-    };
+    const series = this.series.get(ticker);
+    return series === undefined ? undefined : seriesJson(series);
   }
 
   eventJson(eventTicker: string): object | undefined {
@@ -253,65 +146,30 @@ export class Exchange {
 
   marketJson(ticker: string): object | undefined {
     const m = this.markets.get(ticker);
-    if (m === undefined) return undefined;
-    const s = m.seed;
-    const depthYes = this.engine.book(ticker)?.depth(1, 'yes');
-    const bestBid = depthYes?.bids[0];
-    const bestAsk = depthYes?.asks[0];
-    const dollarsOr0 = (ticks: number | undefined): string => (ticks === undefined ? '0.0000' : priceDollars(ticks));
-    return {
-      ticker: s.ticker,
-      event_ticker: s.event_ticker,
-      market_type: 'binary',
-      title: s.title,
-      yes_sub_title: s.yes_sub_title ?? '',
-      no_sub_title: s.no_sub_title ?? '',
-      created_time: iso(m.createdMs),
-      open_time: s.open_time ?? iso(m.createdMs),
-      close_time: s.close_time,
-      expiration_time: s.close_time,
-      latest_expiration_time: s.close_time,
-      expected_expiration_time: s.close_time,
-      status: s.status ?? 'active',
-      result: '',
-      can_close_early: true,
-      yes_bid_dollars: dollarsOr0(bestBid?.priceTicks),
-      yes_bid_size_fp: countFp(bestBid?.quantity ?? 0),
-      yes_ask_dollars: bestAsk === undefined ? '1.0000' : priceDollars(bestAsk.priceTicks),
-      yes_ask_size_fp: countFp(bestAsk?.quantity ?? 0),
-      no_bid_dollars: bestAsk === undefined ? '0.0000' : priceDollars(TICKS_PER_DOLLAR - bestAsk.priceTicks),
-      no_ask_dollars: bestBid === undefined ? '1.0000' : priceDollars(TICKS_PER_DOLLAR - bestBid.priceTicks),
-      last_price_dollars: dollarsOr0(m.lastPriceTicks ?? undefined),
-      volume_fp: countFp(m.volumeUnits),
-      open_interest_fp: countFp(this.openInterestUnits(ticker)),
-      notional_value_dollars: '1.0000',
-      price_level_structure: s.price_level_structure ?? 'linear_cent',
-      price_ranges: s.price_ranges ?? WHOLE_CENT_RANGES,
-      fractional_trading_enabled: s.fractional_trading_enabled ?? false,
-      rules_primary: s.rules_primary ?? '',
-      rules_secondary: '',
-    };
+    const book = this.engine.book(ticker);
+    if (m === undefined || book === undefined) return undefined;
+    const top = book.depth(1, 'yes');
+    return marketJson(m.seed, {
+      createdMs: m.createdMs,
+      bestBid: top.bids[0],
+      bestAsk: top.asks[0],
+      lastPriceTicks: m.lastPriceTicks,
+      volumeUnits: m.volumeUnits,
+      openInterestUnits: openInterestUnits(this.accounts.values(), ticker),
+    });
   }
 
   /** Bids only, both legs, best bid LAST (docs "Orderbook Responses"; recorded orderbook__base.json). */
   orderbookJson(ticker: string, depth: number): object | undefined {
     const book = this.engine.book(ticker);
     if (book === undefined) return undefined;
-    const levels = (view: 'yes' | 'no'): string[][] =>
-      book
-        .depth(depth > 0 ? depth : Infinity, view)
-        .bids.map((l) => [priceDollars(l.priceTicks), countFp(l.quantity)])
-        .reverse();
-    return { orderbook_fp: { yes_dollars: levels('yes'), no_dollars: levels('no') } };
-  }
-
-  private openInterestUnits(ticker: string): number {
-    let total = 0;
-    for (const a of this.accounts.values()) {
-      const p = a.positions.get(ticker);
-      if (p !== undefined && p.units > 0) total += p.units;
-    }
-    return total;
+    const maxLevels = depth > 0 ? depth : Infinity;
+    return {
+      orderbook_fp: {
+        yes_dollars: orderbookLevels(book.depth(maxLevels, 'yes').bids),
+        no_dollars: orderbookLevels(book.depth(maxLevels, 'no').bids),
+      },
+    };
   }
 
   // ---- orders -------------------------------------------------------------------
@@ -321,57 +179,34 @@ export class Exchange {
     this.expireOrders();
     this.ensureAccount(userId);
     const account = this.accounts.get(userId)!;
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-      return fail(errors.badRequest('json: cannot unmarshal into Go value of type CreateOrderV2Request'));
-    }
-    const body = input as Record<string, unknown>;
-    for (const field of ['ticker', 'side', 'count', 'price', 'time_in_force', 'self_trade_prevention_type', 'client_order_id']) {
-      const value = body[field];
-      if (value !== undefined && value !== null && typeof value !== 'string') return fail(notAString(field, value));
-    }
-    for (const field of ['post_only', 'reduce_only', 'cancel_order_on_pause']) {
-      const value = body[field];
-      if (value !== undefined && typeof value !== 'boolean') {
-        return fail(errors.badRequest(`json: cannot unmarshal ${typeof value} into Go struct field CreateOrderV2Request.${field} of type bool`));
-      }
-    }
-    if (body.expiration_time !== undefined && body.expiration_time !== null && !Number.isInteger(body.expiration_time)) {
-      return fail(errors.badRequest('json: cannot unmarshal into Go struct field CreateOrderV2Request.expiration_time of type int64'));
-    }
-    for (const field of ['ticker', 'side', 'count', 'price', 'time_in_force', 'self_trade_prevention_type']) {
-      if (typeof body[field] !== 'string' || body[field] === '') return fail(missing(field));
-    }
-    const ticker = body.ticker as string;
-    const side = body.side as string;
-    const tif = body.time_in_force as string;
-    const stp = body.self_trade_prevention_type as string;
-    if (side !== 'bid' && side !== 'ask') return fail(errors.invalidOrder(`side must be bid or ask, got ${side}`));
-    if (!TIME_IN_FORCE.includes(tif)) return fail(errors.invalidOrder(`unknown time_in_force ${tif}`));
-    if (!STP.includes(stp)) return fail(errors.invalidOrder(`unknown self_trade_prevention_type ${stp}`));
+    const parsed = parseCreateOrderBody(input);
+    if (!parsed.ok) return fail(parsed.error);
+    const body = parsed.body;
+    const { ticker, timeInForce: tif } = body;
+    const bookSide = body.side;
 
     const market = this.markets.get(ticker);
     if (market === undefined) return fail(errors.marketNotFound());
     if ((market.seed.status ?? 'active') !== 'active') {
       return fail(nestedError(400, 'market_closed', 'market closed', { service: 'exchange' }));
     }
-    const priceTicks = priceTicksOnRanges(body.price as string, market.seed.price_ranges ?? WHOLE_CENT_RANGES);
+    const priceTicks = priceTicksOnRanges(body.price, market.seed.price_ranges ?? WHOLE_CENT_RANGES);
     if (priceTicks === null) return fail(errors.invalidPrice());
-    const units = parseCount(body.count as string);
-    if (units === null || units <= 0) return fail(errors.invalidOrder(`invalid count ${String(body.count)}`));
+    const units = parseCount(body.count);
+    if (units === null || units <= 0) return fail(errors.invalidOrder(`invalid count ${body.count}`));
     if (!(market.seed.fractional_trading_enabled ?? false) && units % 100 !== 0) {
       return fail(errors.invalidOrder('fractional contracts are not enabled on this market'));
     }
 
-    const clientOrderId = typeof body.client_order_id === 'string' && body.client_order_id !== '' ? body.client_order_id : randomUUID();
+    const clientOrderId = body.clientOrderId ?? randomUUID();
     if (account.clientOrderIds.has(clientOrderId)) return fail(errors.orderAlreadyExists());
 
-    const bookSide = side as BookSideV2;
-    const position = account.positions.get(ticker)?.units ?? 0;
-    if (body.reduce_only === true) {
+    const position = positionUnits(account, ticker);
+    if (body.reduceOnly) {
       const reduces = bookSide === 'bid' ? position < 0 && units <= -position : position > 0 && units <= position;
       if (!reduces) return fail(errors.invalidOrder('reduce only order would increase position'));
     }
-    if (body.post_only === true && this.wouldCross(ticker, bookSide, priceTicks)) return fail(errors.invalidOrder('post only cross'));
+    if (body.postOnly && this.wouldCross(ticker, bookSide, priceTicks)) return fail(errors.invalidOrder('post only cross'));
 
     // Collateral for the part that opens exposure (the rest closes an opposite position at $1 per pair).
     const closable = bookSide === 'bid' ? Math.max(0, -position) : Math.max(0, position);
@@ -397,15 +232,15 @@ export class Exchange {
       makerFees: new D(0),
       takerFillCost: new D(0),
       makerFillCost: new D(0),
-      selfTradePrevention: stp as SelfTradePrevention,
+      selfTradePrevention: body.selfTradePrevention,
       createdMs: now,
       updatedMs: now,
-      expirationTime: typeof body.expiration_time === 'number' ? body.expiration_time : null,
+      expirationTime: body.expirationTime,
     };
     this.orders.set(order.orderId, order);
     this.orderList.push(order);
 
-    const result = this.match(order, tif as TimeInForceV2);
+    const result = this.match(order, tif);
     if (tif === 'fill_or_kill' && (result === null || result.reason === 'fok_unfillable')) {
       // Killed before any fill: Kalshi answers 409 and keeps no order. Assumed: the
       // client_order_id stays free (no order carries it).
@@ -551,7 +386,7 @@ export class Exchange {
         if (order.remainingUnits === 0) order.status = 'executed';
         order.updatedMs = now;
       }
-      const postPosition = this.applyToAccount(order, units, ownPrice, fee, now);
+      const postPosition = applyFill(this.accounts.get(order.userId)!, { ticker: order.ticker, bookSide: order.bookSide, units, ownPrice, fee, nowMs: now });
       // Kalshi's Fill model: trade_id is "the legacy field name, same as fill_id"; one per leg
       // (recorded fills carry equal values).
       const fillId = randomUUID();
@@ -571,44 +406,9 @@ export class Exchange {
         postPositionUnits: postPosition,
       };
       this.fills.push(fill);
-      this.emit(order.userId, { channel: 'fill', msg: this.fillWsJson(fill) });
+      this.emit(order.userId, { channel: 'fill', msg: fillWsJson(fill) });
       if (!isTaker) this.emitOrder(order);
     }
-  }
-
-  /** Cash and position after a fill of `units` at `ownPrice` (the price of the leg bought). Returns the new position. */
-  private applyToAccount(order: OrderRecord, units: number, ownPrice: Dec, fee: Dec, now: number): number {
-    const account = this.accounts.get(order.userId)!;
-    let p = account.positions.get(order.ticker);
-    if (p === undefined) {
-      p = { units: 0, exposure: new D(0), realizedPnl: new D(0), feesPaid: new D(0), traded: new D(0), updatedMs: now };
-      account.positions.set(order.ticker, p);
-    }
-    const direction = order.bookSide === 'bid' ? 1 : -1;
-    const opposite = direction === 1 ? Math.max(0, -p.units) : Math.max(0, p.units);
-    const closing = Math.min(units, opposite);
-    const opening = units - closing;
-    if (closing > 0) {
-      const averageCost = p.exposure.div(contracts(Math.abs(p.units)));
-      const closed = contracts(closing);
-      // A YES and a NO held together pay $1: cash back 1 - price per pair.
-      account.balance = account.balance.plus(closed.times(new D(1).minus(ownPrice)));
-      p.realizedPnl = p.realizedPnl.plus(closed.times(new D(1).minus(ownPrice).minus(averageCost)));
-      p.exposure = p.exposure.minus(closed.times(averageCost));
-    }
-    if (opening > 0) {
-      const opened = contracts(opening).times(ownPrice);
-      account.balance = account.balance.minus(opened);
-      p.exposure = p.exposure.plus(opened);
-    }
-    account.balance = account.balance.minus(fee);
-    p.units += direction * units;
-    if (p.units === 0) p.exposure = new D(0);
-    p.feesPaid = p.feesPaid.plus(fee);
-    p.traded = p.traded.plus(contracts(units).times(ownPrice));
-    p.updatedMs = now;
-    account.updatedMs = now;
-    return p.units;
   }
 
   // ---- reads --------------------------------------------------------------------
@@ -616,7 +416,7 @@ export class Exchange {
   getOrder(userId: string, orderId: string): ExchangeAnswer {
     const order = this.orders.get(orderId);
     if (order === undefined || order.userId !== userId) return fail(errors.notFound());
-    return ok(200, { order: this.orderJson(order) });
+    return ok(200, { order: orderJson(order) });
   }
 
   /** Newest first, filtered like GET /portfolio/orders (no client_order_id filter exists). */
@@ -651,35 +451,12 @@ export class Exchange {
   positionsJson(userId: string, ticker?: string): object[] {
     const account = this.accounts.get(userId);
     if (account === undefined) return [];
-    const rows: object[] = [];
-    for (const [t, p] of account.positions) {
-      if (ticker !== undefined && t !== ticker) continue;
-      const resting = this.orderList.filter((o) => o.userId === userId && o.ticker === t && o.status === 'resting').length;
-      rows.push({
-        ticker: t,
-        position_fp: countFp(p.units),
-        market_exposure_dollars: dollars6(p.exposure),
-        realized_pnl_dollars: dollars6(p.realizedPnl),
-        fees_paid_dollars: dollars6(p.feesPaid),
-        total_traded_dollars: dollars6(p.traded),
-        resting_orders_count: resting,
-        last_updated_ts: iso(p.updatedMs),
-      });
-    }
-    return rows;
+    return positionRows(account, ticker, (t) => this.orderList.filter((o) => o.userId === userId && o.ticker === t && o.status === 'resting').length);
   }
 
   balanceJson(userId: string): object {
     this.ensureAccount(userId);
-    const account = this.accounts.get(userId)!;
-    let exposure = new D(0);
-    for (const p of account.positions.values()) exposure = exposure.plus(p.exposure);
-    return {
-      balance: account.balance.times(100).floor().toNumber(),
-      balance_dollars: dollars4(account.balance.toDecimalPlaces(4, D.ROUND_DOWN)),
-      portfolio_value: exposure.times(100).floor().toNumber(),
-      updated_ts: Math.floor(account.updatedMs / 1000),
-    };
+    return balanceJson(this.accounts.get(userId)!);
   }
 
   queuePositionOf(userId: string, orderId: string): { queuePositionUnits: number; ticker: string } | null {
@@ -706,90 +483,8 @@ export class Exchange {
     return this.orderList;
   }
 
-  // ---- JSON of orders and fills ---------------------------------------------------
-
-  private legFields(bookSide: BookSideV2): { action: string; side: string; outcome_side: string; book_side: string } {
-    // Recorded for a bid: action buy, side yes, outcome_side yes. An ask buys the NO leg (assumed
-    // symmetric: action buy, side no, outcome_side no).
-    return bookSide === 'bid'
-      ? { action: 'buy', side: 'yes', outcome_side: 'yes', book_side: 'bid' }
-      : { action: 'buy', side: 'no', outcome_side: 'no', book_side: 'ask' };
-  }
-
-  orderJson(o: OrderRecord): object {
-    return {
-      order_id: o.orderId,
-      user_id: o.userId,
-      client_order_id: o.clientOrderId,
-      ticker: o.ticker,
-      ...this.legFields(o.bookSide),
-      type: 'limit',
-      status: o.status,
-      yes_price_dollars: priceDollars(o.yesPriceTicks),
-      no_price_dollars: priceDollars(TICKS_PER_DOLLAR - o.yesPriceTicks),
-      fill_count_fp: countFp(o.filledUnits),
-      remaining_count_fp: countFp(o.remainingUnits),
-      initial_count_fp: countFp(o.initialUnits),
-      taker_fees_dollars: dollars6(o.takerFees),
-      maker_fees_dollars: dollars6(o.makerFees),
-      taker_fill_cost_dollars: dollars6(o.takerFillCost),
-      maker_fill_cost_dollars: dollars6(o.makerFillCost),
-      self_trade_prevention_type: o.selfTradePrevention,
-      created_time: iso(o.createdMs),
-      last_update_time: iso(o.updatedMs),
-      ...(o.expirationTime === null ? {} : { expiration_time: iso(o.expirationTime * 1000) }),
-      subaccount_number: 0,
-    };
-  }
-
-  fillJson(f: FillRecord): object {
-    return {
-      fill_id: f.fillId,
-      trade_id: f.tradeId,
-      order_id: f.orderId,
-      ticker: f.ticker,
-      market_ticker: f.ticker,
-      ...this.legFields(f.bookSide),
-      count_fp: countFp(f.units),
-      yes_price_dollars: priceDollars(f.yesPriceTicks),
-      no_price_dollars: priceDollars(TICKS_PER_DOLLAR - f.yesPriceTicks),
-      is_taker: f.isTaker,
-      fee_cost: dollars6(f.fee),
-      created_time: iso(f.createdMs),
-      ts: Math.floor(f.createdMs / 1000),
-      subaccount_number: 0,
-    };
-  }
-
-  private fillWsJson(f: FillRecord): object {
-    const leg = this.legFields(f.bookSide);
-    return {
-      trade_id: f.tradeId,
-      fill_id: f.fillId,
-      order_id: f.orderId,
-      client_order_id: f.clientOrderId,
-      ticker: f.ticker,
-      market_ticker: f.ticker,
-      ...leg,
-      purchased_side: leg.outcome_side,
-      count_fp: countFp(f.units),
-      yes_price_dollars: priceDollars(f.yesPriceTicks),
-      no_price_dollars: priceDollars(TICKS_PER_DOLLAR - f.yesPriceTicks),
-      is_taker: f.isTaker,
-      fee_cost: dollars6(f.fee),
-      post_position_fp: countFp(f.postPositionUnits),
-      subaccount: 0,
-      ts: Math.floor(f.createdMs / 1000),
-      ts_ms: f.createdMs,
-    };
-  }
-
   private emitOrder(o: OrderRecord): void {
-    const json = this.orderJson(o) as Record<string, unknown>;
-    this.emit(o.userId, {
-      channel: 'user_orders',
-      msg: { ...json, is_yes: o.bookSide === 'bid', created_ts_ms: o.createdMs, last_updated_ts_ms: o.updatedMs },
-    });
+    this.emit(o.userId, { channel: 'user_orders', msg: userOrderWsJson(o) });
   }
 
   private emit(userId: string, event: UserEvent): void {

@@ -13,7 +13,8 @@
  * (`fee_type` quadratic | quadratic_with_maker_fees | flat, `fee_multiplier`; VENUES.md,
  * docs "Get Series"); the fake models the two quadratic types only.
  */
-import { D, parsePrice, TICKS_PER_DOLLAR, type Dec } from './fixedPoint';
+import type { BookLevel } from '../../core/domain/matching';
+import { countFp, D, parsePrice, priceDollars, TICKS_PER_DOLLAR, type Dec } from './fixedPoint';
 
 export type MarketStatus = 'initialized' | 'inactive' | 'active' | 'closed' | 'determined' | 'settled' | 'finalized';
 export type FeeType = 'quadratic' | 'quadratic_with_maker_fees';
@@ -91,6 +92,73 @@ export function feeRates(series: SeriesSeed | undefined): FeeRates {
   const multiplier = new D(series?.fee_multiplier ?? '1');
   const makerCharged = series?.fee_type === 'quadratic_with_maker_fees';
   return { taker: new D('0.07').times(multiplier), maker: makerCharged ? new D('0.0175').times(multiplier) : new D(0) };
+}
+
+export function seriesJson(s: SeriesSeed): object {
+  return {
+    ticker: s.ticker,
+    title: s.title,
+    category: s.category ?? '',
+    frequency: 'custom',
+    tags: [],
+    settlement_sources: [],
+    contract_url: '',
+    fee_type: s.fee_type,
+    fee_multiplier: Number(s.fee_multiplier),
+  };
+}
+
+/** What a market's JSON shows of its book and trading. */
+export interface MarketStats {
+  readonly createdMs: number;
+  /** Best YES bid and ask of the book, if any. */
+  readonly bestBid: BookLevel | undefined;
+  readonly bestAsk: BookLevel | undefined;
+  readonly lastPriceTicks: number | null;
+  readonly volumeUnits: number;
+  readonly openInterestUnits: number;
+}
+
+export function marketJson(s: MarketSeed, stats: MarketStats): object {
+  const created = new Date(stats.createdMs).toISOString();
+  const { bestBid, bestAsk } = stats;
+  return {
+    ticker: s.ticker,
+    event_ticker: s.event_ticker,
+    market_type: 'binary',
+    title: s.title,
+    yes_sub_title: s.yes_sub_title ?? '',
+    no_sub_title: s.no_sub_title ?? '',
+    created_time: created,
+    open_time: s.open_time ?? created,
+    close_time: s.close_time,
+    expiration_time: s.close_time,
+    latest_expiration_time: s.close_time,
+    expected_expiration_time: s.close_time,
+    status: s.status ?? 'active',
+    result: '',
+    can_close_early: true,
+    yes_bid_dollars: bestBid === undefined ? '0.0000' : priceDollars(bestBid.priceTicks),
+    yes_bid_size_fp: countFp(bestBid?.quantity ?? 0),
+    yes_ask_dollars: bestAsk === undefined ? '1.0000' : priceDollars(bestAsk.priceTicks),
+    yes_ask_size_fp: countFp(bestAsk?.quantity ?? 0),
+    no_bid_dollars: bestAsk === undefined ? '0.0000' : priceDollars(TICKS_PER_DOLLAR - bestAsk.priceTicks),
+    no_ask_dollars: bestBid === undefined ? '1.0000' : priceDollars(TICKS_PER_DOLLAR - bestBid.priceTicks),
+    last_price_dollars: stats.lastPriceTicks === null ? '0.0000' : priceDollars(stats.lastPriceTicks),
+    volume_fp: countFp(stats.volumeUnits),
+    open_interest_fp: countFp(stats.openInterestUnits),
+    notional_value_dollars: '1.0000',
+    price_level_structure: s.price_level_structure ?? 'linear_cent',
+    price_ranges: s.price_ranges ?? WHOLE_CENT_RANGES,
+    fractional_trading_enabled: s.fractional_trading_enabled ?? false,
+    rules_primary: s.rules_primary ?? '',
+    rules_secondary: '',
+  };
+}
+
+/** `[price, count]` string pairs, best (highest) bid last, as GET /markets/{ticker}/orderbook lists them. */
+export function orderbookLevels(bidsBestFirst: readonly BookLevel[]): string[][] {
+  return bidsBestFirst.map((l) => [priceDollars(l.priceTicks), countFp(l.quantity)]).reverse();
 }
 
 export function defaultCatalog(): CatalogSeed {

@@ -16,6 +16,7 @@ import { errors, type KalshiError } from './errors';
 import type { Exchange, ExchangeAnswer } from './exchange';
 import { countFp } from './fixedPoint';
 import { STATUS_FILTER } from './markets';
+import { fillJson, orderJson } from './wireShapes';
 import type { RateTier } from './rateLimits';
 
 export interface RestRequest {
@@ -171,7 +172,7 @@ export function route(exchange: Exchange, req: RestRequest): ExchangeAnswer {
     });
     const p = page(fills, query, 100, 'GetFills');
     if (isError(p)) return fail(p);
-    return { status: 200, body: { cursor: p.cursor, fills: p.items.map((f) => exchange.fillJson(f)) } };
+    return { status: 200, body: { cursor: p.cursor, fills: p.items.map((f) => fillJson(f)) } };
   }
 
   if (parts[1] === 'orders') {
@@ -189,7 +190,7 @@ export function route(exchange: Exchange, req: RestRequest): ExchangeAnswer {
       });
       const p = page(orders, query, 100, 'GetOrders');
       if (isError(p)) return fail(p);
-      return { status: 200, body: { cursor: p.cursor, orders: p.items.map((o) => exchange.orderJson(o)) } };
+      return { status: 200, body: { cursor: p.cursor, orders: p.items.map((o) => orderJson(o)) } };
     }
     if (parts.length === 3 && parts[2] === 'queue_positions') {
       const tickers = optional(query, 'market_tickers')?.split(',');
