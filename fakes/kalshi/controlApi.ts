@@ -1,0 +1,131 @@
+/**
+ * The fake's test-control API under `/_fake/` (only when started with `controlApi: true`,
+ * as `start.ts` does). Not part of Kalshi's API; JSON in, JSON out, no signature.
+ *
+ *   POST   /_fake/accounts   {user_id, balance_dollars?}           create or fund an account
+ *   POST   /_fake/keys       {user_id, key_id, public_key_pem}     register an API key
+ *   POST   /_fake/orders     {user_id, order: <V2 create body>}    another participant's order
+ *   DELETE /_fake/orders/{order_id}?user_id=...                    cancel it
+ *   POST   /_fake/faults     {kind, ms?, place_before_delay?, status?, method?, path_prefix?, times?}
+ *   DELETE /_fake/faults                                           clear every fault rule
+ *   POST   /_fake/ws/drop                                          terminate every WebSocket
+ *   POST   /_fake/ws/freeze  {frozen: true|false}                  silence / resume WebSockets
+ *   PUT    /_fake/rate_tier  {tier: basic|advanced|expert|premier}
+ *   GET    /_fake/requests                                         what arrived, with key ids
+ *   GET    /_fake/orders                                           every order the exchange holds
+ */
+import type { Exchange, ExchangeAnswer } from './exchange';
+import type { FaultRule, HttpFault } from './faults';
+import { RATE_TIERS, type RateTier } from './rateLimits';
+import { orderJson } from './wireShapes';
+
+const answer = (status: number, body: unknown): ExchangeAnswer => ({ status, body });
+const bad = (message: string): ExchangeAnswer => answer(400, { error: { code: 'bad_request', message } });
+
+function parse(raw: string): Record<string, unknown> | null {
+  if (raw === '') return {};
+  try {
+    const value = JSON.parse(raw) as unknown;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function toFault(body: Record<string, unknown>): HttpFault | string {
+  switch (body.kind) {
+    case 'accept_then_drop':
+      return { kind: 'accept_then_drop' };
+    case 'delay':
+      if (typeof body.ms !== 'number' || body.ms < 0) return 'delay needs ms >= 0';
+      return { kind: 'delay', ms: body.ms, placeBeforeDelay: body.place_before_delay === true };
+    case 'server_error':
+      if (typeof body.status !== 'number' || body.status < 500 || body.status > 599) return 'server_error needs a 5xx status';
+      return { kind: 'server_error', status: body.status };
+    case 'rate_limit':
+      return { kind: 'rate_limit' };
+    default:
+      return 'kind must be accept_then_drop, delay, server_error or rate_limit';
+  }
+}
+
+/** What the control API drives: the fake server (server.ts), named here so the two do not import each other. */
+export interface FakeControls {
+  readonly exchange: Exchange;
+  readonly requests: readonly unknown[];
+  addAccount(userId: string, balanceDollars?: string): void;
+  registerKey(userId: string, keyId: string, publicKeyPem: string): void;
+  placeOrderAs(userId: string, order: unknown): ExchangeAnswer;
+  cancelOrderAs(userId: string, orderId: string): ExchangeAnswer;
+  injectFault(rule: FaultRule): void;
+  clearFaults(): void;
+  dropWebSockets(): void;
+  freezeWebSockets(frozen: boolean): void;
+  setRateTier(tier: RateTier): void;
+}
+
+export function handleControl(fake: FakeControls, method: string, path: string, raw: string): ExchangeAnswer {
+  const body = parse(raw);
+  if (body === null) return bad('body must be a JSON object');
+  const str = (name: string): string | undefined => (typeof body[name] === 'string' ? (body[name] as string) : undefined);
+
+  if (method === 'POST' && path === '/_fake/accounts') {
+    const userId = str('user_id');
+    if (userId === undefined) return bad('user_id is required');
+    fake.addAccount(userId, str('balance_dollars'));
+    return answer(200, { user_id: userId, ...fake.exchange.balanceJson(userId) });
+  }
+  if (method === 'POST' && path === '/_fake/keys') {
+    const userId = str('user_id');
+    const keyId = str('key_id');
+    const pem = str('public_key_pem');
+    if (userId === undefined || keyId === undefined || pem === undefined) return bad('user_id, key_id and public_key_pem are required');
+    try {
+      fake.registerKey(userId, keyId, pem);
+    } catch {
+      return bad('public_key_pem is not an RSA public key');
+    }
+    return answer(200, { user_id: userId, key_id: keyId });
+  }
+  if (method === 'POST' && path === '/_fake/orders') {
+    const userId = str('user_id');
+    if (userId === undefined) return bad('user_id is required');
+    return fake.placeOrderAs(userId, body.order);
+  }
+  if (method === 'DELETE' && path.startsWith('/_fake/orders/')) {
+    const [orderId, query] = path.slice('/_fake/orders/'.length).split('?');
+    const userId = new URLSearchParams(query ?? '').get('user_id') ?? str('user_id');
+    if (userId === undefined || userId === null) return bad('user_id is required');
+    return fake.cancelOrderAs(userId, decodeURIComponent(orderId ?? ''));
+  }
+  if (method === 'GET' && path === '/_fake/orders') {
+    return answer(200, { orders: fake.exchange.allOrders().map((o) => orderJson(o)) });
+  }
+  if (method === 'POST' && path === '/_fake/faults') {
+    const fault = toFault(body);
+    if (typeof fault === 'string') return bad(fault);
+    const times = body.times === 'infinite' ? Infinity : typeof body.times === 'number' ? body.times : 1;
+    fake.injectFault({ fault, method: str('method'), pathPrefix: str('path_prefix'), times });
+    return answer(200, { ok: true });
+  }
+  if (method === 'DELETE' && path === '/_fake/faults') {
+    fake.clearFaults();
+    return answer(200, { ok: true });
+  }
+  if (method === 'POST' && path === '/_fake/ws/drop') {
+    fake.dropWebSockets();
+    return answer(200, { ok: true });
+  }
+  if (method === 'POST' && path === '/_fake/ws/freeze') {
+    fake.freezeWebSockets(body.frozen !== false);
+    return answer(200, { frozen: body.frozen !== false });
+  }
+  if (method === 'PUT' && path === '/_fake/rate_tier') {
+    const tier = RATE_TIERS[str('tier') as keyof typeof RATE_TIERS];
+    if (tier === undefined) return bad('tier must be basic, advanced, expert or premier');
+    fake.setRateTier(tier);
+    return answer(200, { tier: tier.name });
+  }
+  if (method === 'GET' && path === '/_fake/requests') return answer(200, { requests: fake.requests });
+  return answer(404, { error: { code: 'not_found', message: 'unknown control route' } });
+}

@@ -1,0 +1,493 @@
+/**
+ * The fake exchange's state: accounts, markets, one real order book per market (the
+ * project's price-time matching engine, YES-terms book), orders, fills, positions and
+ * balances. It speaks Kalshi Trade API v2 shapes (orders written through the V2
+ * `/portfolio/events/orders` endpoints, June 2026) and knows nothing of HTTP.
+ *
+ * Shapes, from newest source first:
+ * - Create Order (V2) request/response: docs.kalshi.com api-reference/orders/create-order-v2
+ *   (openapi.yaml 3.26.0) and the demo captures orders__create_v2_maker / _taker_ioc
+ *   (XavierBriggs/Fortuna fixtures/kalshi, 2026-06-11): 201
+ *   `{order_id, client_order_id, fill_count, remaining_count, average_fill_price?,
+ *   average_fee_paid?, ts_ms}`, counts "1.00", prices "0.5200", the averages only when
+ *   something filled. The request body's checks are in createOrderBody.ts.
+ * - Cancel (V2): `{order_id, client_order_id, reduced_by, ts_ms}` (VENUES.md and the
+ *   docs as of 2026-08; the June capture omitted client_order_id: the newer docs win).
+ * - Orders, fills and the WebSocket messages: wireShapes.ts. Positions and balance:
+ *   accounts.ts. Markets, series and the order book: markets.ts.
+ *
+ * Semantics and where they come from:
+ * - V2 `side` is the YES leg: bid = buy YES, ask = sell YES = buy NO at 1 - price
+ *   ("BookSide: for event markets this refers to the YES leg only").
+ * - Fees: taker 0.07 x C x P x (1-P), maker 0.0175 x ... on quadratic_with_maker_fees
+ *   series, times the series fee_multiplier, rounded UP to $0.0001 per fill (docs
+ *   fee_rounding; confirmed by the recorded fills: 0.52 -> 0.017500, 0.99 -> 0.000700).
+ *   The per-order accumulator that refunds rounding at settlement is not modelled.
+ * - A duplicate client_order_id answers 409 order_already_exists, also after the first
+ *   order was canceled (recorded: client ids are permanent per account).
+ * - post_only that would cross is refused at create, 400 invalid_order "post only cross"
+ *   (recorded on demo; older docs described create-then-cancel).
+ * - Self-trade prevention: taker_at_cross cancels the incoming order where it would meet
+ *   the account's own resting order (recorded: 201 with fill 0 and remaining 0, the
+ *   resting order untouched); maker cancels the account's crossed resting orders first.
+ *   Simplification: with taker_at_cross the taker stops one tick before the price of the
+ *   own order, so it does not fill other orders queued ahead of it at that same price.
+ * - Cancel of an unknown, canceled or executed order: 404 not_found (recorded, the three
+ *   bodies are identical).
+ * - A fill_or_kill that cannot fill entirely: 409 fill_or_kill_insufficient_resting_volume
+ *   and no order (reported verbatim by clients). An immediate_or_cancel that fills nothing
+ *   answers 201 with fill_count "0.00" here; one client also lists an
+ *   `immediate_or_cancel_insufficient_resting_volume` code, unconfirmed.
+ * - YES and NO held together net out at $1 immediately (a bid that meets a NO position
+ *   closes it), so positions are one signed `position_fp` (+YES / -NO).
+ * Assumptions (not documented, not recorded): an IOC/FOK that fills partly and cancels
+ * the rest ends `canceled`; the balance check at create needs the full cost at the
+ * limit price of the part that opens exposure and reserves nothing for resting orders;
+ * `average_fee_paid` is the fee per filled contract rounded half-up to 4 decimals.
+ */
+import { randomUUID } from 'node:crypto';
+import { MatchingEngine } from '../../core/domain/matching';
+import type { FillEvent, PlaceResult } from '../../core/domain/matching';
+import { applyFill, balanceJson, newAccount, openInterestUnits, positionRows, positionUnits, type Account } from './accounts';
+import { parseCreateOrderBody } from './createOrderBody';
+import { errors, nestedError, type KalshiError } from './errors';
+import { contracts, countFp, D, dollars4, parseCount, tickPrice, TICKS_PER_DOLLAR } from './fixedPoint';
+import {
+  feeRates,
+  marketJson,
+  orderbookLevels,
+  priceTicksOnRanges,
+  seriesJson,
+  WHOLE_CENT_RANGES,
+  type CatalogSeed,
+  type FeeRates,
+  type MarketSeed,
+  type SeriesSeed,
+} from './markets';
+import type { BookSideV2, FillRecord, OrderRecord, TimeInForceV2 } from './records';
+import { fillWsJson, orderJson, userOrderWsJson } from './wireShapes';
+
+interface Market {
+  readonly seed: MarketSeed;
+  readonly series: SeriesSeed | undefined;
+  readonly fees: FeeRates;
+  readonly createdMs: number;
+  lastPriceTicks: number | null;
+  volumeUnits: number;
+}
+
+/** What a user's private WebSocket channels carry. */
+export type UserEvent = { readonly channel: 'user_orders'; readonly msg: object } | { readonly channel: 'fill'; readonly msg: object };
+
+export type ExchangeAnswer = { readonly status: number; readonly body: unknown };
+
+const ok = (status: number, body: unknown): ExchangeAnswer => ({ status, body });
+const fail = (error: KalshiError): ExchangeAnswer => ({ status: error.status, body: error.body });
+
+/** The `min_ts` / `max_ts` filters of the portfolio lists, in unix seconds, inclusive. */
+function createdWithin(createdMs: number, window: { minTs?: number; maxTs?: number }): boolean {
+  return (window.minTs === undefined || createdMs >= window.minTs * 1000) && (window.maxTs === undefined || createdMs <= window.maxTs * 1000);
+}
+
+export class Exchange {
+  private readonly engine = new MatchingEngine();
+  private readonly markets = new Map<string, Market>();
+  private readonly series = new Map<string, SeriesSeed>();
+  private readonly accounts = new Map<string, Account>();
+  private readonly orders = new Map<string, OrderRecord>();
+  private readonly orderList: OrderRecord[] = [];
+  private readonly fills: FillRecord[] = [];
+  /** Resting orders with an expiration_time, checked lazily. */
+  private readonly expiring = new Set<OrderRecord>();
+  private readonly listeners = new Set<(userId: string, event: UserEvent) => void>();
+
+  constructor(catalog: CatalogSeed, private readonly clock: () => number = Date.now) {
+    for (const s of catalog.series) this.series.set(s.ticker, s);
+    for (const m of catalog.markets) this.addMarket(m);
+  }
+
+  addMarket(seed: MarketSeed): void {
+    const series = this.series.get(seed.series_ticker);
+    this.markets.set(seed.ticker, { seed, series, fees: feeRates(series), createdMs: this.clock(), lastPriceTicks: null, volumeUnits: 0 });
+    this.engine.openMarket(seed.ticker);
+  }
+
+  /** Creates the account if needed; `balanceDollars` sets its cash. */
+  ensureAccount(userId: string, balanceDollars?: string): void {
+    let account = this.accounts.get(userId);
+    if (account === undefined) {
+      account = newAccount(userId, this.clock());
+      this.accounts.set(userId, account);
+    }
+    if (balanceDollars !== undefined) account.balance = new D(balanceDollars);
+  }
+
+  onUserEvent(listener: (userId: string, event: UserEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  // ---- markets ------------------------------------------------------------------
+
+  marketList(): readonly MarketSeed[] {
+    return [...this.markets.values()].map((m) => m.seed);
+  }
+
+  seriesJson(ticker: string): object | undefined {
+    const series = this.series.get(ticker);
+    return series === undefined ? undefined : seriesJson(series);
+  }
+
+  eventJson(eventTicker: string): object | undefined {
+    const market = [...this.markets.values()].find((m) => m.seed.event_ticker === eventTicker);
+    if (market === undefined) return undefined;
+    return { event_ticker: eventTicker, series_ticker: market.seed.series_ticker, title: market.seed.title, mutually_exclusive: false };
+  }
+
+  marketJson(ticker: string): object | undefined {
+    const m = this.markets.get(ticker);
+    const book = this.engine.book(ticker);
+    if (m === undefined || book === undefined) return undefined;
+    const top = book.depth(1, 'yes');
+    return marketJson(m.seed, {
+      createdMs: m.createdMs,
+      bestBid: top.bids[0],
+      bestAsk: top.asks[0],
+      lastPriceTicks: m.lastPriceTicks,
+      volumeUnits: m.volumeUnits,
+      openInterestUnits: openInterestUnits(this.accounts.values(), ticker),
+    });
+  }
+
+  /** Bids only, both legs, best bid LAST (docs "Orderbook Responses"; recorded orderbook__base.json). */
+  orderbookJson(ticker: string, depth: number): object | undefined {
+    const book = this.engine.book(ticker);
+    if (book === undefined) return undefined;
+    const maxLevels = depth > 0 ? depth : Infinity;
+    return {
+      orderbook_fp: {
+        yes_dollars: orderbookLevels(book.depth(maxLevels, 'yes').bids),
+        no_dollars: orderbookLevels(book.depth(maxLevels, 'no').bids),
+      },
+    };
+  }
+
+  // ---- orders -------------------------------------------------------------------
+
+  /** POST /portfolio/events/orders for `userId`. */
+  createOrder(userId: string, input: unknown): ExchangeAnswer {
+    this.expireOrders();
+    this.ensureAccount(userId);
+    const account = this.accounts.get(userId)!;
+    const parsed = parseCreateOrderBody(input);
+    if (!parsed.ok) return fail(parsed.error);
+    const body = parsed.body;
+    const { ticker, timeInForce: tif } = body;
+    const bookSide = body.side;
+
+    const market = this.markets.get(ticker);
+    if (market === undefined) return fail(errors.marketNotFound());
+    if ((market.seed.status ?? 'active') !== 'active') {
+      return fail(nestedError(400, 'market_closed', 'market closed', { service: 'exchange' }));
+    }
+    const priceTicks = priceTicksOnRanges(body.price, market.seed.price_ranges ?? WHOLE_CENT_RANGES);
+    if (priceTicks === null) return fail(errors.invalidPrice());
+    const units = parseCount(body.count);
+    if (units === null || units <= 0) return fail(errors.invalidOrder(`invalid count ${body.count}`));
+    if (!(market.seed.fractional_trading_enabled ?? false) && units % 100 !== 0) {
+      return fail(errors.invalidOrder('fractional contracts are not enabled on this market'));
+    }
+
+    const clientOrderId = body.clientOrderId ?? randomUUID();
+    if (account.clientOrderIds.has(clientOrderId)) return fail(errors.orderAlreadyExists());
+
+    const position = positionUnits(account, ticker);
+    if (body.reduceOnly) {
+      const reduces = bookSide === 'bid' ? position < 0 && units <= -position : position > 0 && units <= position;
+      if (!reduces) return fail(errors.invalidOrder('reduce only order would increase position'));
+    }
+    if (body.postOnly && this.wouldCross(ticker, bookSide, priceTicks)) return fail(errors.invalidOrder('post only cross'));
+
+    // Collateral for the part that opens exposure (the rest closes an opposite position at $1 per pair).
+    const closable = bookSide === 'bid' ? Math.max(0, -position) : Math.max(0, position);
+    const opening = Math.max(0, units - closable);
+    const sidePrice = bookSide === 'bid' ? tickPrice(priceTicks) : tickPrice(TICKS_PER_DOLLAR - priceTicks);
+    if (contracts(opening).times(sidePrice).gt(account.balance)) return fail(errors.insufficientBalance());
+
+    account.clientOrderIds.add(clientOrderId);
+    const now = this.clock();
+    const order: OrderRecord = {
+      orderId: randomUUID(),
+      userId,
+      clientOrderId,
+      ticker,
+      eventTicker: market.seed.event_ticker,
+      bookSide,
+      yesPriceTicks: priceTicks,
+      initialUnits: units,
+      filledUnits: 0,
+      remainingUnits: units,
+      status: 'resting',
+      takerFees: new D(0),
+      makerFees: new D(0),
+      takerFillCost: new D(0),
+      makerFillCost: new D(0),
+      selfTradePrevention: body.selfTradePrevention,
+      createdMs: now,
+      updatedMs: now,
+      expirationTime: body.expirationTime,
+    };
+    this.orders.set(order.orderId, order);
+    this.orderList.push(order);
+
+    const result = this.match(order, tif);
+    if (tif === 'fill_or_kill' && (result === null || result.reason === 'fok_unfillable')) {
+      // Killed before any fill: Kalshi answers 409 and keeps no order. Assumed: the
+      // client_order_id stays free (no order carries it).
+      this.orders.delete(order.orderId);
+      this.orderList.pop();
+      account.clientOrderIds.delete(clientOrderId);
+      return fail(errors.fillOrKillInsufficientVolume());
+    }
+    this.applyPlaceResult(order, result, market);
+    if (order.status === 'resting' && order.expirationTime !== null) this.expiring.add(order);
+
+    const filled = order.filledUnits;
+    const response: Record<string, unknown> = {
+      order_id: order.orderId,
+      client_order_id: order.clientOrderId,
+      fill_count: countFp(filled),
+      remaining_count: countFp(order.remainingUnits),
+      ts_ms: now,
+    };
+    if (filled > 0) {
+      const notional = order.takerFillCost.plus(order.makerFillCost);
+      // The fill costs are in the order's own leg; the average is reported as a YES price.
+      const ownAverage = notional.div(contracts(filled));
+      const yesAverage = bookSide === 'bid' ? ownAverage : new D(1).minus(ownAverage);
+      response.average_fill_price = dollars4(yesAverage.toDecimalPlaces(4));
+      response.average_fee_paid = dollars4(order.takerFees.plus(order.makerFees).div(contracts(filled)).toDecimalPlaces(4));
+    }
+    return ok(201, response);
+  }
+
+  /** DELETE /portfolio/events/orders/{order_id}. */
+  cancelOrder(userId: string, orderId: string): ExchangeAnswer {
+    const order = this.orders.get(orderId);
+    if (order === undefined || order.userId !== userId || order.status !== 'resting') return fail(errors.notFound());
+    const reducedBy = order.remainingUnits;
+    this.cancelResting(order);
+    return ok(200, { order_id: order.orderId, client_order_id: order.clientOrderId, reduced_by: countFp(reducedBy), ts_ms: order.updatedMs });
+  }
+
+  /**
+   * Cancels resting orders whose expiration_time (unix seconds) has passed. Kalshi expires
+   * them on its own clock; the fake does it lazily before serving each request.
+   */
+  expireOrders(): void {
+    const nowSeconds = this.clock() / 1000;
+    for (const order of this.expiring) {
+      if (order.status !== 'resting') this.expiring.delete(order);
+      else if (order.expirationTime !== null && order.expirationTime <= nowSeconds) {
+        this.expiring.delete(order);
+        this.cancelResting(order);
+      }
+    }
+  }
+
+  private cancelResting(order: OrderRecord): void {
+    this.engine.cancel(order.orderId);
+    order.remainingUnits = 0;
+    order.status = 'canceled';
+    order.updatedMs = this.clock();
+    this.emitOrder(order);
+  }
+
+  private wouldCross(ticker: string, side: BookSideV2, priceTicks: number): boolean {
+    const book = this.engine.book(ticker);
+    if (book === undefined) return false;
+    if (side === 'bid') {
+      const ask = book.bestAskTicks();
+      return ask !== null && ask <= priceTicks;
+    }
+    const bid = book.bestBidTicks();
+    return bid !== null && bid >= priceTicks;
+  }
+
+  /** The account's own resting orders on the other side that an order at `priceTicks` would meet. */
+  private ownCrossed(order: OrderRecord): OrderRecord[] {
+    return this.orderList.filter(
+      (o) =>
+        o.userId === order.userId &&
+        o.ticker === order.ticker &&
+        o.status === 'resting' &&
+        o.orderId !== order.orderId &&
+        o.bookSide !== order.bookSide &&
+        (order.bookSide === 'bid' ? o.yesPriceTicks <= order.yesPriceTicks : o.yesPriceTicks >= order.yesPriceTicks),
+    );
+  }
+
+  private match(order: OrderRecord, tif: TimeInForceV2): PlaceResult | null {
+    let limit = order.yesPriceTicks;
+    let engineTif: 'GTC' | 'IOC' | 'FOK' = tif === 'good_till_canceled' ? 'GTC' : tif === 'immediate_or_cancel' ? 'IOC' : 'FOK';
+    const crossed = this.ownCrossed(order);
+    if (crossed.length > 0) {
+      if (order.selfTradePrevention === 'maker') {
+        for (const own of crossed) this.cancelResting(own);
+      } else {
+        // taker_at_cross: trade only at prices better than the nearest own order, then cancel.
+        const nearest = order.bookSide === 'bid' ? Math.min(...crossed.map((o) => o.yesPriceTicks)) : Math.max(...crossed.map((o) => o.yesPriceTicks));
+        limit = order.bookSide === 'bid' ? nearest - 1 : nearest + 1;
+        if (engineTif === 'GTC') engineTif = 'IOC';
+        if (limit < 1 || limit > TICKS_PER_DOLLAR - 1) return null;
+      }
+    }
+    return this.engine.place(order.ticker, {
+      type: 'limit',
+      orderId: order.orderId,
+      side: 'yes',
+      action: order.bookSide === 'bid' ? 'buy' : 'sell',
+      priceTicks: limit,
+      quantity: order.initialUnits,
+      timeInForce: engineTif,
+    });
+  }
+
+  private applyPlaceResult(order: OrderRecord, result: PlaceResult | null, market: Market): void {
+    const fills = result?.fills ?? [];
+    for (let i = 0; i + 1 < fills.length; i += 2) this.applyMatch(fills[i]!, fills[i + 1]!, market);
+    order.remainingUnits = result?.status === 'resting' ? result.restingQuantity : 0;
+    order.status = order.remainingUnits > 0 ? 'resting' : order.filledUnits === order.initialUnits ? 'executed' : 'canceled';
+    order.updatedMs = this.clock();
+    this.emitOrder(order);
+  }
+
+  private applyMatch(takerLeg: FillEvent, makerLeg: FillEvent, market: Market): void {
+    const now = this.clock();
+    market.lastPriceTicks = takerLeg.yesPriceTicks;
+    market.volumeUnits += takerLeg.quantity;
+    for (const leg of [takerLeg, makerLeg]) {
+      const order = this.orders.get(leg.orderId)!;
+      const isTaker = leg.liquidity === 'taker';
+      const units = leg.quantity;
+      const price = tickPrice(leg.yesPriceTicks);
+      const rate = isTaker ? market.fees.taker : market.fees.maker;
+      const fee = rate.times(contracts(units)).times(price).times(new D(1).minus(price)).toDecimalPlaces(4, D.ROUND_UP);
+      const ownPrice = order.bookSide === 'bid' ? price : new D(1).minus(price);
+      const cost = ownPrice.times(contracts(units));
+      order.filledUnits += units;
+      if (isTaker) {
+        order.takerFees = order.takerFees.plus(fee);
+        order.takerFillCost = order.takerFillCost.plus(cost);
+      } else {
+        order.makerFees = order.makerFees.plus(fee);
+        order.makerFillCost = order.makerFillCost.plus(cost);
+        order.remainingUnits = leg.remainingQuantity;
+        if (order.remainingUnits === 0) order.status = 'executed';
+        order.updatedMs = now;
+      }
+      const postPosition = applyFill(this.accounts.get(order.userId)!, { ticker: order.ticker, bookSide: order.bookSide, units, ownPrice, fee, nowMs: now });
+      // Kalshi's Fill model: trade_id is "the legacy field name, same as fill_id"; one per leg
+      // (recorded fills carry equal values).
+      const fillId = randomUUID();
+      const fill: FillRecord = {
+        fillId,
+        tradeId: fillId,
+        orderId: order.orderId,
+        clientOrderId: order.clientOrderId,
+        userId: order.userId,
+        ticker: order.ticker,
+        bookSide: order.bookSide,
+        yesPriceTicks: leg.yesPriceTicks,
+        units,
+        isTaker,
+        fee,
+        createdMs: now,
+        postPositionUnits: postPosition,
+      };
+      this.fills.push(fill);
+      this.emit(order.userId, { channel: 'fill', msg: fillWsJson(fill) });
+      if (!isTaker) this.emitOrder(order);
+    }
+  }
+
+  // ---- reads --------------------------------------------------------------------
+
+  getOrder(userId: string, orderId: string): ExchangeAnswer {
+    const order = this.orders.get(orderId);
+    if (order === undefined || order.userId !== userId) return fail(errors.notFound());
+    return ok(200, { order: orderJson(order) });
+  }
+
+  /** Newest first, filtered like GET /portfolio/orders (no client_order_id filter exists). */
+  listOrders(
+    userId: string,
+    filter: { ticker?: string; eventTicker?: string; minTs?: number; maxTs?: number; status?: string },
+  ): OrderRecord[] {
+    return this.orderList
+      .filter(
+        (o) =>
+          o.userId === userId &&
+          (filter.ticker === undefined || o.ticker === filter.ticker) &&
+          (filter.eventTicker === undefined || o.eventTicker === filter.eventTicker) &&
+          createdWithin(o.createdMs, filter) &&
+          (filter.status === undefined || o.status === filter.status),
+      )
+      .reverse();
+  }
+
+  listFills(userId: string, filter: { ticker?: string; orderId?: string; minTs?: number; maxTs?: number }): FillRecord[] {
+    return this.fills
+      .filter(
+        (f) =>
+          f.userId === userId &&
+          (filter.ticker === undefined || f.ticker === filter.ticker) &&
+          (filter.orderId === undefined || f.orderId === filter.orderId) &&
+          createdWithin(f.createdMs, filter),
+      )
+      .reverse();
+  }
+
+  positionsJson(userId: string, ticker?: string): object[] {
+    const account = this.accounts.get(userId);
+    if (account === undefined) return [];
+    return positionRows(account, ticker, (t) => this.orderList.filter((o) => o.userId === userId && o.ticker === t && o.status === 'resting').length);
+  }
+
+  balanceJson(userId: string): object {
+    this.ensureAccount(userId);
+    return balanceJson(this.accounts.get(userId)!);
+  }
+
+  queuePositionOf(userId: string, orderId: string): { queuePositionUnits: number; ticker: string } | null {
+    const order = this.orders.get(orderId);
+    if (order === undefined || order.userId !== userId || order.status !== 'resting') return null;
+    const q = this.engine.queuePosition(orderId);
+    return q === null ? null : { queuePositionUnits: q.quantityAhead, ticker: order.ticker };
+  }
+
+  restingOrderIds(userId: string, tickers: readonly string[] | undefined, eventTicker: string | undefined): string[] {
+    return this.orderList
+      .filter(
+        (o) =>
+          o.userId === userId &&
+          o.status === 'resting' &&
+          (tickers === undefined || tickers.includes(o.ticker)) &&
+          (eventTicker === undefined || o.eventTicker === eventTicker),
+      )
+      .map((o) => o.orderId);
+  }
+
+  /** Every order the exchange holds, for tests counting what arrived. */
+  allOrders(): readonly OrderRecord[] {
+    return this.orderList;
+  }
+
+  private emitOrder(o: OrderRecord): void {
+    this.emit(o.userId, { channel: 'user_orders', msg: userOrderWsJson(o) });
+  }
+
+  private emit(userId: string, event: UserEvent): void {
+    for (const listener of this.listeners) listener(userId, event);
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * The fake's market catalog: a small configurable seed of binary markets and the
+ * series that carry their fee schedule.
+ *
+ * Market JSON follows a market recorded on demo 2026-06-11
+ * (XavierBriggs/Fortuna fixtures/kalshi/markets__single.json, Trade API v2): prices as
+ * `*_dollars` 4-decimal strings, sizes as `*_fp`, `price_level_structure`,
+ * `price_ranges` `[{start, end, step}]` (VENUES.md and that capture agree; one older
+ * third-party test writes `{min, max, step}`: not followed), `fractional_trading_enabled`.
+ * Market `status` values are `initialized|inactive|active|closed|determined|settled|finalized`
+ * while the `status` filter of GET /markets takes `unopened|open|paused|closed|settled`
+ * (kalshi-typescript GetMarkets). Fee type and multiplier live on the series
+ * (`fee_type` quadratic | quadratic_with_maker_fees | flat, `fee_multiplier`; VENUES.md,
+ * docs "Get Series"); the fake models the two quadratic types only.
+ */
+import type { BookLevel } from '../../core/domain/matching';
+import { countFp, D, parsePrice, priceDollars, TICKS_PER_DOLLAR, type Dec } from './fixedPoint';
+
+export type MarketStatus = 'initialized' | 'inactive' | 'active' | 'closed' | 'determined' | 'settled' | 'finalized';
+export type FeeType = 'quadratic' | 'quadratic_with_maker_fees';
+
+export interface PriceRange {
+  readonly start: string;
+  readonly end: string;
+  readonly step: string;
+}
+
+export interface SeriesSeed {
+  readonly ticker: string;
+  readonly title: string;
+  readonly category?: string;
+  readonly fee_type: FeeType;
+  /** Scales the 0.07 taker and 0.0175 maker rates; "1" on most series. */
+  readonly fee_multiplier: string;
+}
+
+export interface MarketSeed {
+  readonly ticker: string;
+  readonly event_ticker: string;
+  readonly series_ticker: string;
+  readonly title: string;
+  readonly status?: MarketStatus;
+  readonly open_time?: string;
+  readonly close_time: string;
+  readonly price_ranges?: readonly PriceRange[];
+  readonly price_level_structure?: string;
+  readonly fractional_trading_enabled?: boolean;
+  readonly yes_sub_title?: string;
+  readonly no_sub_title?: string;
+  readonly rules_primary?: string;
+}
+
+export interface CatalogSeed {
+  readonly series: readonly SeriesSeed[];
+  readonly markets: readonly MarketSeed[];
+}
+
+export const WHOLE_CENT_RANGES: readonly PriceRange[] = [{ start: '0.0000', end: '1.0000', step: '0.0100' }];
+
+/** Valid YES price in engine ticks, or null when the price is not on the market's price_ranges. */
+export function priceTicksOnRanges(price: string, ranges: readonly PriceRange[]): number | null {
+  const value = parsePrice(price);
+  if (value === null || value.lte(0) || value.gte(1)) return null;
+  for (const range of ranges) {
+    const start = new D(range.start);
+    const end = new D(range.end);
+    const step = new D(range.step);
+    if (value.lt(start) || value.gt(end) || step.lte(0)) continue;
+    if (value.minus(start).mod(step).isZero()) {
+      const ticks = value.times(TICKS_PER_DOLLAR);
+      return ticks.isInteger() ? ticks.toNumber() : null;
+    }
+  }
+  return null;
+}
+
+/** The status filter of GET /markets, mapped to market statuses. */
+export const STATUS_FILTER: Readonly<Record<string, readonly MarketStatus[]>> = {
+  unopened: ['initialized'],
+  open: ['active'],
+  paused: ['inactive'],
+  closed: ['closed'],
+  settled: ['determined', 'settled', 'finalized'],
+};
+
+export interface FeeRates {
+  readonly taker: Dec;
+  readonly maker: Dec;
+}
+
+export function feeRates(series: SeriesSeed | undefined): FeeRates {
+  const multiplier = new D(series?.fee_multiplier ?? '1');
+  const makerCharged = series?.fee_type === 'quadratic_with_maker_fees';
+  return { taker: new D('0.07').times(multiplier), maker: makerCharged ? new D('0.0175').times(multiplier) : new D(0) };
+}
+
+export function seriesJson(s: SeriesSeed): object {
+  return {
+    ticker: s.ticker,
+    title: s.title,
+    category: s.category ?? '',
+    frequency: 'custom',
+    tags: [],
+    settlement_sources: [],
+    contract_url: '',
+    fee_type: s.fee_type,
+    fee_multiplier: Number(s.fee_multiplier),
+  };
+}
+
+/** What a market's JSON shows of its book and trading. */
+export interface MarketStats {
+  readonly createdMs: number;
+  /** Best YES bid and ask of the book, if any. */
+  readonly bestBid: BookLevel | undefined;
+  readonly bestAsk: BookLevel | undefined;
+  readonly lastPriceTicks: number | null;
+  readonly volumeUnits: number;
+  readonly openInterestUnits: number;
+}
+
+export function marketJson(s: MarketSeed, stats: MarketStats): object {
+  const created = new Date(stats.createdMs).toISOString();
+  const { bestBid, bestAsk } = stats;
+  return {
+    ticker: s.ticker,
+    event_ticker: s.event_ticker,
+    market_type: 'binary',
+    title: s.title,
+    yes_sub_title: s.yes_sub_title ?? '',
+    no_sub_title: s.no_sub_title ?? '',
+    created_time: created,
+    open_time: s.open_time ?? created,
+    close_time: s.close_time,
+    expiration_time: s.close_time,
+    latest_expiration_time: s.close_time,
+    expected_expiration_time: s.close_time,
+    status: s.status ?? 'active',
+    result: '',
+    can_close_early: true,
+    yes_bid_dollars: bestBid === undefined ? '0.0000' : priceDollars(bestBid.priceTicks),
+    yes_bid_size_fp: countFp(bestBid?.quantity ?? 0),
+    yes_ask_dollars: bestAsk === undefined ? '1.0000' : priceDollars(bestAsk.priceTicks),
+    yes_ask_size_fp: countFp(bestAsk?.quantity ?? 0),
+    no_bid_dollars: bestAsk === undefined ? '0.0000' : priceDollars(TICKS_PER_DOLLAR - bestAsk.priceTicks),
+    no_ask_dollars: bestBid === undefined ? '1.0000' : priceDollars(TICKS_PER_DOLLAR - bestBid.priceTicks),
+    last_price_dollars: stats.lastPriceTicks === null ? '0.0000' : priceDollars(stats.lastPriceTicks),
+    volume_fp: countFp(stats.volumeUnits),
+    open_interest_fp: countFp(stats.openInterestUnits),
+    notional_value_dollars: '1.0000',
+    price_level_structure: s.price_level_structure ?? 'linear_cent',
+    price_ranges: s.price_ranges ?? WHOLE_CENT_RANGES,
+    fractional_trading_enabled: s.fractional_trading_enabled ?? false,
+    rules_primary: s.rules_primary ?? '',
+    rules_secondary: '',
+  };
+}
+
+/** `[price, count]` string pairs, best (highest) bid last, as GET /markets/{ticker}/orderbook lists them. */
+export function orderbookLevels(bidsBestFirst: readonly BookLevel[]): string[][] {
+  return bidsBestFirst.map((l) => [priceDollars(l.priceTicks), countFp(l.quantity)]).reverse();
+}
+
+export function defaultCatalog(): CatalogSeed {
+  return {
+    series: [
+      { ticker: 'KXFAKEFED', title: 'Fed funds rate (fake)', category: 'Economics', fee_type: 'quadratic', fee_multiplier: '1' },
+      { ticker: 'KXFAKEHIGH', title: 'High temperature (fake)', category: 'Climate', fee_type: 'quadratic_with_maker_fees', fee_multiplier: '1' },
+    ],
+    markets: [
+      {
+        ticker: 'KXFAKEFED-26DEC-T4.00',
+        event_ticker: 'KXFAKEFED-26DEC',
+        series_ticker: 'KXFAKEFED',
+        title: 'Will the upper bound of the fed funds rate be above 4.00% after the December 2026 meeting?',
+        close_time: '2026-12-16T19:00:00Z',
+      },
+      {
+        ticker: 'KXFAKEHIGH-26DEC31-T40',
+        event_ticker: 'KXFAKEHIGH-26DEC31',
+        series_ticker: 'KXFAKEHIGH',
+        title: 'Will the high temperature in New York exceed 40F on Dec 31, 2026?',
+        close_time: '2026-12-31T23:59:00Z',
+        price_ranges: [
+          { start: '0.0000', end: '0.1000', step: '0.0010' },
+          { start: '0.1000', end: '0.9000', step: '0.0100' },
+          { start: '0.9000', end: '1.0000', step: '0.0010' },
+        ],
+        price_level_structure: 'tapered_deci_cent',
+        fractional_trading_enabled: true,
+      },
+    ],
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * The fake's authenticated WebSocket, Kalshi Trade API v2 `/trade-api/ws/v2`, private
+ * channels `fill` and `user_orders` only.
+ *
+ * Protocol (docs.kalshi.com websockets "Connection", "Subscribe", "Errors"; recorded
+ * frames in XavierBriggs/Fortuna fixtures/kalshi ws__*.jsonl, 2026-06-11):
+ * - the handshake is signed like REST over `timestamp + "GET" + "/trade-api/ws/v2"`;
+ * - command `{"id": 1, "cmd": "subscribe", "params": {"channels": ["fill", "user_orders"]}}`
+ *   answers one `{"type": "subscribed", "id": 1, "msg": {"channel": "fill", "sid": 1}}` per channel;
+ * - data `{"type": "fill" | "user_order", "sid": n, "seq": k, "msg": {...}}` (the
+ *   `user_orders` channel's frames are typed `user_order`), seq counting per sid;
+ * - `{"id": 2, "cmd": "unsubscribe", "params": {"sids": [1]}}` answers
+ *   `{"type": "unsubscribed", "id": 2, "sid": 1}`;
+ * - errors `{"type": "error", "id": n, "msg": {"code": c, "msg": "..."}}` with Kalshi's
+ *   codes (1 unable to process, 2 params required, 3 channels required, 4 sids required,
+ *   5 unknown command, 6 already subscribed, 7 unknown sid, 8 unknown channel);
+ * - the server pings every 10 s with payload "heartbeat" (recorded: 8 pings in 90 s).
+ * Messages are account-scoped: every socket of the account sees its fills and orders.
+ * Not modelled: public channels (orderbook_delta, ticker, trade, ...), market_tickers
+ * filters on private channels, replay on resubscribe (Kalshi does not replay either).
+ */
+import type { WebSocket } from 'ws';
+import type { UserEvent } from './exchange';
+
+const CHANNELS = new Set(['fill', 'user_orders']);
+const DATA_TYPE: Readonly<Record<string, string>> = { fill: 'fill', user_orders: 'user_order' };
+
+interface Subscription {
+  readonly sid: number;
+  readonly channel: string;
+  seq: number;
+}
+
+interface Connection {
+  readonly socket: WebSocket;
+  readonly userId: string;
+  readonly subscriptions: Map<number, Subscription>;
+  nextSid: number;
+}
+
+export class UserStreams {
+  private readonly connections = new Set<Connection>();
+  private frozen = false;
+  private readonly pinger: NodeJS.Timeout;
+
+  constructor(pingIntervalMs: number) {
+    this.pinger = setInterval(() => this.pingAll(), pingIntervalMs);
+    this.pinger.unref();
+  }
+
+  get openCount(): number {
+    return this.connections.size;
+  }
+
+  attach(socket: WebSocket, userId: string): void {
+    const connection: Connection = { socket, userId, subscriptions: new Map(), nextSid: 1 };
+    this.connections.add(connection);
+    socket.on('message', (data) => {
+      if (!this.frozen) this.onCommand(connection, data.toString());
+    });
+    socket.on('ping', (payload) => {
+      if (!this.frozen) socket.pong(payload);
+    });
+    socket.on('close', () => this.connections.delete(connection));
+    socket.on('error', () => this.connections.delete(connection));
+  }
+
+  publish(userId: string, event: UserEvent): void {
+    if (this.frozen) return;
+    for (const c of this.connections) {
+      if (c.userId !== userId) continue;
+      for (const sub of c.subscriptions.values()) {
+        if (sub.channel !== event.channel) continue;
+        sub.seq += 1;
+        this.send(c, { type: DATA_TYPE[sub.channel], sid: sub.sid, seq: sub.seq, msg: event.msg });
+      }
+    }
+  }
+
+  /** Terminates every socket (no close frame: what a dropped connection looks like). */
+  dropAll(): void {
+    for (const c of this.connections) c.socket.terminate();
+    this.connections.clear();
+  }
+
+  /** While frozen, sockets stay open but nothing is sent: no data, no pings, no pongs, no answers. */
+  setFrozen(frozen: boolean): void {
+    this.frozen = frozen;
+  }
+
+  close(): void {
+    clearInterval(this.pinger);
+    this.dropAll();
+  }
+
+  private pingAll(): void {
+    if (this.frozen) return;
+    for (const c of this.connections) if (c.socket.readyState === c.socket.OPEN) c.socket.ping('heartbeat');
+  }
+
+  private send(c: Connection, frame: object): void {
+    if (c.socket.readyState === c.socket.OPEN) c.socket.send(JSON.stringify(frame));
+  }
+
+  private error(c: Connection, id: unknown, code: number, msg: string): void {
+    this.send(c, { type: 'error', ...(typeof id === 'number' ? { id } : {}), msg: { code, msg } });
+  }
+
+  private onCommand(c: Connection, text: string): void {
+    let command: { id?: unknown; cmd?: unknown; params?: unknown };
+    try {
+      command = JSON.parse(text) as typeof command;
+    } catch {
+      return this.error(c, undefined, 1, 'Unable to process message');
+    }
+    if (typeof command !== 'object' || command === null) return this.error(c, undefined, 1, 'Unable to process message');
+    const { id, cmd } = command;
+    const params = command.params as { channels?: unknown; sids?: unknown } | undefined;
+    if (cmd === 'subscribe') {
+      if (typeof params !== 'object' || params === null) return this.error(c, id, 2, 'Params required');
+      if (!Array.isArray(params.channels) || params.channels.length === 0) return this.error(c, id, 3, 'Channels required');
+      for (const channel of params.channels) {
+        if (typeof channel !== 'string' || !CHANNELS.has(channel)) {
+          this.error(c, id, 8, 'Unknown channel name');
+          continue;
+        }
+        if ([...c.subscriptions.values()].some((s) => s.channel === channel)) {
+          this.error(c, id, 6, 'Already subscribed');
+          continue;
+        }
+        const sid = c.nextSid++;
+        c.subscriptions.set(sid, { sid, channel, seq: 0 });
+        this.send(c, { type: 'subscribed', id, msg: { channel, sid } });
+      }
+      return;
+    }
+    if (cmd === 'unsubscribe') {
+      if (typeof params !== 'object' || params === null) return this.error(c, id, 2, 'Params required');
+      if (!Array.isArray(params.sids) || params.sids.length === 0) return this.error(c, id, 4, 'Subscription IDs required');
+      for (const sid of params.sids) {
+        if (typeof sid !== 'number' || !c.subscriptions.delete(sid)) {
+          this.error(c, id, 7, 'Unknown subscription ID');
+          continue;
+        }
+        this.send(c, { type: 'unsubscribed', id, sid });
+      }
+      return;
+    }
+    this.error(c, id, 5, 'Unknown command');
+  }
+}
