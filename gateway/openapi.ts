@@ -28,7 +28,8 @@ const isRateLimited = (route: Route) => (route.auth !== 'none' && route.auth !==
 
 /** The credentials a route accepts, any one of them. */
 function securityOf(route: Route): Record<string, never[]>[] {
-  if (route.auth === 'none') return [];
+  // A route that reads the cookie's session itself (GET /v1/session) still takes the cookie.
+  if (route.auth === 'none') return route.sessionToken ? [{ dashboardSession: [] }] : [];
   if (route.auth === 'session') return [{ dashboardSession: [] }];
   if (route.auth === 'dashboard') return [{ dashboardSession: [] }, { dashboardToken: [] }];
   return route.session ? [{ apiKey: [] }, { dashboardSession: [] }] : [{ apiKey: [] }];

@@ -361,7 +361,7 @@ function sessionRoutes(): Route[] {
       errors: ['invalid_request', 'invalid_json', 'unsupported_media_type', 'payload_too_large'],
     },
     {
-      method: 'GET', path: '/v1/session', operation: 'CurrentSession', tag, summary: 'The cookie\u2019s session',
+      method: 'GET', path: '/v1/session', operation: 'GetSession', tag, summary: 'The cookie\u2019s session',
       auth: 'none', sessionToken: true, nullIsUnauthorized: SIGNED_OUT, errors: [],
     },
     {

@@ -1,4 +1,5 @@
-import { Decimal } from './decimals';
+// Types only: this module has no run-time import, so the dashboard's bundle can take its status lists.
+import type { Decimal } from './decimals';
 
 /**
  * The life of an order and of a complex order: their states, the moves between them, and the
@@ -85,7 +86,8 @@ export const UNSENT_CHILD_STATUSES = ['scheduled', 'sending'] as const satisfies
 /** A child as the settle decision sees it: its own status, and its order's (once it has one). */
 export interface SettlingChild {
   status: ChildOrderStatus;
-  order: { status: OrderStatus; filledQuantity: { toString(): string } } | null;
+  /** The order's filled quantity: a decimal (ours, or Prisma's). */
+  order: { status: OrderStatus; filledQuantity: { gt(value: number): boolean } } | null;
 }
 
 /**
@@ -97,7 +99,7 @@ export function settleDecision(children: readonly SettlingChild[]): 'completed' 
   const final = (child: SettlingChild) =>
     child.status === 'rejected' || child.status === 'canceled' || (child.status === 'sent' && child.order !== null && !isWorking(child.order.status));
   if (!children.every(final)) return null;
-  const traded = children.some((child) => child.order !== null && new Decimal(child.order.filledQuantity.toString()).gt(0));
+  const traded = children.some((child) => child.order !== null && child.order.filledQuantity.gt(0));
   const refused = children.every((child) => child.status === 'rejected' || child.order?.status === 'rejected');
   return !traded && refused ? 'failed' : 'completed';
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ORDER_STATUSES } from '../../../core/domain/orderLifecycle';
 import type { Column } from '../components/DataTable';
 import { SelectField } from '../components/Field';
 import { Id } from '../components/Id';
@@ -6,7 +7,8 @@ import { ListPage } from '../components/ListPage';
 import { formatDecimal, formatTime } from '../format';
 import type { Order } from '../types';
 
-const STATUSES = ['working', 'pending', 'open', 'partially_filled', 'filled', 'canceled', 'rejected', 'expired', 'unknown'];
+/** The status filter's choices: `working`, then every order status, from the order lifecycle itself. */
+const STATUSES = ['working', ...ORDER_STATUSES];
 
 const columns: Column<Order>[] = [
   { header: 'Created', cell: (order) => formatTime(order.created_at) },
