@@ -133,7 +133,7 @@ function answerSchema(route: Route, result: JsonSchema): JsonSchema {
 
 const rateLimitHeaders = {
   'X-Request-Id': { schema: { type: 'string' } },
-  'RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requests per second allowed to the key.' },
+  'RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requests allowed in the current window: per second for an API key or dashboard credential, per minute for sign-in attempts.' },
   'RateLimit-Remaining': { schema: { type: 'integer' } },
   'RateLimit-Reset': { schema: { type: 'integer' }, description: 'Seconds until the window resets.' },
 };

@@ -50,10 +50,21 @@ export function restSpelling(route: RouteInputs): RestSpelling {
     answer: (result) => (json ? { ...result, value: respellJson(result.value, json) } : result),
     refusal(error) {
       if (!(error instanceof ApiError)) throw error;
-      const message = inMessage ? error.message.replace(inMessage, (name) => names.get(name)!) : error.message;
+      const message = inMessage ? respellOutsideQuotes(error.message, inMessage, names) : error.message;
       throw new ApiError(error.code, message, { ...error.extra, param: restParam(error.extra.param) });
     },
   };
+}
+
+/**
+ * The message with each input name spelled the REST way, except inside '…': the core quotes the
+ * client's own values that way (a client_order_id `hedge.marketId.1` stays as it was sent).
+ */
+function respellOutsideQuotes(message: string, inMessage: RegExp, names: Map<string, string>): string {
+  return message
+    .split(/('[^']*')/)
+    .map((part) => (part.startsWith("'") && part.endsWith("'") && part.length > 1 ? part : part.replace(inMessage, (name) => names.get(name)!)))
+    .join('');
 }
 
 /** GraphQL name -> REST name of every input of the route, as toVariables maps them. */

@@ -46,11 +46,37 @@ if (tsc === null) {
   process.exit(1);
 }
 
+/** The compiled folders, from tsconfig.build.json's `include`. */
+const COMPILED = ['contract', 'core', 'gateway', 'bin'];
+/** Entry points a start runs: if one is missing, the incremental state cannot be trusted. */
+const ENTRY_POINTS = ['start', 'startCore', 'startGateway', 'cli'].map((name) => path.join(DIST, 'bin', `${name}.js`));
+
+// tsc --build trusts dist/.tsbuildinfo: an output deleted by hand would not come back without --force.
+const force = ENTRY_POINTS.some((file) => !fs.existsSync(file));
 try {
-  execFileSync(process.execPath, [tsc, '--build', path.join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, [tsc, '--build', ...(force ? ['--force'] : []), path.join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'inherit' });
 } catch {
   process.stderr.write('build: tsc failed; dist/ was left as it was\n');
   process.exit(1);
+}
+pruneOrphans();
+
+/**
+ * Removes compiled files whose source is gone. tsc never deletes an output, and an orphan is not
+ * harmless: when `x.ts` becomes `x/index.ts`, Node resolves `require('./x')` to the old `x.js`
+ * first, and would run the old code.
+ */
+function pruneOrphans() {
+  for (const folder of COMPILED) {
+    const compiled = path.join(DIST, folder);
+    if (!fs.existsSync(compiled)) continue;
+    for (const entry of fs.readdirSync(compiled, { recursive: true })) {
+      const match = /^(.*)\.js(\.map)?$/.exec(String(entry));
+      if (!match) continue;
+      const source = path.join(ROOT, folder, `${match[1]}.ts`);
+      if (!fs.existsSync(source)) fs.rmSync(path.join(compiled, String(entry)), { force: true });
+    }
+  }
 }
 
 for (const file of RUN_TIME_FILES) {

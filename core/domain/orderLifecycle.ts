@@ -63,6 +63,9 @@ export function statusAfterReport(
   venueStatus: VenueReportedStatus | undefined,
 ): OrderStatus {
   if (quantities.filled.gte(quantities.quantity)) return 'filled';
+  // Once the venue said filled, the order stays filled while its fills are still arriving: it
+  // never counts as working again (it would reserve cash, count against limits, be cancelable).
+  if (current === 'filled') return 'filled';
   if (venueStatus === 'canceled') return 'canceled';
   if (venueStatus === 'filled') return 'filled';
   if (current === 'canceled' || current === 'expired' || current === 'rejected') return current;

@@ -46,6 +46,12 @@ describe('the gateway spells the core’s GraphQL names as REST names', () => {
     expect(error).toMatchObject({ code: 'invalid_request', status: 400, extra: { limit: 'kept', headers: { 'Idempotent-Replayed': 'true' } } });
   });
 
+  it('leaves the client’s own values alone: nothing inside quotes is respelled', () => {
+    // A valid client_order_id may contain an input's GraphQL name; the 409 quotes it as it was sent.
+    const error = refusalOf('PlaceOrder', 'clientOrderId', "clientOrderId 'hedge.marketId.1' is already used by order 'ord_1'; timeInForce is fine.");
+    expect(error.message).toBe("client_order_id 'hedge.marketId.1' is already used by order 'ord_1'; time_in_force is fine.");
+  });
+
   it('passes anything but an ApiError through untouched', () => {
     const unexpected = new Error('boom');
     expect(() => restSpelling(route('PlaceOrder')).refusal(unexpected)).toThrow(unexpected);
