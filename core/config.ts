@@ -47,6 +47,14 @@ const schema = z.object({
     .string()
     .refine((value) => isStorableDecimalString(value) && !value.startsWith('-'), 'must be a non-negative decimal')
     .default('100000'),
+  /**
+   * Kalshi Trade API v2 base URLs per credential environment (docs.kalshi.com, 2026-08; docs/VENUES.md).
+   * A credential's environment picks the pair; tests point them at the fake (docs/kalshi-fake.md).
+   */
+  KALSHI_PRODUCTION_URL: z.url({ protocol: /^https?$/ }).default('https://external-api.kalshi.com/trade-api/v2'),
+  KALSHI_DEMO_URL: z.url({ protocol: /^https?$/ }).default('https://external-api.demo.kalshi.co/trade-api/v2'),
+  KALSHI_PRODUCTION_WS_URL: z.url({ protocol: /^wss?$/ }).default('wss://external-api-ws.kalshi.com/trade-api/ws/v2'),
+  KALSHI_DEMO_WS_URL: z.url({ protocol: /^wss?$/ }).default('wss://external-api-ws.demo.kalshi.co/trade-api/ws/v2'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -328,11 +328,12 @@ export const ROUTES: Route[] = [
   {
     method: 'PUT', path: '/v1/subaccounts/{id}/credentials/{exchange}', operation: 'AttachExchangeCredential',
     tag: 'Subaccounts', summary: 'Attach exchange credentials to a subaccount',
-    description: 'Kalshi: key_id and private_key (RSA PEM, at least 2048 bits). Polymarket: private_key (secp256k1, hex), api_key, api_secret, api_passphrase, optional funder_address and signature_type. Shape-checked, sealed with AES-256-GCM under the configured key-encryption key, replacing what was attached before; answers only a fingerprint, never the secret again. Authenticated through the dashboard. See docs/credentials.md.',
+    description: 'Kalshi: key_id (a UUID), private_key (RSA PEM, at least 2048 bits) and environment (`demo` or `production`: the Kalshi environment that issued the key, where alone it works). Polymarket: private_key (secp256k1, hex), api_key, api_secret, api_passphrase, optional funder_address and signature_type. Shape-checked, sealed with AES-256-GCM under the configured key-encryption key, replacing what was attached before; answers only a fingerprint (and a Kalshi key\'s environment), never the secret again. Authenticated through the dashboard. See docs/credentials.md.',
     auth: 'dashboard', params: z.strictObject({ id: id('sa'), exchange }), bodyVariable: 'credentials', bodyVerbatim: true,
     body: z.strictObject({
       key_id: z.string().max(256).optional(),
       private_key: z.string().max(16_384).optional(),
+      environment: z.string().max(32).optional(),
       api_key: z.string().max(256).optional(),
       api_secret: z.string().max(1024).optional(),
       api_passphrase: z.string().max(1024).optional(),

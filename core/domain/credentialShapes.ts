@@ -6,9 +6,11 @@ import { constants, createECDH, createHash, createPrivateKey, createPublicKey, s
  * the normalized value and a fingerprint of the PUBLIC part only, or the field at fault; messages
  * never contain what was pasted.
  *
- * Kalshi: `{ key_id, private_key }`: the API key id (a UUID) and its RSA private key in PEM,
- * PKCS#1 (`BEGIN RSA PRIVATE KEY`) or PKCS#8 (`BEGIN PRIVATE KEY`), unencrypted, at least 2048
- * bits. Normalized to PKCS#8 PEM. Fingerprint: SHA-256 of the SPKI DER public key, plus the key id.
+ * Kalshi: `{ key_id, private_key, environment }`: the API key id (a UUID), its RSA private key in
+ * PEM, PKCS#1 (`BEGIN RSA PRIVATE KEY`) or PKCS#8 (`BEGIN PRIVATE KEY`), unencrypted, at least 2048
+ * bits, and the Kalshi environment that issued the key, `production` or `demo` (demo is the real
+ * exchange with play money; a key works only where it was issued). Normalized to PKCS#8 PEM.
+ * Fingerprint: SHA-256 of the SPKI DER public key, plus the key id. The environment is not secret.
  *
  * Polymarket: `{ private_key, api_key, api_secret, api_passphrase, funder_address?, signature_type? }`:
  * the wallet's secp256k1 private key (64 hex digits, `0x` optional, normalized to `0x` + lower
@@ -23,10 +25,30 @@ import { constants, createECDH, createHash, createPrivateKey, createPublicKey, s
  * misspelt field is not silently dropped.
  */
 
+/** Where a Kalshi key was issued, in Kalshi's own words. Demo first: the safer choice to offer. */
+export const KALSHI_ENVIRONMENTS = ['demo', 'production'] as const;
+export type KalshiEnvironment = (typeof KALSHI_ENVIRONMENTS)[number];
+
 export interface KalshiCredential {
   key_id: string;
   /** PKCS#8 PEM. */
   private_key: string;
+  /**
+   * Required at attach. Absent only in blobs sealed before the field existed: their environment is
+   * unknown, and such a credential must not be used to trade until it is attached again
+   * (`kalshiEnvironmentOf` answers null for it).
+   */
+  environment?: KalshiEnvironment;
+}
+
+/** `value` when it names a Kalshi environment, else null (unknown: not usable to trade). */
+export function kalshiEnvironmentNamed(value: unknown): KalshiEnvironment | null {
+  return (KALSHI_ENVIRONMENTS as readonly unknown[]).includes(value) ? (value as KalshiEnvironment) : null;
+}
+
+/** The environment of an opened Kalshi credential, or null when it was attached without one. */
+export function kalshiEnvironmentOf(credential: KalshiCredential): KalshiEnvironment | null {
+  return kalshiEnvironmentNamed(credential.environment);
 }
 
 export interface PolymarketCredential {
@@ -45,7 +67,8 @@ export interface CredentialsByExchange {
   polymarket: PolymarketCredential;
 }
 
-export type ShapeResult<T> = { ok: true; value: T; fingerprint: string } | { ok: false; param: string; message: string };
+/** `environment` is the venue environment a credential trades in, shown beside the fingerprint (Kalshi only). */
+export type ShapeResult<T> = { ok: true; value: T; fingerprint: string; environment: KalshiEnvironment | null } | { ok: false; param: string; message: string };
 
 /** The order n of secp256k1's base point: a private key is a scalar in [1, n - 1]. */
 export const SECP256K1_ORDER = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141');
@@ -127,7 +150,7 @@ export function kalshiFingerprint(keyId: string, key: KeyObject): string {
 }
 
 export function validateKalshiCredential(input: unknown): ShapeResult<KalshiCredential> {
-  const fields = asFields(input, ['key_id', 'private_key'], 'Kalshi');
+  const fields = asFields(input, ['key_id', 'private_key', 'environment'], 'Kalshi');
   if (!fields.ok) return fields;
   const keyId = text(fields.fields, 'key_id', 'the Kalshi API key id, a UUID');
   if (!keyId.ok) return keyId;
@@ -136,10 +159,17 @@ export function validateKalshiCredential(input: unknown): ShapeResult<KalshiCred
   if (!pem.ok) return pem;
   const key = rsaPrivateKey(pem.value);
   if (!key.ok) return key;
+  const environmentText = text(fields.fields, 'environment', 'the Kalshi environment that issued the key, demo or production');
+  if (!environmentText.ok) return environmentText;
+  const environment = environmentText.value;
+  if (environment !== 'demo' && environment !== 'production') {
+    return fail('environment', 'environment must be demo or production: the Kalshi environment that issued the key (a key works only there).');
+  }
   return {
     ok: true,
-    value: { key_id: keyId.value, private_key: key.key.export({ type: 'pkcs8', format: 'pem' }) as string },
+    value: { key_id: keyId.value, private_key: key.key.export({ type: 'pkcs8', format: 'pem' }) as string, environment },
     fingerprint: kalshiFingerprint(keyId.value, key.key),
+    environment,
   };
 }
 
@@ -215,7 +245,7 @@ export function validatePolymarketCredential(input: unknown): ShapeResult<Polyma
 
   const fingerprint = polymarketFingerprint(apiKey.value, privateKey);
   privateKey.fill(0);
-  return { ok: true, value, fingerprint };
+  return { ok: true, value, fingerprint, environment: null };
 }
 
 export function validateCredentialShape<E extends keyof CredentialsByExchange>(exchange: E, input: unknown): ShapeResult<CredentialsByExchange[E]>;

@@ -1,6 +1,6 @@
 import canonicalize from 'canonicalize';
 import type { Db } from '../db/prismaClient';
-import { validateCredentialShape, type CredentialsByExchange } from '../domain/credentialShapes';
+import { kalshiEnvironmentNamed, validateCredentialShape, type CredentialsByExchange, type KalshiEnvironment } from '../domain/credentialShapes';
 import { openCredential, rewrapCredential, sealCredential, type CredentialKeys } from '../domain/credentialVault';
 import { DomainError, invalidRequest } from '../domain/errors';
 import { newId } from '../domain/ids';
@@ -15,6 +15,8 @@ export interface CredentialMetadata {
   subaccountId: string;
   exchange: ExchangeName;
   fingerprint: string;
+  /** Kalshi: where the key was issued (`demo` | `production`); null for Polymarket and for a Kalshi key attached before it was asked. */
+  environment: KalshiEnvironment | null;
   kekId: string;
   createdAt: Date;
 }
@@ -22,10 +24,11 @@ export interface CredentialMetadata {
 /** The blob of a row is bound to the row's place: copied to another subaccount or exchange it does not open. */
 const credentialAad = (subaccountId: string, exchange: ExchangeName) => `${subaccountId}:${exchange}`;
 
-const metadata = (row: CredentialMetadata): CredentialMetadata => ({
+const metadata = (row: Omit<CredentialMetadata, 'environment'> & { environment: string | null }): CredentialMetadata => ({
   subaccountId: row.subaccountId,
   exchange: row.exchange,
   fingerprint: row.fingerprint,
+  environment: kalshiEnvironmentNamed(row.environment),
   kekId: row.kekId,
   createdAt: row.createdAt,
 });
@@ -40,7 +43,8 @@ function checkExchange(exchange: string): asserts exchange is ExchangeName {
  * Stores a subaccount's credentials for one exchange, replacing any stored before: checks their
  * shape (invalid_request naming the field; the message never contains the secret), seals the
  * canonical JSON of the normalized value under the current KEK, bound to `subaccountId:exchange`.
- * Answers the metadata only.
+ * A Kalshi credential's environment is both inside the sealed value (what a venue session trusts)
+ * and in a plain column (what lists show). Answers the metadata only.
  *
  * Without CREDENTIALS_KEK nothing can be sealed: the answer is `forbidden` (403), since the request
  * is well-formed and the client cannot fix it; the message tells the operator what to set.
@@ -64,7 +68,7 @@ export async function attachCredential(
   const shape = validateCredentialShape(exchange, input);
   if (!shape.ok) throw invalidRequest(shape.param, shape.message);
   const sealed = sealCredential(canonicalize(shape.value)!, keys.current, credentialAad(subaccountId, exchange));
-  const fields = { kekId: sealed.kekId, ciphertext: new Uint8Array(sealed.ciphertext), fingerprint: shape.fingerprint };
+  const fields = { kekId: sealed.kekId, ciphertext: new Uint8Array(sealed.ciphertext), fingerprint: shape.fingerprint, environment: shape.environment };
   const row = await db.exchangeCredential.upsert({
     where: { subaccountId_exchange: { subaccountId, exchange } },
     create: { id: newId('credential'), subaccountId, exchange, ...fields },

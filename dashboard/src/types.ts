@@ -8,6 +8,7 @@ export const ENVIRONMENTS: readonly Environment[] = ['test', 'live'];
 
 export type Exchange = 'kalshi' | 'polymarket';
 export const EXCHANGES: readonly Exchange[] = ['kalshi', 'polymarket'];
+export type KalshiEnvironment = 'demo' | 'production';
 
 export type Decimal = string;
 export type Timestamp = string;
@@ -53,6 +54,8 @@ export interface CreatedApiKey {
 export interface Credential {
   exchange: Exchange;
   fingerprint: string;
+  /** Kalshi: where the key was issued; null for Polymarket and for a Kalshi key attached before it was asked. */
+  environment: KalshiEnvironment | null;
   created_at: Timestamp;
 }
 

@@ -141,25 +141,38 @@ describe('dashboard in a browser', () => {
     expect(envelopeOf(after).code).toBe('unauthorized');
   });
 
-  it('attaches Kalshi credentials (only the fingerprint is shown, the database holds no plaintext) and removes them', async () => {
+  it('attaches Kalshi credentials with their environment, demo by default (only the fingerprint is shown, the database holds no plaintext) and removes them', async () => {
     const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
     const pemLines = pem.split('\n').filter((line) => line.length > 20 && !line.startsWith('-----'));
     await byTest('nav-subaccounts').click();
     await byTest('cred-subaccount').selectOption(subaccountId);
     await byTest('cred-exchange').selectOption('kalshi');
+    expect(await byTest('cred-kalshi-environment').inputValue()).toBe('demo'); // the safer choice is the default
     await byTest('cred-kalshi-key-id').fill(randomUUID());
     await byTest('cred-kalshi-private-key').fill(pem);
     await byTest('cred-attach').click();
     const row = byTest(`cred-row-${subaccountId}-kalshi`);
     await row.waitFor(); // the row is drawn once the attach has answered and the list reloaded
     const stored = await stack.core.db.exchangeCredential.findFirstOrThrow({ where: { subaccountId, exchange: 'kalshi' } });
+    expect(stored.environment).toBe('demo');
     await expectText(row, stored.fingerprint);
+    await expectText(row, 'demo');
     expect(await page.content()).not.toContain(pemLines[1]);
     expect(await byTest('cred-kalshi-private-key').inputValue()).toBe(''); // the form forgets the secret
 
     const dump = await dumpData();
     expect(dump).toContain(stored.fingerprint);
     for (const line of pemLines) expect(dump).not.toContain(line);
+
+    // A production key is a deliberate choice; attaching again replaces the demo one.
+    expect(await byTest('cred-kalshi-environment').inputValue()).toBe('demo');
+    await byTest('cred-kalshi-environment').selectOption('production');
+    await byTest('cred-kalshi-key-id').fill(randomUUID());
+    await byTest('cred-kalshi-private-key').fill(pem);
+    await byTest('cred-attach').click();
+    await expectText(row, 'production');
+    const opened = await openStoredCredential(stack.core.db, keyring, subaccountId, 'kalshi');
+    expect(opened.environment).toBe('production');
 
     await byTest(`cred-remove-${subaccountId}-kalshi`).click();
     await row.waitFor({ state: 'detached' });

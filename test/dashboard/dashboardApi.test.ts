@@ -228,18 +228,39 @@ describe('dashboard API', () => {
   describe('venue credentials', () => {
     const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
 
-    it('attaches, shows only the fingerprint, refuses bad shapes without echoing them, and removes', async () => {
+    it('attaches, shows only the fingerprint and the Kalshi environment, refuses bad shapes without echoing them, and removes', async () => {
       const subaccount = (await asPage(base, page, 'POST', '/v1/subaccounts', { body: { name: 'venue' } })).body;
       const path = `/v1/subaccounts/${subaccount.id}/credentials/kalshi`;
-      const attached = await asPage(base, page, 'PUT', path, { body: { key_id: randomUUID(), private_key: pem } });
+      const attached = await asPage(base, page, 'PUT', path, { body: { key_id: randomUUID(), private_key: pem, environment: 'demo' } });
       expect(attached.status).toBe(200);
-      expect(attached.body).toEqual({ subaccount_id: subaccount.id, exchange: 'kalshi', fingerprint: expect.any(String), created_at: expect.any(String) });
+      expect(attached.body).toEqual({
+        subaccount_id: subaccount.id,
+        exchange: 'kalshi',
+        fingerprint: expect.any(String),
+        environment: 'demo',
+        created_at: expect.any(String),
+      });
       const shown = await asPage(base, page, 'GET', `/v1/subaccounts/${subaccount.id}`);
-      expect(shown.body.credentials).toEqual([{ exchange: 'kalshi', fingerprint: attached.body.fingerprint, created_at: attached.body.created_at }]);
+      expect(shown.body.credentials).toEqual([
+        { exchange: 'kalshi', fingerprint: attached.body.fingerprint, environment: 'demo', created_at: attached.body.created_at },
+      ]);
+      expect((await asPage(base, page, 'GET', '/v1/subaccounts')).body.data.find((s: { id: string }) => s.id === subaccount.id).credentials).toEqual(
+        shown.body.credentials,
+      );
+
+      // Without its environment a Kalshi key is refused: a key works only where it was issued.
+      const noEnvironment = await asPage(base, page, 'PUT', path, { body: { key_id: randomUUID(), private_key: pem } });
+      expect(noEnvironment.status).toBe(400);
+      expect(envelopeOf(noEnvironment)).toMatchObject({ code: 'invalid_request', param: 'environment' });
+      expect(JSON.stringify(noEnvironment.body)).not.toContain('PRIVATE KEY');
+      const wrongEnvironment = await asPage(base, page, 'PUT', path, { body: { key_id: randomUUID(), private_key: pem, environment: 'live' } });
+      expect(envelopeOf(wrongEnvironment)).toMatchObject({ code: 'invalid_request', param: 'environment' });
+      // Nothing was replaced.
+      expect((await asPage(base, page, 'GET', `/v1/subaccounts/${subaccount.id}`)).body.credentials).toEqual(shown.body.credentials);
       expect(JSON.stringify(shown.body)).not.toContain('PRIVATE KEY');
 
       const planted = `not-a-key-${randomBytes(8).toString('hex')}`;
-      const bad = await asPage(base, page, 'PUT', path, { body: { key_id: randomUUID(), private_key: planted } });
+      const bad = await asPage(base, page, 'PUT', path, { body: { key_id: randomUUID(), private_key: planted, environment: 'demo' } });
       expect(bad.status).toBe(400);
       expect(envelopeOf(bad).param).toBe('private_key');
       expect(JSON.stringify(bad.body)).not.toContain(planted);

@@ -83,8 +83,8 @@ describe('planted secrets never reach logs, later responses or the database in p
     keep(await call(base, 'POST', '/v1/orders', { key: apiKeySecret, rawBody: '{"broken', headers: { 'content-type': 'application/json' } }));
 
     const credentials = (exchange: string) => `/v1/subaccounts/${subaccount.body.id}/credentials/${exchange}`;
-    keep(await asPage(base, page, 'PUT', credentials('kalshi'), { body: { key_id: randomUUID(), private_key: rsaPem } }));
-    keep(await asPage(base, page, 'PUT', credentials('kalshi'), { body: { key_id: randomUUID(), private_key: badShapeSecret } }));
+    keep(await asPage(base, page, 'PUT', credentials('kalshi'), { body: { key_id: randomUUID(), private_key: rsaPem, environment: 'production' } }));
+    keep(await asPage(base, page, 'PUT', credentials('kalshi'), { body: { key_id: randomUUID(), private_key: badShapeSecret, environment: 'demo' } }));
     keep(await asPage(base, page, 'PUT', credentials('polymarket'), { body: { private_key: polymarketKey, api_key: randomUUID(), api_secret: apiSecret, api_passphrase: passphrase } }));
     keep(await asPage(base, page, 'PUT', credentials('polymarket'), { body: { private_key: polymarketKey, api_key: 'not-a-uuid', api_secret: apiSecret, api_passphrase: passphrase } }));
     keep(await asPage(base, page, 'GET', `/v1/subaccounts/${subaccount.body.id}`));
@@ -134,6 +134,7 @@ describe('planted secrets never reach logs, later responses or the database in p
   it('no response after creation carries a secret', () => {
     const later = responses.join('\n');
     expect(later).toContain('fingerprint'); // the credential answers are among them
+    expect(later).toContain('"environment":"production"'); // the Kalshi environment is shown: it is not secret
     for (const [name, values] of Object.entries(planted)) {
       for (const value of values) if (later.includes(value)) throw new Error(`a response holds the planted ${name}`);
     }

@@ -5,13 +5,13 @@
  * book, the private WebSocket channels, token buckets and the injected faults.
  */
 import { spawn } from 'node:child_process';
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { constants, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
+import { createKalshiSigner, type KalshiAuthHeaders } from '../../core/venues/kalshi/signing';
 import { KalshiFake } from '../../fakes/kalshi/server';
-import { kalshiAuthHeaders, signedMessage, signKalshiMessage } from '../../fakes/kalshi/signing';
 
 interface TestKey {
   readonly keyId: string;
@@ -48,20 +48,30 @@ interface Reply {
   readonly headers: Headers;
 }
 
-/** A Kalshi client: signs timestamp + METHOD + path-without-query, as the docs say. */
+/**
+ * The headers of a client with a signing bug our signer refuses to have (a query string in the
+ * signed path, a timestamp in seconds): signed by hand, to show the fake refuses them.
+ */
+function buggyClientHeaders(key: TestKey, timestamp: string, method: string, signedPath: string): KalshiAuthHeaders {
+  const message = Buffer.from(`${timestamp}${method}${signedPath}`);
+  const signature = sign('sha256', message, { key: key.privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 });
+  return { 'KALSHI-ACCESS-KEY': key.keyId, 'KALSHI-ACCESS-TIMESTAMP': timestamp, 'KALSHI-ACCESS-SIGNATURE': signature.toString('base64') };
+}
+
+/** A Kalshi client: our signer (core/venues/kalshi/signing.ts), unless a test sends a buggy client's headers. */
 async function call(
   fake: KalshiFake,
   key: TestKey | null,
   method: string,
   pathAndQuery: string,
   body?: unknown,
-  tweak: { signPath?: string; nowMs?: number; signal?: AbortSignal; signWith?: KeyObject } = {},
+  tweak: { auth?: KalshiAuthHeaders; nowMs?: number; signal?: AbortSignal; signWith?: KeyObject } = {},
 ): Promise<Reply> {
   const fullPath = `/trade-api/v2${pathAndQuery}`;
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (key !== null) {
-    const signPath = tweak.signPath ?? fullPath.split('?')[0]!;
-    Object.assign(headers, kalshiAuthHeaders(key.keyId, tweak.signWith ?? key.privateKey, method, signPath, tweak.nowMs));
+    const clock = tweak.nowMs === undefined ? Date.now : () => tweak.nowMs!;
+    Object.assign(headers, tweak.auth ?? createKalshiSigner(key.keyId, tweak.signWith ?? key.privateKey, clock).request(method, fullPath));
   }
   const res = await fetch(`${fake.origin}${fullPath}`, {
     method,
@@ -93,15 +103,12 @@ interface Frame {
   msg?: any;
 }
 
-async function openSocket(fake: KalshiFake, key: TestKey, signPath = '/trade-api/ws/v2'): Promise<{ ws: WebSocket; frames: Frame[] }> {
-  const timestamp = String(Date.now());
-  const ws = new WebSocket(fake.wsUrl, {
-    headers: {
-      'KALSHI-ACCESS-KEY': key.keyId,
-      'KALSHI-ACCESS-TIMESTAMP': timestamp,
-      'KALSHI-ACCESS-SIGNATURE': signKalshiMessage(key.privateKey, signedMessage(timestamp, 'GET', signPath)),
-    },
-  });
+async function openSocket(fake: KalshiFake, key: TestKey, wrongSignedPath?: string): Promise<{ ws: WebSocket; frames: Frame[] }> {
+  const headers =
+    wrongSignedPath === undefined
+      ? createKalshiSigner(key.keyId, key.privateKey).webSocket()
+      : buggyClientHeaders(key, String(Date.now()), 'GET', wrongSignedPath);
+  const ws = new WebSocket(fake.wsUrl, { headers: { ...headers } });
   const frames: Frame[] = [];
   ws.on('message', (data) => frames.push(JSON.parse(data.toString()) as Frame));
   await new Promise<void>((resolve, reject) => {
@@ -155,7 +162,7 @@ describe('Kalshi fake: authentication', () => {
 
   it('refuses a signature computed over the query string', async () => {
     const path = `/portfolio/orders?ticker=${MARKET}`;
-    const reply = await call(fake, alice, 'GET', path, undefined, { signPath: `/trade-api/v2${path}` });
+    const reply = await call(fake, alice, 'GET', path, undefined, { auth: buggyClientHeaders(alice, String(Date.now()), 'GET', `/trade-api/v2${path}`) });
     expect(reply.status).toBe(401);
     expect(reply.body).toEqual({ error: { code: 'authentication_error', message: 'authentication_error', details: 'INCORRECT_API_KEY_SIGNATURE' } });
   });
@@ -174,11 +181,15 @@ describe('Kalshi fake: authentication', () => {
   });
 
   it('refuses a stale timestamp, a future one, and one in seconds instead of milliseconds', async () => {
-    for (const nowMs of [Date.now() - 30_000, Date.now() + 5 * 60_000, Math.floor(Date.now() / 1000)]) {
+    for (const nowMs of [Date.now() - 30_000, Date.now() + 5 * 60_000]) {
       const reply = await call(fake, alice, 'GET', '/portfolio/balance', undefined, { nowMs });
       expect(reply.status).toBe(401);
       expect(reply.body).toEqual({ error: { code: 'header_timestamp_expired', message: 'header timestamp expired' } });
     }
+    const inSeconds = buggyClientHeaders(alice, String(Math.floor(Date.now() / 1000)), 'GET', '/trade-api/v2/portfolio/balance');
+    const seconds = await call(fake, alice, 'GET', '/portfolio/balance', undefined, { auth: inSeconds });
+    expect(seconds.status).toBe(401);
+    expect(seconds.body).toEqual({ error: { code: 'header_timestamp_expired', message: 'header timestamp expired' } });
     const slightlyOff = await call(fake, alice, 'GET', '/portfolio/balance', undefined, { nowMs: Date.now() - 5_000 });
     expect(slightlyOff.status).toBe(200);
   });

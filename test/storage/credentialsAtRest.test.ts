@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Config } from '../../core/config';
-import { CredentialVaultError, parseKeyring, type CredentialKeys } from '../../core/domain/credentialVault';
+import { CredentialVaultError, parseKeyring, sealCredential, type CredentialKeys } from '../../core/domain/credentialVault';
+import { kalshiEnvironmentOf } from '../../core/domain/credentialShapes';
 import { DomainError } from '../../core/domain/errors';
 import {
   attachCredential,
@@ -54,7 +55,7 @@ describe('exchange credentials at rest', () => {
   const pkcs1 = rsa.export({ type: 'pkcs1', format: 'pem' }) as string;
   const pkcs8 = rsa.export({ type: 'pkcs8', format: 'pem' }) as string;
   const pkcs8Der = rsa.export({ type: 'pkcs8', format: 'der' });
-  const kalshi = { key_id: randomUUID(), private_key: pkcs1 };
+  const kalshi = { key_id: randomUUID(), private_key: pkcs1, environment: 'production' };
   const scalar = `${randomBytes(31).toString('hex')}01`; // below the curve order: its top byte is < 0xff
   const polymarket = {
     private_key: `0x${scalar}`,
@@ -77,9 +78,9 @@ describe('exchange credentials at rest', () => {
     const before = Date.now();
     const k = await attachCredential(stack.core.db, keys, scope, subaccountId, 'kalshi', kalshi);
     const p = await attachCredential(stack.core.db, keys, scope, subaccountId, 'polymarket', polymarket);
-    expect(Object.keys(k).sort()).toEqual(['createdAt', 'exchange', 'fingerprint', 'kekId', 'subaccountId']);
-    expect(k).toMatchObject({ subaccountId, exchange: 'kalshi', kekId: 'kek-at-rest-1' });
-    expect(p).toMatchObject({ subaccountId, exchange: 'polymarket', kekId: 'kek-at-rest-1' });
+    expect(Object.keys(k).sort()).toEqual(['createdAt', 'environment', 'exchange', 'fingerprint', 'kekId', 'subaccountId']);
+    expect(k).toMatchObject({ subaccountId, exchange: 'kalshi', kekId: 'kek-at-rest-1', environment: 'production' });
+    expect(p).toMatchObject({ subaccountId, exchange: 'polymarket', kekId: 'kek-at-rest-1', environment: null });
     expect(k.fingerprint).toMatch(new RegExp(`^sha256:[0-9a-f]{16} key_id=${kalshi.key_id}$`));
     expect(p.fingerprint).toMatch(new RegExp(`^sha256:[0-9a-f]{16} api_key=${polymarket.api_key}$`));
     expect(k.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
@@ -135,20 +136,42 @@ describe('exchange credentials at rest', () => {
 
   it('lists fingerprints only, and opens the originals for the venue adapters', async () => {
     const listed = await listCredentials(stack.core.db, scope, subaccountId);
-    expect(listed.map((c) => c.exchange)).toEqual(['kalshi', 'polymarket']);
-    for (const item of listed) expect(Object.keys(item).sort()).toEqual(['createdAt', 'exchange', 'fingerprint', 'kekId', 'subaccountId']);
+    expect(listed.map((c) => [c.exchange, c.environment])).toEqual([
+      ['kalshi', 'production'],
+      ['polymarket', null],
+    ]);
+    for (const item of listed) expect(Object.keys(item).sort()).toEqual(['createdAt', 'environment', 'exchange', 'fingerprint', 'kekId', 'subaccountId']);
     expect(JSON.stringify(listed)).not.toContain(marker);
 
     const openedKalshi = await openStoredCredential(stack.core.db, keys.keyring, subaccountId, 'kalshi');
     // Normalized to PKCS#8: the same key as pasted.
-    expect(openedKalshi).toEqual({ key_id: kalshi.key_id, private_key: pkcs8 });
+    expect(openedKalshi).toEqual({ key_id: kalshi.key_id, private_key: pkcs8, environment: 'production' });
     const openedPolymarket = await openStoredCredential(stack.core.db, keys.keyring, subaccountId, 'polymarket');
     expect(openedPolymarket).toEqual(polymarket);
   });
 
+  it('a Kalshi credential sealed before the environment was asked lists and opens without one: unknown, to be attached again', async () => {
+    const legacy = (await createSubaccount(stack.core.db, scope, { name: 'vault-legacy' }, '1000')).id;
+    const keyId = randomUUID();
+    // What attach stored before: the canonical JSON of { key_id, private_key }, no environment column.
+    const sealed = sealCredential(JSON.stringify({ key_id: keyId, private_key: pkcs8 }), keys.current!, `${legacy}:kalshi`);
+    await stack.core.db.exchangeCredential.create({
+      data: { id: `cred_legacy${Date.now()}`, subaccountId: legacy, exchange: 'kalshi', kekId: sealed.kekId, fingerprint: 'legacy', ciphertext: new Uint8Array(sealed.ciphertext) },
+    });
+    expect((await listCredentials(stack.core.db, scope, legacy)).map((c) => c.environment)).toEqual([null]);
+    const opened = await openStoredCredential(stack.core.db, keys.keyring, legacy, 'kalshi');
+    expect(kalshiEnvironmentOf(opened)).toBeNull();
+    // Attaching again with its environment makes it known.
+    const again = await attachCredential(stack.core.db, keys, scope, legacy, 'kalshi', { key_id: keyId, private_key: pkcs8, environment: 'demo' });
+    expect(again.environment).toBe('demo');
+    expect(kalshiEnvironmentOf(await openStoredCredential(stack.core.db, keys.keyring, legacy, 'kalshi'))).toBe('demo');
+    // The column holds only Kalshi's environments.
+    await expect(stack.core.db.$executeRaw`UPDATE exchange_credentials SET environment = 'staging' WHERE subaccount_id = ${legacy}`).rejects.toThrow();
+  });
+
   it('a blob copied to another subaccount does not open there', async () => {
     const other = (await createSubaccount(stack.core.db, scope, { name: 'vault-copy' }, '1000')).id;
-    await attachCredential(stack.core.db, keys, scope, other, 'kalshi', { key_id: randomUUID(), private_key: pkcs8 });
+    await attachCredential(stack.core.db, keys, scope, other, 'kalshi', { key_id: randomUUID(), private_key: pkcs8, environment: 'demo' });
     const original = await stack.core.db.exchangeCredential.findUniqueOrThrow({ where: { subaccountId_exchange: { subaccountId, exchange: 'kalshi' } } });
     await stack.core.db.exchangeCredential.update({
       where: { subaccountId_exchange: { subaccountId: other, exchange: 'kalshi' } },
@@ -190,13 +213,15 @@ describe('exchange credentials at rest', () => {
     // The same workspace's other environment is another scope too.
     expect((await domainError(() => listCredentials(stack.core.db, { ...scope, environment: 'live' }, subaccountId))).code).toBe('not_found');
     // Nothing was replaced.
-    expect(await openStoredCredential(stack.core.db, keys.keyring, subaccountId, 'kalshi')).toEqual({ key_id: kalshi.key_id, private_key: pkcs8 });
+    expect(await openStoredCredential(stack.core.db, keys.keyring, subaccountId, 'kalshi')).toEqual({ key_id: kalshi.key_id, private_key: pkcs8, environment: 'production' });
   });
 
   it('a bad shape is invalid_request naming the field, and the message holds none of the secret', async () => {
     const cases: [string, Record<string, unknown>, string, string[]][] = [
       ['kalshi', { key_id: kalshi.key_id, private_key: pkcs1.replace(/\n[A-Za-z0-9+/]{64}\n/, '\n') }, 'private_key', pemBodyLines(pkcs1)],
       ['kalshi', { key_id: `${marker}`, private_key: pkcs1 }, 'key_id', [marker, ...pemBodyLines(pkcs1)]],
+      ['kalshi', { key_id: kalshi.key_id, private_key: pkcs1 }, 'environment', pemBodyLines(pkcs1)],
+      ['kalshi', { ...kalshi, environment: 'live' }, 'environment', pemBodyLines(pkcs1)],
       ['polymarket', { ...polymarket, private_key: `0x${scalar.slice(1)}` }, 'private_key', [scalar.slice(1), marker]],
       ['polymarket', { ...polymarket, api_secret: `${marker}!` }, 'api_secret', [marker, scalar]],
       ['polymarket', { ...polymarket, api_passphrase: `${marker}\r\n` + 'X: 1' }, 'api_passphrase', [marker, scalar]],
@@ -234,7 +259,7 @@ describe('exchange credentials at rest', () => {
     expect(listed.map((c) => c.kekId)).toEqual(['kek-at-rest-2', 'kek-at-rest-2']);
     const newOnly = new Map([['kek-at-rest-2', rotated.current!.key]]);
     expect(await openStoredCredential(stack.core.db, newOnly, subaccountId, 'polymarket')).toEqual(polymarket);
-    expect(await openStoredCredential(stack.core.db, newOnly, subaccountId, 'kalshi')).toEqual({ key_id: kalshi.key_id, private_key: pkcs8 });
+    expect(await openStoredCredential(stack.core.db, newOnly, subaccountId, 'kalshi')).toEqual({ key_id: kalshi.key_id, private_key: pkcs8, environment: 'production' });
     // The old configuration alone can no longer open them: a clear error naming the KEK id.
     await expect(openStoredCredential(stack.core.db, keys.keyring, subaccountId, 'kalshi')).rejects.toMatchObject({
       code: 'unknown_kek',

@@ -31,6 +31,10 @@ describe('loadConfig', () => {
       SCHEDULER_INTERVAL_MS: 250,
       SCHEDULER_STALE_MS: 30000,
       SIM_STARTING_BALANCE: '100000',
+      KALSHI_PRODUCTION_URL: 'https://external-api.kalshi.com/trade-api/v2',
+      KALSHI_DEMO_URL: 'https://external-api.demo.kalshi.co/trade-api/v2',
+      KALSHI_PRODUCTION_WS_URL: 'wss://external-api-ws.kalshi.com/trade-api/ws/v2',
+      KALSHI_DEMO_WS_URL: 'wss://external-api-ws.demo.kalshi.co/trade-api/ws/v2',
       LOG_LEVEL: 'info',
     });
     expect(config.DATABASE_URL).toBeUndefined();
@@ -52,12 +56,15 @@ describe('loadConfig', () => {
       RATE_LIMIT_DEFAULT: '7',
       AUTH_CACHE_TTL_MS: '0',
       SIM_STARTING_BALANCE: '2500.50',
+      KALSHI_DEMO_URL: 'http://127.0.0.1:8787/trade-api/v2',
+      KALSHI_DEMO_WS_URL: 'ws://127.0.0.1:8787/trade-api/ws/v2',
       LOG_LEVEL: 'silent',
     });
     expect(config).toMatchObject({
       HOST: '0.0.0.0', PORT: 8080, CORE_PORT: 0, CORE_URL: 'http://core.internal:4000', CORE_TIMEOUT_MS: 120000,
       DATABASE_URL: 'postgresql://u@db:5432/app', REDIS_URL: 'rediss://cache:6380', CREDENTIALS_KEK: KEK,
       RATE_LIMIT_DEFAULT: 7, AUTH_CACHE_TTL_MS: 0, SIM_STARTING_BALANCE: '2500.50', LOG_LEVEL: 'silent',
+      KALSHI_DEMO_URL: 'http://127.0.0.1:8787/trade-api/v2', KALSHI_DEMO_WS_URL: 'ws://127.0.0.1:8787/trade-api/ws/v2',
     });
     expect(loadConfig({ DATABASE_URL: 'postgres://u@db/app' }).DATABASE_URL).toBe('postgres://u@db/app');
   });
@@ -98,6 +105,10 @@ describe('loadConfig', () => {
     ['SIM_STARTING_BALANCE', '-5'],
     ['SIM_STARTING_BALANCE', '1e6'],
     ['LOG_LEVEL', 'verbose'],
+    ['KALSHI_PRODUCTION_URL', 'not a url'],
+    ['KALSHI_DEMO_URL', 'wss://external-api.demo.kalshi.co/trade-api/v2'],
+    ['KALSHI_PRODUCTION_WS_URL', 'https://external-api-ws.kalshi.com/trade-api/ws/v2'],
+    ['KALSHI_DEMO_WS_URL', 'ftp://fake/trade-api/ws/v2'],
   ])('%s=%j is a ConfigError naming the variable', (name, value) => {
     const error = configErrorOf({ [name]: value });
     expect(error.message).toMatch(new RegExp(`^invalid configuration: ${name}\\b`));

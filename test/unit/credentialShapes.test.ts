@@ -1,5 +1,6 @@
 import { createECDH, createHash, createPublicKey, generateKeyPairSync, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import {
+  kalshiEnvironmentOf,
   SECP256K1_ORDER,
   validateCredentialShape,
   validateKalshiCredential,
@@ -54,14 +55,36 @@ describe('Kalshi credential shape', () => {
     pkcs8 = rsa.export({ type: 'pkcs8', format: 'pem' }) as string;
   });
 
-  it('accepts a key id and an RSA-2048 key in PKCS#8, normalized to PKCS#8 PEM, fingerprinted by its public key', () => {
-    const result = validateKalshiCredential({ key_id: keyId, private_key: pkcs8 });
+  it('accepts a key id, an RSA-2048 key in PKCS#8 and its environment, normalized to PKCS#8 PEM, fingerprinted by its public key', () => {
+    const result = validateKalshiCredential({ environment: 'demo', key_id: keyId, private_key: pkcs8 });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.value).toEqual({ key_id: keyId, private_key: pkcs8 });
+    expect(result.value).toEqual({ key_id: keyId, private_key: pkcs8, environment: 'demo' });
     const spki = createPublicKey(rsa).export({ type: 'spki', format: 'der' });
     expect(result.fingerprint).toBe(`sha256:${sha16(spki)} key_id=${keyId}`);
     expect(result.fingerprint).toMatch(/^sha256:[0-9a-f]{16} key_id=/);
+    expect(result.environment).toBe('demo');
+  });
+
+  it('says which Kalshi environment issued the key: demo or production, required, nothing else', () => {
+    const production = validateKalshiCredential({ key_id: keyId, private_key: pkcs8, environment: 'production' });
+    expect(production).toMatchObject({ ok: true, environment: 'production', value: { environment: 'production' } });
+    expect(production.ok && kalshiEnvironmentOf(production.value)).toBe('production');
+    // Trimmed like every pasted value.
+    expect(validateKalshiCredential({ key_id: keyId, private_key: pkcs8, environment: ' demo\n' })).toMatchObject({ ok: true, environment: 'demo' });
+    expectRejected(validateKalshiCredential({ key_id: keyId, private_key: pkcs8 }), 'environment', pkcs8);
+    for (const environment of ['', 'prod', 'live', 'staging', 'Demo', 'PRODUCTION', 1, true, ['demo']]) {
+      const result = validateKalshiCredential({ key_id: keyId, private_key: pkcs8, environment });
+      expectRejected(result, 'environment', pkcs8);
+    }
+    const refused = validateKalshiCredential({ key_id: keyId, private_key: pkcs8, environment: 'staging' });
+    expect(!refused.ok && refused.message).toMatch(/demo or production/);
+  });
+
+  it('a credential sealed before the environment was asked has none: unknown, not usable to trade', () => {
+    expect(kalshiEnvironmentOf({ key_id: keyId, private_key: pkcs8 })).toBeNull();
+    expect(kalshiEnvironmentOf({ key_id: keyId, private_key: pkcs8, environment: 'staging' as never })).toBeNull();
+    expect(kalshiEnvironmentOf({ key_id: keyId, private_key: pkcs8, environment: 'demo' })).toBe('demo');
   });
 
   it('the fingerprint is stable and independent of the PEM formatting: PKCS#1 or PKCS#8, CRLF, escaped or lost newlines', () => {
@@ -74,19 +97,19 @@ describe('Kalshi credential shape', () => {
       `\n  ${pkcs8.trim()}  \n`,
       pkcs8.replace(/\n(?!-----)/g, '').replace('-----END', '\n-----END'),
     ];
-    const results = variants.map((private_key) => validateKalshiCredential({ key_id: ` ${keyId}\n`, private_key }));
+    const results = variants.map((private_key) => validateKalshiCredential({ environment: 'demo', key_id: ` ${keyId}\n`, private_key }));
     for (const result of results) {
       expect(result).toMatchObject({ ok: true, fingerprint: results[0].ok && results[0].fingerprint });
-      expect(result.ok && result.value).toEqual({ key_id: keyId, private_key: pkcs8 });
+      expect(result.ok && result.value).toEqual({ key_id: keyId, private_key: pkcs8, environment: 'demo' });
     }
-    expect(validateKalshiCredential({ key_id: keyId, private_key: pkcs1 })).toEqual(validateKalshiCredential({ key_id: keyId, private_key: pkcs1 }));
+    expect(validateKalshiCredential({ environment: 'demo', key_id: keyId, private_key: pkcs1 })).toEqual(validateKalshiCredential({ environment: 'demo', key_id: keyId, private_key: pkcs1 }));
   });
 
   it('another key, or another key id, gives another fingerprint', () => {
     const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
-    const a = validateKalshiCredential({ key_id: keyId, private_key: pkcs8 });
-    const b = validateKalshiCredential({ key_id: keyId, private_key: other });
-    const c = validateKalshiCredential({ key_id: randomUUID(), private_key: pkcs8 });
+    const a = validateKalshiCredential({ environment: 'demo', key_id: keyId, private_key: pkcs8 });
+    const b = validateKalshiCredential({ environment: 'demo', key_id: keyId, private_key: other });
+    const c = validateKalshiCredential({ environment: 'demo', key_id: randomUUID(), private_key: pkcs8 });
     expect(a.ok && b.ok && c.ok).toBe(true);
     if (!a.ok || !b.ok || !c.ok) return;
     expect(b.fingerprint).not.toBe(a.fingerprint);
@@ -100,7 +123,7 @@ describe('Kalshi credential shape', () => {
     const weak = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey;
     for (const type of ['pkcs1', 'pkcs8'] as const) {
       const pem = weak.export({ type, format: 'pem' }) as string;
-      const result = validateKalshiCredential({ key_id: keyId, private_key: pem });
+      const result = validateKalshiCredential({ environment: 'demo', key_id: keyId, private_key: pem });
       expectRejected(result, 'private_key', pem);
       expect(!result.ok && result.message).toMatch(/at least 2048 bits/);
     }
@@ -109,16 +132,16 @@ describe('Kalshi credential shape', () => {
   it('rejects an EC key in place of the RSA key, in any wrapping', () => {
     const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
     const asPkcs8 = ec.export({ type: 'pkcs8', format: 'pem' }) as string;
-    const result = validateKalshiCredential({ key_id: keyId, private_key: asPkcs8 });
+    const result = validateKalshiCredential({ environment: 'demo', key_id: keyId, private_key: asPkcs8 });
     expectRejected(result, 'private_key', asPkcs8);
     expect(!result.ok && result.message).toMatch(/must be an RSA key/);
     const sec1 = ec.export({ type: 'sec1', format: 'pem' }) as string;
-    expectRejected(validateKalshiCredential({ key_id: keyId, private_key: sec1 }), 'private_key', sec1);
+    expectRejected(validateKalshiCredential({ environment: 'demo', key_id: keyId, private_key: sec1 }), 'private_key', sec1);
     // PKCS#8 under the PKCS#1 label is not read as RSA either.
     const mislabelled = asPkcs8.replace(/PRIVATE KEY/g, 'RSA PRIVATE KEY');
-    expectRejected(validateKalshiCredential({ key_id: keyId, private_key: mislabelled }), 'private_key', mislabelled);
+    expectRejected(validateKalshiCredential({ environment: 'demo', key_id: keyId, private_key: mislabelled }), 'private_key', mislabelled);
     const ed = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
-    expectRejected(validateKalshiCredential({ key_id: keyId, private_key: ed }), 'private_key', ed);
+    expectRejected(validateKalshiCredential({ environment: 'demo', key_id: keyId, private_key: ed }), 'private_key', ed);
   });
 
   it('rejects garbage, a public key, an encrypted key, a truncated key and two keys in one', () => {
@@ -140,27 +163,27 @@ describe('Kalshi credential shape', () => {
       `${pkcs8}trailing`,
       pkcs8.replace(/[A-Za-z0-9+/]{64}/, (line) => line.slice(0, 63)),
     ];
-    for (const private_key of garbage) expectRejected(validateKalshiCredential({ key_id: keyId, private_key }), 'private_key', private_key);
+    for (const private_key of garbage) expectRejected(validateKalshiCredential({ environment: 'demo', key_id: keyId, private_key }), 'private_key', private_key);
     // A swapped pair of base64 characters either fails to parse or fails the signature check; never accepted silently as the same key.
-    const swapped = validateKalshiCredential({ key_id: keyId, private_key: corrupted });
+    const swapped = validateKalshiCredential({ environment: 'demo', key_id: keyId, private_key: corrupted });
     if (swapped.ok) expect(swapped.value.private_key).not.toBe(pkcs8);
     else expectRejected(swapped, 'private_key', corrupted);
-    const encryptedResult = validateKalshiCredential({ key_id: keyId, private_key: encrypted });
+    const encryptedResult = validateKalshiCredential({ environment: 'demo', key_id: keyId, private_key: encrypted });
     expect(!encryptedResult.ok && encryptedResult.message).toMatch(/without a passphrase/);
   });
 
   it('rejects bad key ids, missing fields, wrong types and unknown fields', () => {
     for (const key_id of ['', 'not-a-uuid', `${keyId}0`, keyId.replace(/-/g, ''), keyId.slice(1), `{${keyId}}`, keyId.replace(/[0-9a-f]$/, 'g')]) {
-      expectRejected(validateKalshiCredential({ key_id, private_key: pkcs8 }), 'key_id', pkcs8);
+      expectRejected(validateKalshiCredential({ environment: 'demo', key_id, private_key: pkcs8 }), 'key_id', pkcs8);
     }
-    expectRejected(validateKalshiCredential({ private_key: pkcs8 }), 'key_id', pkcs8);
-    expectRejected(validateKalshiCredential({ key_id: 42, private_key: pkcs8 }), 'key_id', pkcs8);
-    expectRejected(validateKalshiCredential({ key_id: keyId }), 'private_key');
-    expectRejected(validateKalshiCredential({ key_id: keyId, private_key: { pem: pkcs8 } }), 'private_key', pkcs8);
-    expectRejected(validateKalshiCredential({ key_id: keyId, private_key: '   ' }), 'private_key');
-    expectRejected(validateKalshiCredential({ key_id: keyId, private_key: pkcs8, privateKey: pkcs8 }), 'privateKey', pkcs8);
+    expectRejected(validateKalshiCredential({ environment: 'demo', private_key: pkcs8 }), 'key_id', pkcs8);
+    expectRejected(validateKalshiCredential({ environment: 'demo', key_id: 42, private_key: pkcs8 }), 'key_id', pkcs8);
+    expectRejected(validateKalshiCredential({ environment: 'demo', key_id: keyId }), 'private_key');
+    expectRejected(validateKalshiCredential({ environment: 'demo', key_id: keyId, private_key: { pem: pkcs8 } }), 'private_key', pkcs8);
+    expectRejected(validateKalshiCredential({ environment: 'demo', key_id: keyId, private_key: '   ' }), 'private_key');
+    expectRejected(validateKalshiCredential({ environment: 'demo', key_id: keyId, private_key: pkcs8, privateKey: pkcs8 }), 'privateKey', pkcs8);
     // A field name that looks like a pasted value is not echoed as the param.
-    expectRejected(validateKalshiCredential({ key_id: keyId, private_key: pkcs8, [pkcs8]: 1 }), 'credentials', pkcs8);
+    expectRejected(validateKalshiCredential({ environment: 'demo', key_id: keyId, private_key: pkcs8, [pkcs8]: 1 }), 'credentials', pkcs8);
     for (const input of [null, 'string', [keyId, pkcs8], 7]) expectRejected(validateKalshiCredential(input), 'credentials');
   });
 });

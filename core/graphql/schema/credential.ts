@@ -2,13 +2,17 @@ import { attachCredential, deleteCredential, type CredentialMetadata } from '../
 import { invalidRequest } from '../../domain/errors';
 import { builder } from '../builder';
 import { dashboardScope, requestScope } from '../context';
-import { ExchangeEnum } from './enums';
+import { ExchangeEnum, VenueEnvironmentEnum } from './enums';
 
-/** What is shown of stored venue credentials: never the secret, only a fingerprint and when. */
+const environmentDescription =
+  'Kalshi: the environment that issued the key, demo or production. Null for Polymarket, and for a Kalshi key attached before the environment was asked: such a key is not used to trade until attached again.';
+
+/** What is shown of stored venue credentials: never the secret, only a fingerprint, the environment and when. */
 export const ExchangeCredentialType = builder.prismaObject('ExchangeCredential', {
   fields: (t) => ({
     exchange: t.expose('exchange', { type: ExchangeEnum }),
     fingerprint: t.exposeString('fingerprint'),
+    environment: t.expose('environment', { type: VenueEnvironmentEnum, nullable: true, description: environmentDescription }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
@@ -39,6 +43,7 @@ const AttachedCredential = builder.objectRef<CredentialMetadata>('AttachedCreden
     subaccountId: t.exposeID('subaccountId'),
     exchange: t.expose('exchange', { type: ExchangeEnum }),
     fingerprint: t.exposeString('fingerprint'),
+    environment: t.expose('environment', { type: VenueEnvironmentEnum, nullable: true, description: environmentDescription }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });

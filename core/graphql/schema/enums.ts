@@ -1,3 +1,4 @@
+import { KALSHI_ENVIRONMENTS } from '../../domain/credentialShapes';
 import { EXECUTION_STRATEGIES } from '../../domain/planning';
 import { VENUES, venueColumn, type VenueColumn, type VenueName } from '../../domain/venues';
 import { builder } from '../builder';
@@ -7,6 +8,10 @@ import { COMPLEX_ORDER_STATUSES, ORDER_STATUSES, WORKING_STATUSES } from '../../
 export const EnvironmentEnum = builder.enumType('Environment', { values: ['test', 'live'] as const });
 export const SubaccountStatusEnum = builder.enumType('SubaccountStatus', { values: ['active', 'deleted'] as const });
 export const ExchangeEnum = builder.enumType('Exchange', { values: ['kalshi', 'polymarket'] as const });
+export const VenueEnvironmentEnum = builder.enumType('VenueEnvironment', {
+  description: 'Where a venue credential was issued and trades: Kalshi `demo` (the real exchange with play money) or `production`.',
+  values: KALSHI_ENVIRONMENTS,
+});
 export const MarketStatusEnum = builder.enumType('MarketStatus', { values: ['open', 'closed', 'settled'] as const });
 export const OrderSideEnum = builder.enumType('OrderSide', { values: ['yes', 'no'] as const });
 export const OrderActionEnum = builder.enumType('OrderAction', { values: ['buy', 'sell'] as const });

@@ -7,7 +7,7 @@ import { SubaccountSelect } from '../components/SubaccountSelect';
 import { useErrors } from '../errors';
 import { formatDecimal, formatTime } from '../format';
 import { useSession } from '../session';
-import { EXCHANGES, type Credential, type Exchange, type Subaccount } from '../types';
+import { EXCHANGES, type Credential, type Exchange, type KalshiEnvironment, type Subaccount } from '../types';
 import { useChosenSubaccount, useSubaccounts } from '../useSubaccounts';
 
 interface CredentialField {
@@ -18,8 +18,12 @@ interface CredentialField {
   testId: string;
   multiline?: boolean;
   secret: boolean;
-  /** A choice among fixed values, sent as a number (Polymarket's signature_type); empty is left out. */
+  /** A choice among fixed values; empty is left out. */
   choices?: { value: string; label: string }[];
+  /** Sent as a number (Polymarket's signature_type), not a string. */
+  numeric?: boolean;
+  /** The value the form starts with and returns to after each attempt; a choice with one has no empty option. */
+  initial?: string;
 }
 
 /** The credential fields each exchange takes. */
@@ -27,6 +31,19 @@ const FIELDS: Record<Exchange, CredentialField[]> = {
   kalshi: [
     { name: 'key_id', label: 'Key ID', testId: 'cred-kalshi-key-id', secret: false },
     { name: 'private_key', label: 'Private key (PEM)', testId: 'cred-kalshi-private-key', multiline: true, secret: true },
+    // A Kalshi key works only in the environment that issued it. Demo (play money) is the default:
+    // choosing production is a deliberate act.
+    {
+      name: 'environment',
+      label: 'Kalshi environment (where the key was issued)',
+      testId: 'cred-kalshi-environment',
+      secret: false,
+      initial: 'demo',
+      choices: [
+        { value: 'demo', label: 'demo (play money)' },
+        { value: 'production', label: 'production (real money)' },
+      ],
+    },
   ],
   polymarket: [
     { name: 'private_key', label: 'Private key', testId: 'cred-pm-private-key', secret: true },
@@ -40,6 +57,7 @@ const FIELDS: Record<Exchange, CredentialField[]> = {
       label: 'Signature type (optional)',
       testId: 'cred-pm-signature-type',
       secret: false,
+      numeric: true,
       choices: [
         { value: '0', label: '0: EOA (the key holds the funds)' },
         { value: '1', label: '1: POLY_PROXY (email or browser-wallet account)' },
@@ -53,6 +71,7 @@ interface AttachedCredential {
   subaccount_id: string;
   exchange: Exchange;
   fingerprint: string;
+  environment: KalshiEnvironment | null;
   created_at: string;
 }
 
@@ -111,7 +130,9 @@ function CreateSubaccountForm({ readOnly, onCreated, report, clear }: WriteProps
   );
 }
 
-const emptyFields = (): Record<string, string> => ({});
+/** A form's starting values: empty, but for the fields with an initial value (Kalshi's environment: demo). */
+const emptyFields = (): Record<string, string> =>
+  Object.fromEntries(Object.values(FIELDS).flatMap((fields) => fields.flatMap((field) => (field.initial === undefined ? [] : [[field.name, field.initial]]))));
 
 function AttachCredentialForm({
   subaccounts,
@@ -139,7 +160,7 @@ function AttachCredentialForm({
       FIELDS[exchange].flatMap((field) => {
         const value = fields[field.name];
         if (!value) return [];
-        return [[field.name, field.choices ? Number(value) : value]];
+        return [[field.name, field.numeric ? Number(value) : value]];
       }),
     );
     setBusy(true);
@@ -193,7 +214,8 @@ function AttachCredentialForm({
         </button>
         {attached && (
           <span className="saved" role="status">
-            Attached {attached.exchange} to {attached.subaccount_id}: <code>{attached.fingerprint}</code>
+            Attached {attached.exchange}
+            {attached.environment ? ` (${attached.environment})` : ''} to {attached.subaccount_id}: <code>{attached.fingerprint}</code>
           </span>
         )}
       </div>
@@ -224,7 +246,8 @@ function CredentialInput({
     onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => onValue(event.target.value),
   };
   if (field.choices) {
-    return <Select id={field.testId} value={value} options={field.choices} emptyOption="Not set" disabled={disabled} onValue={onValue} />;
+    const emptyOption = field.initial === undefined ? 'Not set' : undefined;
+    return <Select id={field.testId} value={value} options={field.choices} emptyOption={emptyOption} disabled={disabled} onValue={onValue} />;
   }
   return field.multiline ? (
     <textarea {...control} rows={5} className="mono" placeholder="-----BEGIN PRIVATE KEY-----" />
@@ -256,6 +279,12 @@ function SubaccountsTable({ subaccounts }: { subaccounts: Subaccount[] | undefin
       />
     </div>
   );
+}
+
+/** Kalshi's environment; a Kalshi key attached before it was asked is unknown and must be attached again to trade. */
+function environmentLabel(credential: Credential): string {
+  if (credential.environment) return credential.environment;
+  return credential.exchange === 'kalshi' ? 'unknown: attach again' : '—';
 }
 
 interface CredentialRow {
@@ -295,6 +324,7 @@ function CredentialsTable({
     },
     { header: 'Exchange', cell: ({ credential }) => credential.exchange },
     { header: 'Fingerprint', cell: ({ credential }) => <code>{credential.fingerprint}</code> },
+    { header: 'Environment', cell: ({ credential }) => environmentLabel(credential) },
     { header: 'Attached', cell: ({ credential }) => formatTime(credential.created_at) },
     {
       header: '',
