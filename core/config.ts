@@ -55,6 +55,10 @@ const schema = z.object({
   KALSHI_DEMO_URL: z.url({ protocol: /^https?$/ }).default('https://external-api.demo.kalshi.co/trade-api/v2'),
   KALSHI_PRODUCTION_WS_URL: z.url({ protocol: /^wss?$/ }).default('wss://external-api-ws.kalshi.com/trade-api/ws/v2'),
   KALSHI_DEMO_WS_URL: z.url({ protocol: /^wss?$/ }).default('wss://external-api-ws.demo.kalshi.co/trade-api/ws/v2'),
+  /** Every Kalshi call's limit, connecting and whole request; also the longest a call waits for rate-limit tokens. */
+  KALSHI_TIMEOUT_MS: integer.pipe(z.number().min(100).max(60_000)).default(5000),
+  /** The Kalshi rate-limit tier of our API keys (tokens/s read/write: basic 200/100, advanced 300/300, expert 600/600, premier 1000/1000). */
+  KALSHI_TIER: z.enum(['basic', 'advanced', 'expert', 'premier']).default('basic'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

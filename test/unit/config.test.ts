@@ -35,6 +35,8 @@ describe('loadConfig', () => {
       KALSHI_DEMO_URL: 'https://external-api.demo.kalshi.co/trade-api/v2',
       KALSHI_PRODUCTION_WS_URL: 'wss://external-api-ws.kalshi.com/trade-api/ws/v2',
       KALSHI_DEMO_WS_URL: 'wss://external-api-ws.demo.kalshi.co/trade-api/ws/v2',
+      KALSHI_TIMEOUT_MS: 5000,
+      KALSHI_TIER: 'basic',
       LOG_LEVEL: 'info',
     });
     expect(config.DATABASE_URL).toBeUndefined();
@@ -109,6 +111,8 @@ describe('loadConfig', () => {
     ['KALSHI_DEMO_URL', 'wss://external-api.demo.kalshi.co/trade-api/v2'],
     ['KALSHI_PRODUCTION_WS_URL', 'https://external-api-ws.kalshi.com/trade-api/ws/v2'],
     ['KALSHI_DEMO_WS_URL', 'ftp://fake/trade-api/ws/v2'],
+    ['KALSHI_TIMEOUT_MS', '50'],
+    ['KALSHI_TIER', 'platinum'],
   ])('%s=%j is a ConfigError naming the variable', (name, value) => {
     const error = configErrorOf({ [name]: value });
     expect(error.message).toMatch(new RegExp(`^invalid configuration: ${name}\\b`));

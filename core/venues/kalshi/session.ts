@@ -1,0 +1,251 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Pool } from 'undici';
+import { DomainError } from '../../domain/errors';
+import { kalshiEnvironmentNamed, type KalshiCredential } from '../../domain/credentialShapes';
+import { kalshiEndpoints, type KalshiUrls } from './endpoints';
+import { kalshiRefusalError, readKalshiError } from './errors';
+import { kalshiSignerFromCredential, type KalshiSigner } from './signing';
+import { KALSHI_DEFAULT_COST, KALSHI_RATE_TIERS, KalshiTokenBuckets, type BucketKind, type KalshiRateTier, type KalshiTierName } from './tokenBuckets';
+
+/**
+ * One Kalshi credential's HTTP session (Trade API v2, as of 2026-08; docs/VENUES.md): its own
+ * keep-alive connection pool to its environment's base URL, its own signer (never a shared or
+ * global interceptor: two subaccounts' sessions cannot sign each other's requests), its own read
+ * and write token buckets, and a timeout on every call (connecting and the whole request).
+ *
+ * Every call ends in one of four explicit outcomes:
+ * - `answered`: a 2xx, with the parsed JSON body;
+ * - `refused`: the venue answered an error status, so it did not act; Kalshi's code is kept and
+ *   mapped to our error (errors.ts). A 429 is retried first (below);
+ * - `unknown`: a WRITE whose answer was lost (timeout, connection lost after sending, a 5xx, an
+ *   unreadable 2xx): the venue may have acted. The session never re-sends it; the reconciler
+ *   resolves it (a later increment);
+ * - `unavailable`: nothing can have changed at the venue (a read whose answer was lost, a call
+ *   refused before it was sent because the rate-limit wait would be too long or no connection
+ *   could be made).
+ *
+ * 429 (Kalshi sends no Retry-After): the bucket is drained and the call retried after an
+ * exponential backoff with full jitter, bounded in attempts, but only when re-sending is safe: a
+ * read, a cancel, or a create carrying a `client_order_id` (a 429 is refused before the venue acts,
+ * and the same id makes a duplicate impossible: Kalshi answers 409 `order_already_exists`). Other
+ * writes get the 429 as a refusal.
+ *
+ * Nothing here logs. No header, signature or key ever goes into an outcome or an error: messages
+ * are written here from the status and Kalshi's code, never from a transport error's text.
+ */
+export interface KalshiRequestOptions {
+  readonly query?: Readonly<Record<string, string | number | boolean | readonly string[] | undefined>>;
+  readonly body?: unknown;
+  /** Which bucket pays; reads are always safe to retry. */
+  readonly kind: BucketKind;
+  /** Tokens the call costs (Kalshi's endpoint cost); 10 by default. */
+  readonly cost?: number;
+  /** Whether a 429 may be retried; by default reads, DELETEs (cancels) and bodies with a `client_order_id`. */
+  readonly retryOn429?: boolean;
+}
+
+export type KalshiLostReason = 'timeout' | 'connection_lost' | 'server_error' | 'unreadable_answer';
+
+export type KalshiOutcome<T = unknown> =
+  | { readonly kind: 'answered'; readonly status: number; readonly body: T; readonly attempts: number }
+  | { readonly kind: 'refused'; readonly status: number; readonly venueCode: string; readonly error: DomainError; readonly attempts: number }
+  | { readonly kind: 'unknown'; readonly reason: KalshiLostReason; readonly error: DomainError; readonly attempts: number }
+  | {
+      readonly kind: 'unavailable';
+      readonly reason: KalshiLostReason | 'not_connected' | 'rate_wait_exceeded';
+      readonly error: DomainError;
+      readonly attempts: number;
+    };
+
+export interface KalshiBackoff {
+  /** First retry waits up to this (full jitter), doubling per attempt. */
+  readonly baseMs: number;
+  readonly maxMs: number;
+  /** Sends in all, the first one included. */
+  readonly maxAttempts: number;
+}
+
+export const KALSHI_DEFAULT_BACKOFF: KalshiBackoff = { baseMs: 100, maxMs: 2000, maxAttempts: 6 };
+
+export interface KalshiSessionOptions {
+  /** The environment's REST base, ending in `/trade-api/v2`. */
+  readonly restUrl: string;
+  readonly signer: KalshiSigner;
+  readonly tier: KalshiRateTier;
+  /** The limit for connecting and for the whole request, each call. */
+  readonly timeoutMs: number;
+  /** The longest a call waits for tokens before it is refused; the timeout by default. */
+  readonly maxRateWaitMs?: number;
+  readonly backoff?: KalshiBackoff;
+  /** Keep-alive connections in the pool; 8 by default. */
+  readonly connections?: number;
+  readonly clock?: () => number;
+  readonly random?: () => number;
+}
+
+/** Transport errors raised before any byte of the request can have reached the venue. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+type Attempt =
+  | { readonly sent: 'answer'; readonly status: number; readonly text: string }
+  | { readonly sent: 'not_sent' }
+  | { readonly sent: 'lost'; readonly reason: 'timeout' | 'connection_lost' };
+
+export class KalshiSession {
+  readonly keyId: string;
+  private readonly pool: Pool;
+  private readonly basePath: string;
+  private readonly buckets: KalshiTokenBuckets;
+  private readonly backoff: KalshiBackoff;
+  private readonly maxRateWaitMs: number;
+  private readonly random: () => number;
+
+  constructor(private readonly options: KalshiSessionOptions) {
+    const base = new URL(options.restUrl);
+    this.basePath = base.pathname.replace(/\/+$/, '');
+    this.keyId = options.signer.keyId;
+    this.pool = new Pool(base.origin, {
+      connections: options.connections ?? 8,
+      connect: { timeout: options.timeoutMs },
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      keepAliveTimeout: 30_000,
+    });
+    this.buckets = new KalshiTokenBuckets(options.tier, options.clock);
+    this.backoff = options.backoff ?? KALSHI_DEFAULT_BACKOFF;
+    this.maxRateWaitMs = options.maxRateWaitMs ?? options.timeoutMs;
+    this.random = options.random ?? Math.random;
+  }
+
+  /** `path` is relative to the base (`/portfolio/balance`); the signature covers the root path without the query. */
+  async request<T = unknown>(method: string, path: string, options: KalshiRequestOptions): Promise<KalshiOutcome<T>> {
+    const verb = method.toUpperCase();
+    const fullPath = `${this.basePath}${path.startsWith('/') ? path : `/${path}`}`;
+    const target = `${fullPath}${queryString(options.query)}`;
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const retryOn429 = options.retryOn429 ?? defaultRetryOn429(verb, options);
+    const isWrite = options.kind === 'write';
+
+    for (let attempt = 1; ; attempt += 1) {
+      const waitMs = this.buckets.reserve(options.kind, options.cost ?? KALSHI_DEFAULT_COST, this.maxRateWaitMs);
+      if (waitMs === null) {
+        return { kind: 'unavailable', reason: 'rate_wait_exceeded', attempts: attempt - 1, error: new DomainError('venue_unavailable', 'Kalshi rate limit: the call would wait too long for its turn, so it was not sent.') };
+      }
+      if (waitMs > 0) await sleep(waitMs);
+      const result = await this.send(verb, fullPath, target, body);
+
+      if (result.sent === 'not_sent') {
+        return { kind: 'unavailable', reason: 'not_connected', attempts: attempt, error: new DomainError('venue_unavailable', 'Kalshi could not be reached; the request was not sent.') };
+      }
+      if (result.sent === 'lost') return lostOutcome(isWrite, result.reason, attempt);
+      if (result.status === 429 && retryOn429 && attempt < this.backoff.maxAttempts) {
+        this.buckets.drain(options.kind);
+        await sleep(this.backoffMs(attempt));
+        continue;
+      }
+      if (result.status >= 500) return lostOutcome(isWrite, 'server_error', attempt, result.status);
+      const parsed = parseJson(result.text);
+      if (result.status >= 200 && result.status < 300) {
+        if (parsed.ok) return { kind: 'answered', status: result.status, body: parsed.value as T, attempts: attempt };
+        return lostOutcome(isWrite, 'unreadable_answer', attempt);
+      }
+      const venue = readKalshiError(result.status, parsed.ok ? parsed.value : undefined);
+      return { kind: 'refused', status: result.status, venueCode: venue.code, error: kalshiRefusalError(result.status, venue), attempts: attempt };
+    }
+  }
+
+  /** Closes the pool; calls in flight end as lost. */
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+
+  private backoffMs(attempt: number): number {
+    const ceiling = Math.min(this.backoff.maxMs, this.backoff.baseMs * 2 ** (attempt - 1));
+    return Math.round(this.random() * ceiling);
+  }
+
+  private async send(method: string, signedPath: string, target: string, body: string | undefined): Promise<Attempt> {
+    const headers: Record<string, string> = { accept: 'application/json', ...this.options.signer.request(method, signedPath) };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    try {
+      const res = await this.pool.request({ method: method as 'GET', path: target, headers, body, signal });
+      return { sent: 'answer', status: res.statusCode, text: await res.body.text() };
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code === 'string' && NOT_SENT_CODES.has(code)) return { sent: 'not_sent' };
+      const timedOut = signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+      return { sent: 'lost', reason: timedOut ? 'timeout' : 'connection_lost' };
+    }
+  }
+}
+
+function defaultRetryOn429(method: string, options: KalshiRequestOptions): boolean {
+  if (options.kind === 'read' || method === 'DELETE') return true;
+  const body = options.body as { client_order_id?: unknown } | undefined;
+  return method === 'POST' && typeof body?.client_order_id === 'string' && body.client_order_id !== '';
+}
+
+function lostOutcome(isWrite: boolean, reason: KalshiLostReason, attempts: number, status?: number): KalshiOutcome<never> {
+  const what = reason === 'server_error' ? `Kalshi answered ${status}` : reason === 'timeout' ? 'Kalshi did not answer in time' : reason === 'unreadable_answer' ? 'Kalshi answered something unreadable' : 'the connection to Kalshi was lost';
+  if (isWrite) {
+    return { kind: 'unknown', reason, attempts, error: new DomainError('venue_unavailable', `${what}; whether the venue acted is unknown until it is reconciled.`) };
+  }
+  return { kind: 'unavailable', reason, attempts, error: new DomainError('venue_unavailable', `${what}.`) };
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  if (text === '') return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function queryString(query: KalshiRequestOptions['query']): string {
+  if (query === undefined) return '';
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) params.set(name, value.join(','));
+    else params.set(name, String(value));
+  }
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+/** The body of an answered call, or the outcome's error. */
+export function answerOf<T>(outcome: KalshiOutcome<T>): T {
+  if (outcome.kind === 'answered') return outcome.body;
+  throw outcome.error;
+}
+
+/** The configuration a session reads (core/config.ts: `KALSHI_*_URL`, `KALSHI_TIMEOUT_MS`, `KALSHI_TIER`). */
+export interface KalshiSessionSettings extends KalshiUrls {
+  readonly KALSHI_TIMEOUT_MS: number;
+  readonly KALSHI_TIER: KalshiTierName;
+}
+
+/**
+ * The session for one opened Kalshi credential: its environment picks the base URL (endpoints.ts),
+ * the configuration gives the timeout and the tier. A credential without an environment cannot
+ * trade anywhere, so it gets no session.
+ */
+export function kalshiSessionForCredential(
+  config: KalshiSessionSettings,
+  credential: Pick<KalshiCredential, 'key_id' | 'private_key' | 'environment'>,
+  overrides: Partial<Omit<KalshiSessionOptions, 'restUrl' | 'signer'>> = {},
+): KalshiSession {
+  const environment = kalshiEnvironmentNamed(credential.environment);
+  if (environment === null) {
+    throw new DomainError('venue_unavailable', 'This Kalshi credential does not say which Kalshi environment issued it; attach it again with its environment.');
+  }
+  return new KalshiSession({
+    restUrl: kalshiEndpoints(config, environment).restUrl,
+    signer: kalshiSignerFromCredential(credential),
+    tier: KALSHI_RATE_TIERS[config.KALSHI_TIER],
+    timeoutMs: config.KALSHI_TIMEOUT_MS,
+    ...overrides,
+  });
+}
