@@ -9,8 +9,7 @@ import type { Db } from '../db/prismaClient';
 import { sqlList } from '../db/sqlLists';
 import { FINAL_COMPLEX_ORDER_STATUSES } from '../domain/orderLifecycle';
 import { invalidRequest, notFound } from '../domain/errors';
-import { BPS_DECIMALS, RATIO_DECIMALS, roundBps, roundRatio } from '../domain/decimals';
-import { D, plain, type Dec } from '../domain/planning/executionFigures';
+import { BPS_DECIMALS, Decimal, formatDecimal, RATIO_DECIMALS, roundBps, roundRatio } from '../domain/decimals';
 import { requireStrategy } from '../domain/planning';
 import { isVenueName, venueColumn, venueName, VENUES, type VenueColumn, type VenueName } from '../domain/venues';
 import type { Scope } from './scope';
@@ -240,14 +239,14 @@ const EMPTY: GroupRow = {
 };
 
 function figuresOf(row: GroupRow): ExecutionGroupFigures {
-  const intended = new D(row.intended);
+  const intended = new Decimal(row.intended);
   return {
     complexOrderCount: row.complex_order_count,
-    intendedQuantity: plain(intended),
-    predictedFilledQuantity: plain(row.predicted_filled),
-    filledQuantity: plain(row.filled),
-    predictedFillRate: intended.isZero() ? null : fixed(roundRatio(new D(row.predicted_filled).div(intended)), RATIO_DECIMALS),
-    fillRate: intended.isZero() ? null : fixed(roundRatio(new D(row.filled).div(intended)), RATIO_DECIMALS),
+    intendedQuantity: formatDecimal(intended),
+    predictedFilledQuantity: formatDecimal(row.predicted_filled),
+    filledQuantity: formatDecimal(row.filled),
+    predictedFillRate: intended.isZero() ? null : fixed(roundRatio(new Decimal(row.predicted_filled).div(intended)), RATIO_DECIMALS),
+    fillRate: intended.isZero() ? null : fixed(roundRatio(new Decimal(row.filled).div(intended)), RATIO_DECIMALS),
     priceErrorCount: row.measured,
     priceErrorMeanBps: roundedBps(row.mean_bps),
     priceErrorP50Bps: roundedBps(row.p50_bps),
@@ -261,8 +260,8 @@ function roundedBps(value: string | null): string | null {
 }
 
 /** A rounded figure printed with exactly `places` decimals ("1.000000", "-250.00"); never "-0.00". */
-function fixed(rounded: Dec, places: number): string {
-  return (rounded.isZero() ? new D(0) : rounded).toFixed(places);
+function fixed(rounded: Decimal, places: number): string {
+  return (rounded.isZero() ? new Decimal(0) : rounded).toFixed(places);
 }
 
 /** [from, to): to defaults to now, from to 30 days before to; from < to and at most 366 days. */

@@ -11,7 +11,8 @@
 import type { Db } from '../db/prismaClient';
 import type { ChildOrder, ComplexOrder, Fill } from '../generated/prisma/client';
 import { DomainError } from '../domain/errors';
-import { averagePrice, D, plain } from '../domain/planning/executionFigures';
+import { Decimal, formatDecimal } from '../domain/decimals';
+import { averagePrice } from '../domain/planning/executionFigures';
 import { computeExecutionQuality, type ExecutionQualityReport, type TcaChildOrder, type TcaInput, type TcaPrediction } from '../domain/tca';
 import { venueName, type VenueName } from '../domain/venues';
 import { getComplexOrder, midOfPlan, predictionOf } from './complexOrders';
@@ -175,12 +176,12 @@ const firstByTime = (fills: readonly Fill[]) => fills.reduce((a, b) => (b.create
 const lastByTime = (fills: readonly Fill[]) => fills.reduce((a, b) => (b.createdAt >= a.createdAt ? b : a));
 
 function childSummary(child: ChildOrder & { order: { status: string } | null }, fills: readonly Fill[], measured: boolean): ChildOrderSummary {
-  let filled = new D(0);
-  let notional = new D(0);
-  let fees = new D(0);
+  let filled = new Decimal(0);
+  let notional = new Decimal(0);
+  let fees = new Decimal(0);
   for (const fill of fills) {
     filled = filled.plus(fill.quantity.toFixed());
-    notional = notional.plus(new D(fill.price.toFixed()).times(fill.quantity.toFixed()));
+    notional = notional.plus(new Decimal(fill.price.toFixed()).times(fill.quantity.toFixed()));
     fees = fees.plus(fill.fee.toFixed());
   }
   return {
@@ -193,9 +194,9 @@ function childSummary(child: ChildOrder & { order: { status: string } | null }, 
     sliceIndex: child.sliceIndex,
     price: text(child.price),
     quantity: child.quantity.toFixed(),
-    filledQuantity: plain(filled),
+    filledQuantity: formatDecimal(filled),
     averageFillPrice: averagePrice(notional, filled),
-    fees: plain(fees),
+    fees: formatDecimal(fees),
     expectedFilledQuantity: child.expectedFilledQuantity.toFixed(),
     scheduledAt: child.scheduledAt.toISOString(),
     sentAt: iso(child.sentAt),

@@ -12,6 +12,7 @@ import path from 'node:path';
 import WebSocket from 'ws';
 import { createKalshiSigner, type KalshiAuthHeaders } from '../../core/venues/kalshi/signing';
 import { KalshiFake } from '../../fakes/kalshi/server';
+import { v2OrderBody } from '../support/kalshiOrders';
 
 interface TestKey {
   readonly keyId: string;
@@ -83,17 +84,7 @@ async function call(
   return { status: res.status, body: text === '' ? undefined : JSON.parse(text), headers: res.headers };
 }
 
-function v2Order(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    ticker: MARKET,
-    side: 'bid',
-    count: '10.00',
-    price: '0.5600',
-    time_in_force: 'good_till_canceled',
-    self_trade_prevention_type: 'taker_at_cross',
-    ...overrides,
-  };
-}
+const v2Order = (overrides: Record<string, unknown> = {}) => v2OrderBody(MARKET, overrides);
 
 interface Frame {
   type: string;

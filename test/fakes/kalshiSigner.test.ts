@@ -6,6 +6,7 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { createKalshiSigner, kalshiSignerFromCredential, type KalshiSigner } from '../../core/venues/kalshi/signing';
 import { KalshiFake } from '../../fakes/kalshi/server';
+import { v2OrderBody } from '../support/kalshiOrders';
 
 function makeKey() {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -52,15 +53,7 @@ describe('our Kalshi signer against the fake', () => {
     const res = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...signer.request('POST', url) },
-      body: JSON.stringify({
-        ticker: market.markets[0]!.ticker,
-        side: 'bid',
-        count: '1.00',
-        price: '0.0100',
-        time_in_force: 'good_till_canceled',
-        self_trade_prevention_type: 'taker_at_cross',
-        client_order_id: randomUUID(),
-      }),
+      body: JSON.stringify(v2OrderBody(market.markets[0]!.ticker, { count: '1.00', price: '0.0100', client_order_id: randomUUID() })),
     });
     expect(res.status).toBe(201);
     const cancelUrl = new URL(`${fake.baseUrl}/portfolio/events/orders/${((await res.json()) as { order_id: string }).order_id}`);

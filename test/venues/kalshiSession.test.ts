@@ -12,6 +12,7 @@ import { KalshiSession, kalshiSessionForCredential, type KalshiOutcome } from '.
 import { createKalshiSigner } from '../../core/venues/kalshi/signing';
 import { KALSHI_RATE_TIERS, type KalshiRateTier } from '../../core/venues/kalshi/tokenBuckets';
 import { KalshiFake } from '../../fakes/kalshi/server';
+import { v2OrderBody } from '../support/kalshiOrders';
 
 interface TestKey {
   readonly keyId: string;
@@ -70,17 +71,9 @@ function session(restUrl: string, key: TestKey, options: { timeoutMs?: number; t
   return made;
 }
 
+/** A small resting bid with a client order id of its own. */
 function order(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    ticker: MARKET,
-    side: 'bid',
-    count: '1.00',
-    price: '0.0100',
-    time_in_force: 'good_till_canceled',
-    self_trade_prevention_type: 'taker_at_cross',
-    client_order_id: randomUUID(),
-    ...overrides,
-  };
+  return v2OrderBody(MARKET, { count: '1.00', price: '0.0100', client_order_id: randomUUID(), ...overrides });
 }
 
 const create = (s: KalshiSession, body: Record<string, unknown>) => s.request<{ order_id: string }>('POST', CREATE, { kind: 'write', body });

@@ -6,7 +6,6 @@ export {
   MIN_PRICE_TICKS,
   MAX_PRICE_TICKS,
   PRICE_DECIMALS,
-  parseDecimalString,
   priceToTicks,
   ticksToPrice,
   quantityToUnits,

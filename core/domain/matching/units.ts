@@ -17,8 +17,6 @@ export const MAX_PRICE_TICKS = PRICE_TICKS_PER_DOLLAR - 1;
 /** Digits after the point in API price strings ("0.4300"), per docs/api-conventions.md. */
 export const PRICE_DECIMALS = 4;
 
-/** The decimal module's parser, re-exported for the hot path's callers. */
-export { parseDecimalString };
 
 function toExactInteger(value: Decimal, what: string, input: string): number {
   if (!value.isInteger()) throw new RangeError(`${what} ${input} is not a whole number of base units`);

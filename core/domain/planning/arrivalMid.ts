@@ -6,25 +6,25 @@
  */
 import { priceToTicks, PRICE_TICKS_PER_DOLLAR } from '../matching/units';
 import type { OutcomeSide } from '../orderTerms';
-import { D, type Dec } from './executionFigures';
+import { Decimal } from '../decimals';
 import type { VenueMarketSnapshot } from './types';
 
-export function consolidatedArrivalMid(markets: readonly VenueMarketSnapshot[], side: OutcomeSide): Dec | null {
+export function consolidatedArrivalMid(markets: readonly VenueMarketSnapshot[], side: OutcomeSide): Decimal | null {
   let bestBid: number | null = null;
   let bestAsk: number | null = null;
   for (const { book } of markets) {
     for (const level of book.bids) {
-      if (new D(level.quantity).lte(0)) continue;
+      if (new Decimal(level.quantity).lte(0)) continue;
       const ticks = priceToTicks(level.price);
       if (bestBid === null || ticks > bestBid) bestBid = ticks;
     }
     for (const level of book.asks) {
-      if (new D(level.quantity).lte(0)) continue;
+      if (new Decimal(level.quantity).lte(0)) continue;
       const ticks = priceToTicks(level.price);
       if (bestAsk === null || ticks < bestAsk) bestAsk = ticks;
     }
   }
   if (bestBid === null || bestAsk === null) return null;
-  const yesMid = new D(bestBid).plus(bestAsk).div(2).div(PRICE_TICKS_PER_DOLLAR);
-  return side === 'yes' ? yesMid : new D(1).minus(yesMid);
+  const yesMid = new Decimal(bestBid).plus(bestAsk).div(2).div(PRICE_TICKS_PER_DOLLAR);
+  return side === 'yes' ? yesMid : new Decimal(1).minus(yesMid);
 }

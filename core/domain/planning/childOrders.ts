@@ -9,7 +9,7 @@
 import { computeFee } from '../venueRules';
 import type { NormalizedOrder } from './parentOrder';
 import { contractsOf, priceDollars, type LadderFill } from './ladderFill';
-import { D, plain } from './executionFigures';
+import { Decimal, formatDecimal } from '../decimals';
 import type { PlannedChildOrder, VenueMarketSnapshot } from './types';
 import type { JoinableTouch } from './venueLadder';
 
@@ -22,26 +22,26 @@ export function takingChild(
   const { ladder } = fill;
   const perWhole = ladder.rules.unitsPerWhole;
   const worst = fill.fills[fill.fills.length - 1]!;
-  const quantity = plain(contractsOf(fill.units, perWhole));
+  const quantity = formatDecimal(contractsOf(fill.units, perWhole));
   return {
     venue: ladder.venue,
     venueMarketId: ladder.venueMarketId,
     side: order.side,
     action: order.action,
     type: 'limit',
-    price: plain(priceDollars(worst.priceTicks)),
+    price: formatDecimal(priceDollars(worst.priceTicks)),
     quantity,
     timeInForce: 'ioc',
     offsetSeconds,
     sliceIndex,
     liquidity: 'taker',
     expectedFilledQuantity: quantity,
-    expectedNotional: plain(fill.notional),
-    expectedFees: plain(fill.fees),
+    expectedNotional: formatDecimal(fill.notional),
+    expectedFees: formatDecimal(fill.fees),
     expectedFills: fill.fills.map((level) => ({
-      price: plain(priceDollars(level.priceTicks)),
-      quantity: plain(contractsOf(level.units, perWhole)),
-      fee: plain(level.fee),
+      price: formatDecimal(priceDollars(level.priceTicks)),
+      quantity: formatDecimal(contractsOf(level.units, perWhole)),
+      fee: formatDecimal(level.fee),
     })),
     queueAheadQuantity: null,
   };
@@ -58,23 +58,23 @@ export function restingChild(
   const price = priceDollars(touch.priceTicks);
   const contracts = contractsOf(units, rules.unitsPerWhole);
   const fee = computeFee(rules, { priceTicks: touch.priceTicks, quantityUnits: units, liquidity: 'maker' });
-  const quantity = plain(contracts);
+  const quantity = formatDecimal(contracts);
   return {
     venue: market.venue,
     venueMarketId: market.book.venueMarketId,
     side: order.side,
     action: order.action,
     type: 'limit',
-    price: plain(price),
+    price: formatDecimal(price),
     quantity,
     timeInForce: 'gtc',
     offsetSeconds: '0',
     sliceIndex: null,
     liquidity: 'maker',
     expectedFilledQuantity: quantity,
-    expectedNotional: plain(price.times(contracts)),
-    expectedFees: plain(new D(fee)),
-    expectedFills: [{ price: plain(price), quantity, fee: plain(new D(fee)) }],
-    queueAheadQuantity: plain(contractsOf(touch.queueAheadUnits, rules.unitsPerWhole)),
+    expectedNotional: formatDecimal(price.times(contracts)),
+    expectedFees: formatDecimal(new Decimal(fee)),
+    expectedFills: [{ price: formatDecimal(price), quantity, fee: formatDecimal(new Decimal(fee)) }],
+    queueAheadQuantity: formatDecimal(contractsOf(touch.queueAheadUnits, rules.unitsPerWhole)),
   };
 }

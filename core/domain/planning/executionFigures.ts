@@ -5,22 +5,8 @@
  * - an average price, basis points and ratios are rounded as the decimal module says (docs/decimals.md).
  * Output strings are plain decimals without trailing zeros, like the rest of the API.
  */
-import {
-  AVERAGE_PRICE_DECIMALS,
-  averagePriceOf,
-  BPS_DECIMALS,
-  Decimal,
-  formatDecimal,
-  RATIO_DECIMALS,
-  roundBps,
-  roundRatio,
-} from '../decimals';
+import { averagePriceOf, Decimal, formatDecimal, roundBps, roundRatio } from '../decimals';
 
-/** The decimal module's constructor and instance type, under the planner's and the TCA's short names. */
-export const D = Decimal;
-export type Dec = Decimal;
-
-export { AVERAGE_PRICE_DECIMALS, BPS_DECIMALS, RATIO_DECIMALS };
 const BPS_PER_UNIT = 10_000;
 
 /** +1 for a buy (paying more is worse), −1 for a sell (receiving less is worse). */
@@ -30,20 +16,15 @@ export function directionOf(action: 'buy' | 'sell'): Direction {
   return action === 'buy' ? 1 : -1;
 }
 
-/** Plain decimal text without trailing zeros ("0.43", "12", "-1.5"). */
-export function plain(value: Decimal.Value): string {
-  return formatDecimal(new D(value));
-}
-
 /** notional / quantity as an average price (the decimal module's policy); null when nothing was traded. */
 export function averagePrice(notional: Decimal.Value, quantity: Decimal.Value): string | null {
   const average = averagePriceOf(notional, quantity);
-  return average === null ? null : plain(average);
+  return average === null ? null : formatDecimal(average);
 }
 
 /** A cost in dollars as basis points of `base` dollars, rounded to BPS_DECIMALS. */
 export function bpsOf(cost: Decimal.Value, base: Decimal.Value): string {
-  return plain(roundBps(new D(cost).div(base).times(BPS_PER_UNIT)));
+  return formatDecimal(roundBps(new Decimal(cost).div(base).times(BPS_PER_UNIT)));
 }
 
 /**
@@ -51,9 +32,9 @@ export function bpsOf(cost: Decimal.Value, base: Decimal.Value): string {
  * positive is worse for the trader: direction × (price − benchmark) / benchmark × 10,000.
  */
 export function slippageBps(direction: Direction, price: Decimal.Value, benchmark: Decimal.Value): string {
-  return bpsOf(new D(price).minus(benchmark).times(direction), benchmark);
+  return bpsOf(new Decimal(price).minus(benchmark).times(direction), benchmark);
 }
 
 export function roundedRatio(numerator: Decimal.Value, denominator: Decimal.Value): string {
-  return plain(roundRatio(new D(numerator).div(denominator)));
+  return formatDecimal(roundRatio(new Decimal(numerator).div(denominator)));
 }

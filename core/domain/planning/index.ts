@@ -8,9 +8,6 @@ export {
   bpsOf,
   slippageBps,
   directionOf,
-  AVERAGE_PRICE_DECIMALS,
-  BPS_DECIMALS,
-  RATIO_DECIMALS,
   type Direction,
 } from './executionFigures';
 export type * from './types';

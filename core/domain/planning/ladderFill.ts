@@ -6,14 +6,15 @@
  */
 import { PRICE_TICKS_PER_DOLLAR } from '../matching/units';
 import { computeFee } from '../venueRules';
-import { D, type Dec, type Direction } from './executionFigures';
+import { type Direction } from './executionFigures';
+import { Decimal } from '../decimals';
 import type { VenueLadder } from './venueLadder';
 
 export interface LevelFill {
   readonly priceTicks: number;
   /** Venue base units. */
   readonly units: number;
-  readonly fee: Dec;
+  readonly fee: Decimal;
 }
 
 export interface LadderFill {
@@ -22,16 +23,16 @@ export interface LadderFill {
   readonly units: number;
   readonly fills: readonly LevelFill[];
   /** Σ price × quantity, dollars. */
-  readonly notional: Dec;
-  readonly fees: Dec;
+  readonly notional: Decimal;
+  readonly fees: Decimal;
 }
 
-export function priceDollars(priceTicks: number): Dec {
-  return new D(priceTicks).div(PRICE_TICKS_PER_DOLLAR);
+export function priceDollars(priceTicks: number): Decimal {
+  return new Decimal(priceTicks).div(PRICE_TICKS_PER_DOLLAR);
 }
 
-export function contractsOf(units: number, unitsPerWhole: number): Dec {
-  return new D(units).div(unitsPerWhole);
+export function contractsOf(units: number, unitsPerWhole: number): Decimal {
+  return new Decimal(units).div(unitsPerWhole);
 }
 
 /** Takes `units` (venue base units) from the best levels of the ladder, as one taker operation. */
@@ -39,13 +40,13 @@ export function fillFromLadder(ladder: VenueLadder, units: number): LadderFill {
   const { rules } = ladder;
   let left = units;
   const fills: LevelFill[] = [];
-  let notional = new D(0);
-  let fees = new D(0);
+  let notional = new Decimal(0);
+  let fees = new Decimal(0);
   for (const level of ladder.levels) {
     if (left === 0) break;
     const taken = Math.min(left, level.units);
     left -= taken;
-    const fee = new D(computeFee(rules, { priceTicks: level.priceTicks, quantityUnits: taken, liquidity: 'taker' }));
+    const fee = new Decimal(computeFee(rules, { priceTicks: level.priceTicks, quantityUnits: taken, liquidity: 'taker' }));
     fills.push({ priceTicks: level.priceTicks, units: taken, fee });
     notional = notional.plus(priceDollars(level.priceTicks).times(contractsOf(taken, rules.unitsPerWhole)));
     fees = fees.plus(fee);
@@ -58,6 +59,6 @@ export function fillFromLadder(ladder: VenueLadder, units: number): LadderFill {
  * What the trader gives up, in dollars, fees included: a buy pays notional + fees, a sell receives
  * notional − fees, so direction × notional + fees is the quantity to minimise either way.
  */
-export function allInCost(fill: { readonly notional: Dec; readonly fees: Dec }, direction: Direction): Dec {
+export function allInCost(fill: { readonly notional: Decimal; readonly fees: Decimal }, direction: Direction): Decimal {
   return fill.notional.times(direction).plus(fill.fees);
 }

@@ -4,9 +4,11 @@
  * 400 invalid_request naming the field as GraphQL does (the gateway spells it as REST does).
  */
 import { DomainError, invalidRequest } from '../errors';
-import { parseDecimalString, PRICE_TICKS_PER_DOLLAR, MAX_PRICE_TICKS, MIN_PRICE_TICKS } from '../matching/units';
+import { parseDecimalString } from '../decimals';
+import { PRICE_TICKS_PER_DOLLAR, MAX_PRICE_TICKS, MIN_PRICE_TICKS } from '../matching/units';
 import { isVenueName, type VenueName } from '../venues';
-import { D, directionOf, type Dec, type Direction } from './executionFigures';
+import { directionOf, type Direction } from './executionFigures';
+import { Decimal } from '../decimals';
 import { EXECUTION_STRATEGIES, type ExcludedVenue, type ExecutionStrategy, type ParentOrder, type TwapBookModel, type VenueMarketSnapshot } from './types';
 
 export const MAX_TWAP_SLICES = 1_000;
@@ -26,10 +28,10 @@ export interface NormalizedOrder {
   readonly action: ParentOrder['action'];
   readonly direction: Direction;
   readonly strategy: ExecutionStrategy;
-  readonly quantity: Dec;
+  readonly quantity: Decimal;
   /** Own terms, in ticks of $0.0001; null without a limit. */
   readonly limitTicks: number | null;
-  readonly durationSeconds: Dec | null;
+  readonly durationSeconds: Decimal | null;
   readonly slices: number | null;
   readonly twapBookModel: TwapBookModel;
 }
@@ -70,7 +72,7 @@ export function normalizeParentOrder(order: ParentOrder, markets: readonly Venue
   if (quantity === null || quantity.lte(0)) throw invalidRequest('quantity', 'quantity must be a positive decimal string such as "100".');
   const finestUnitsPerWhole = Math.max(...markets.map((market) => market.rules.unitsPerWhole));
   if (!quantity.times(finestUnitsPerWhole).isInteger()) {
-    throw invalidRequest('quantity', `quantity ${order.quantity} is finer than the finest quantity step of the eligible venues (${new D(1).div(finestUnitsPerWhole).toFixed()}).`);
+    throw invalidRequest('quantity', `quantity ${order.quantity} is finer than the finest quantity step of the eligible venues (${new Decimal(1).div(finestUnitsPerWhole).toFixed()}).`);
   }
 
   const limitTicks = parseLimit(order.limitPrice);
@@ -84,7 +86,7 @@ export function normalizeParentOrder(order: ParentOrder, markets: readonly Venue
     action: order.action,
     direction: directionOf(order.action),
     strategy: order.strategy,
-    quantity: new D(quantity),
+    quantity: new Decimal(quantity),
     limitTicks,
     ...twap,
     twapBookModel,
@@ -101,12 +103,12 @@ function parseLimit(limitPrice: string | null | undefined): number | null {
   return ticks.toNumber();
 }
 
-function parseTwapSchedule(order: ParentOrder): { durationSeconds: Dec; slices: number } {
+function parseTwapSchedule(order: ParentOrder): { durationSeconds: Decimal; slices: number } {
   const duration = order.durationSeconds;
   if (typeof duration !== 'number' || !Number.isFinite(duration) || duration <= 0) {
     throw invalidRequest('durationSeconds', 'durationSeconds must be a number of seconds greater than 0 for a twap order.');
   }
-  const durationSeconds = new D(String(duration));
+  const durationSeconds = new Decimal(String(duration));
   let slices = order.slices ?? null;
   if (slices === null) {
     const perMinute = durationSeconds.div(DEFAULT_SECONDS_PER_TWAP_SLICE).floor().toNumber();

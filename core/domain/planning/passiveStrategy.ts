@@ -8,13 +8,13 @@
  * Nothing fills at once, so the impact is priced as if every child fills completely at its price.
  */
 import { restingChild } from './childOrders';
-import { D, type Dec } from './executionFigures';
+import { Decimal } from '../decimals';
 import type { NormalizedOrder } from './parentOrder';
 import { buildAlternative, type AlternativeDraft } from './planAlternative';
 import type { PlanAlternative, VenueMarketSnapshot } from './types';
 import { joinableTouch, type JoinableTouch } from './venueLadder';
 
-export function passiveAlternatives(order: NormalizedOrder, markets: readonly VenueMarketSnapshot[], arrivalMid: Dec | null): PlanAlternative[] {
+export function passiveAlternatives(order: NormalizedOrder, markets: readonly VenueMarketSnapshot[], arrivalMid: Decimal | null): PlanAlternative[] {
   const touches = markets.map((market) => joinableTouch(market, order));
   const drafts: AlternativeDraft[] = markets.map((market, index) => passiveSingle(order, market, touches[index]!));
   if (markets.length > 1) drafts.push(passiveSplit(order, markets, touches));
@@ -39,17 +39,17 @@ function passiveSplit(order: NormalizedOrder, markets: readonly VenueMarketSnaps
   const step = (index: number) => commonPerWhole / markets[index]!.rules.unitsPerWhole;
   const min = (index: number) => markets[index]!.rules.minSizeUnits * step(index);
   const cap = (index: number) => markets[index]!.rules.maxSizeUnits * step(index);
-  const weight = (index: number) => new D(touches[index]!.touchUnits).div(markets[index]!.rules.unitsPerWhole);
+  const weight = (index: number) => new Decimal(touches[index]!.touchUnits).div(markets[index]!.rules.unitsPerWhole);
 
   let active = markets.map((_, index) => index).filter((index) => touches[index] !== null);
   if (active.length === 0) return { ...base, children: [], infeasibleReason: 'no_touch' };
   let shares = new Map<number, number>();
   for (;;) {
     if (active.length === 0) return { ...base, children: [], infeasibleReason: 'below_min_size' };
-    const total = active.reduce((sum, index) => sum.plus(weight(index)), new D(0));
+    const total = active.reduce((sum, index) => sum.plus(weight(index)), new Decimal(0));
     shares = new Map(
       active.map((index) => {
-        const ideal = new D(target).times(weight(index)).div(total).floor().toNumber();
+        const ideal = new Decimal(target).times(weight(index)).div(total).floor().toNumber();
         return [index, Math.min(floorTo(ideal, step(index)), cap(index))];
       }),
     );

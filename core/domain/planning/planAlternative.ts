@@ -1,6 +1,6 @@
 /** One alternative the planner compares: its children, its predicted impact, and whether it can trade at all. */
 import type { VenueName } from '../venues';
-import type { Dec } from './executionFigures';
+import type { Decimal } from '../decimals';
 import type { NormalizedOrder } from './parentOrder';
 import { predictedImpact } from './predictedImpact';
 import type { AlternativeKind, FillModel, InfeasibleReason, PlanAlternative, PlannedChildOrder, TwapSlice } from './types';
@@ -21,7 +21,7 @@ export function alternativeId(strategy: NormalizedOrder['strategy'], kind: Alter
 export function buildAlternative(
   draft: AlternativeDraft,
   order: NormalizedOrder,
-  arrivalMid: Dec | null,
+  arrivalMid: Decimal | null,
   fillModel: FillModel,
 ): PlanAlternative {
   const feasible = draft.children.length > 0;

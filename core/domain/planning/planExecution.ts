@@ -4,7 +4,7 @@
  * Pure and deterministic: the same input gives the same plan. See docs/execution-planning.md.
  */
 import { consolidatedArrivalMid } from './arrivalMid';
-import { plain } from './executionFigures';
+import { formatDecimal } from '../decimals';
 import { eligibleMarkets, normalizeParentOrder } from './parentOrder';
 import { passiveAlternatives } from './passiveStrategy';
 import { recommend } from './recommendation';
@@ -23,9 +23,9 @@ export function planExecution(parent: ParentOrder, snapshots: readonly VenueMark
     strategy: order.strategy,
     side: order.side,
     action: order.action,
-    quantity: plain(order.quantity),
-    limitPrice: order.limitTicks === null ? null : plain(parent.limitPrice!),
-    arrivalMid: arrivalMid === null ? null : plain(arrivalMid),
+    quantity: formatDecimal(order.quantity),
+    limitPrice: order.limitTicks === null ? null : formatDecimal(parent.limitPrice!),
+    arrivalMid: arrivalMid === null ? null : formatDecimal(arrivalMid),
     eligibleVenues: markets.map((market) => market.venue),
     excludedVenues: excluded,
     recommended,

@@ -3,27 +3,28 @@
  * quantity, notional, fees, average prices, slippage against the arrival mid, worst price.
  * Conventions: docs/execution-planning.md, "Predicted impact".
  */
-import { averagePrice, D, plain, slippageBps, type Dec } from './executionFigures';
+import { averagePrice, slippageBps } from './executionFigures';
+import { Decimal, formatDecimal } from '../decimals';
 import type { NormalizedOrder } from './parentOrder';
 import type { FillModel, PlannedChildOrder, PredictedImpact } from './types';
 
 export function predictedImpact(
   children: readonly PlannedChildOrder[],
   order: Pick<NormalizedOrder, 'direction' | 'quantity'>,
-  arrivalMid: Dec | null,
+  arrivalMid: Decimal | null,
   fillModel: FillModel,
 ): PredictedImpact {
   const { direction } = order;
-  let filled = new D(0);
-  let notional = new D(0);
-  let fees = new D(0);
-  let worst: Dec | null = null;
+  let filled = new Decimal(0);
+  let notional = new Decimal(0);
+  let fees = new Decimal(0);
+  let worst: Decimal | null = null;
   for (const child of children) {
     filled = filled.plus(child.expectedFilledQuantity);
     notional = notional.plus(child.expectedNotional);
     fees = fees.plus(child.expectedFees);
     for (const fill of child.expectedFills) {
-      const price = new D(fill.price);
+      const price = new Decimal(fill.price);
       if (worst === null || price.times(direction).gt(worst.times(direction))) worst = price;
     }
   }
@@ -31,17 +32,17 @@ export function predictedImpact(
   const traded = filled.gt(0);
   return {
     fillModel,
-    arrivalMid: arrivalMid === null ? null : plain(arrivalMid),
-    expectedFilledQuantity: plain(filled),
-    unfilledQuantity: plain(order.quantity.minus(filled)),
-    notional: plain(notional),
-    totalFees: plain(fees),
+    arrivalMid: arrivalMid === null ? null : formatDecimal(arrivalMid),
+    expectedFilledQuantity: formatDecimal(filled),
+    unfilledQuantity: formatDecimal(order.quantity.minus(filled)),
+    notional: formatDecimal(notional),
+    totalFees: formatDecimal(fees),
     expectedAveragePrice: averagePrice(notional, filled),
     allInAveragePrice: averagePrice(allInNotional, filled),
-    allInNotional: plain(allInNotional),
+    allInNotional: formatDecimal(allInNotional),
     slippageBps: traded && arrivalMid !== null ? slippageBps(direction, notional.div(filled), arrivalMid) : null,
     allInSlippageBps: traded && arrivalMid !== null ? slippageBps(direction, allInNotional.div(filled), arrivalMid) : null,
-    worstPrice: worst === null ? null : plain(worst),
+    worstPrice: worst === null ? null : formatDecimal(worst),
     childOrderCount: children.length,
   };
 }

@@ -7,7 +7,8 @@
  * 4. the order listed (single venues in the order given, then the split).
  * The reason names the first criterion that separates the winner from the runner-up.
  */
-import { D, plain, type Dec, type Direction } from './executionFigures';
+import { type Direction } from './executionFigures';
+import { Decimal, formatDecimal } from '../decimals';
 import type { PlanAlternative, RecommendationReason } from './types';
 
 export interface Recommendation {
@@ -16,9 +17,9 @@ export interface Recommendation {
 }
 
 /** Exact all-in price per contract, oriented so that lower is better: direction × allInNotional / filled. */
-function orientedAllInPrice(alternative: PlanAlternative, direction: Direction): Dec {
+function orientedAllInPrice(alternative: PlanAlternative, direction: Direction): Decimal {
   const { allInNotional, expectedFilledQuantity } = alternative.impact;
-  return new D(allInNotional).div(expectedFilledQuantity).times(direction);
+  return new Decimal(allInNotional).div(expectedFilledQuantity).times(direction);
 }
 
 export function recommend(alternatives: readonly PlanAlternative[], direction: Direction): Recommendation {
@@ -38,7 +39,7 @@ export function recommend(alternatives: readonly PlanAlternative[], direction: D
 }
 
 function compare(a: PlanAlternative, b: PlanAlternative, direction: Direction): number {
-  const filled = new D(b.impact.expectedFilledQuantity).comparedTo(a.impact.expectedFilledQuantity);
+  const filled = new Decimal(b.impact.expectedFilledQuantity).comparedTo(a.impact.expectedFilledQuantity);
   if (filled !== 0) return filled;
   const cost = orientedAllInPrice(a, direction).comparedTo(orientedAllInPrice(b, direction));
   if (cost !== 0) return cost;
@@ -47,7 +48,7 @@ function compare(a: PlanAlternative, b: PlanAlternative, direction: Direction): 
 
 function reasonBetween(winner: PlanAlternative, runnerUp: PlanAlternative, direction: Direction): RecommendationReason {
   const comparedWith = runnerUp.id;
-  if (!new D(winner.impact.expectedFilledQuantity).eq(runnerUp.impact.expectedFilledQuantity)) {
+  if (!new Decimal(winner.impact.expectedFilledQuantity).eq(runnerUp.impact.expectedFilledQuantity)) {
     return {
       code: 'higher_expected_fill',
       comparedWith,
@@ -67,8 +68,8 @@ function reasonBetween(winner: PlanAlternative, runnerUp: PlanAlternative, direc
     return {
       code: 'fewer_child_orders',
       comparedWith,
-      recommendedValue: plain(winner.impact.childOrderCount),
-      comparedValue: plain(runnerUp.impact.childOrderCount),
+      recommendedValue: formatDecimal(winner.impact.childOrderCount),
+      comparedValue: formatDecimal(runnerUp.impact.childOrderCount),
     };
   }
   return { code: 'equivalent_first_listed', comparedWith, recommendedValue: null, comparedValue: null };

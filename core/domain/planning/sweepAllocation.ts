@@ -20,7 +20,8 @@
  *    fewer venues, then the earlier venues in input order.
  */
 import { computeFee } from '../venueRules';
-import { D, type Dec, type Direction } from './executionFigures';
+import { type Direction } from './executionFigures';
+import { Decimal } from '../decimals';
 import { allInCost, contractsOf, fillFromLadder, priceDollars, type LadderFill } from './ladderFill';
 import type { InfeasibleReason } from './types';
 import { ladderCapacityUnits, type VenueLadder } from './venueLadder';
@@ -34,9 +35,9 @@ export interface SweepAllocation {
   /** One fill per venue used (units > 0), in the order the ladders were given. */
   readonly fills: readonly LadderFill[];
   /** Contracts filled in all. */
-  readonly filled: Dec;
+  readonly filled: Decimal;
   /** Σ direction × notional + fees, dollars. */
-  readonly cost: Dec;
+  readonly cost: Decimal;
 }
 
 export type SweepAllocationOutcome =
@@ -53,12 +54,12 @@ interface VenueTerms {
   /** Cumulative end of each level, common units. */
   readonly levelEnds: readonly number[];
   /** Estimated all-in price per contract of each level: direction × price + fee per contract. */
-  readonly estimates: readonly Dec[];
+  readonly estimates: readonly Decimal[];
   /** Exact all-in cost of taking the first k levels whole, filled in as far as needed. */
-  readonly wholeLevelsCost: Dec[];
+  readonly wholeLevelsCost: Decimal[];
   /** Exact all-in cost of `units` (venue base units) at one price. */
-  readonly levelCost: (priceTicks: number, units: number) => Dec;
-  readonly costCache: Map<number, Dec>;
+  readonly levelCost: (priceTicks: number, units: number) => Decimal;
+  readonly costCache: Map<number, Decimal>;
 }
 
 /**
@@ -67,11 +68,11 @@ interface VenueTerms {
  * the fees are computed once; it belongs to one order (one direction, one set of venue rules).
  */
 export class LevelCostMemo {
-  private readonly values = new Map<string, Dec>();
+  private readonly values = new Map<string, Decimal>();
   /** A ladder's allocator terms, reused while the ladder is unchanged (the same object). */
   readonly terms = new WeakMap<VenueLadder, VenueTerms>();
 
-  get(key: string, compute: () => Dec): Dec {
+  get(key: string, compute: () => Decimal): Decimal {
     let value = this.values.get(key);
     if (value === undefined) {
       value = compute();
@@ -83,7 +84,7 @@ export class LevelCostMemo {
 
 export function bestSweepAllocation(
   ladders: readonly VenueLadder[],
-  quantity: Dec,
+  quantity: Decimal,
   direction: Direction,
   memo: LevelCostMemo = new LevelCostMemo(),
 ): SweepAllocationOutcome {
@@ -103,7 +104,7 @@ export function bestSweepAllocation(
     return terms;
   });
 
-  let best: { units: number[]; filled: number; cost: Dec; count: number } | null = null;
+  let best: { units: number[]; filled: number; cost: Decimal; count: number } | null = null;
   for (let mask = 1; mask < 1 << venues.length; mask++) {
     const members = venues.map((_, index) => index).filter((index) => (mask & (1 << index)) !== 0);
     if (members.some((index) => venues[index]!.cap < venues[index]!.min || venues[index]!.cap === 0)) continue;
@@ -117,10 +118,10 @@ export function bestSweepAllocation(
   // Liquidity exists but no venue can trade its minimum size (within the quantity or its ladder).
   if (best === null) return { ok: false, reason: 'below_min_size' };
   const fills = venues.flatMap((venue, index) => (best!.units[index]! > 0 ? [fillFromLadder(venue.ladder, best!.units[index]! / venue.step)] : []));
-  return { ok: true, allocation: { fills, filled: new D(best.filled).div(commonPerWhole), cost: best.cost } };
+  return { ok: true, allocation: { fills, filled: new Decimal(best.filled).div(commonPerWhole), cost: best.cost } };
 }
 
-function isBetter(a: { filled: number; cost: Dec; count: number }, b: { filled: number; cost: Dec; count: number }): boolean {
+function isBetter(a: { filled: number; cost: Decimal; count: number }, b: { filled: number; cost: Decimal; count: number }): boolean {
   if (a.filled !== b.filled) return a.filled > b.filled;
   if (!a.cost.eq(b.cost)) return a.cost.lt(b.cost);
   return a.count < b.count; // equal count: the earlier subset (lower mask) stays
@@ -138,7 +139,7 @@ function venueTerms(ladder: VenueLadder, commonPerWhole: number, direction: Dire
         quantityUnits: REFERENCE_CONTRACTS * rules.unitsPerWhole,
         liquidity: 'taker',
       });
-      return priceDollars(level.priceTicks).times(direction).plus(new D(referenceFee).div(REFERENCE_CONTRACTS));
+      return priceDollars(level.priceTicks).times(direction).plus(new Decimal(referenceFee).div(REFERENCE_CONTRACTS));
     }),
   );
   const levelCost = (priceTicks: number, units: number) =>
@@ -150,17 +151,17 @@ function venueTerms(ladder: VenueLadder, commonPerWhole: number, direction: Dire
     cap: ladderCapacityUnits(ladder) * step,
     levelEnds,
     estimates,
-    wholeLevelsCost: [new D(0)],
+    wholeLevelsCost: [new Decimal(0)],
     levelCost,
     costCache: new Map(),
   };
 }
 
 /** direction × price × quantity + the venue's fee for that quantity at that price, as one operation charges it. */
-function exactLevelCost(ladder: VenueLadder, priceTicks: number, units: number, direction: Direction): Dec {
+function exactLevelCost(ladder: VenueLadder, priceTicks: number, units: number, direction: Direction): Decimal {
   const { rules } = ladder;
   const fee = computeFee(rules, { priceTicks, quantityUnits: units, liquidity: 'taker' });
-  return allInCost({ notional: priceDollars(priceTicks).times(contractsOf(units, rules.unitsPerWhole)), fees: new D(fee) }, direction);
+  return allInCost({ notional: priceDollars(priceTicks).times(contractsOf(units, rules.unitsPerWhole)), fees: new Decimal(fee) }, direction);
 }
 
 /** Index of the level that holds the next unit after `position` (common units). */
@@ -205,7 +206,7 @@ function greedy(venues: readonly VenueTerms[], members: readonly number[], targe
 function improve(venues: readonly VenueTerms[], members: readonly number[], start: number[]): number[] {
   const units = [...start];
   for (let round = 0; round < MAX_IMPROVEMENT_ROUNDS; round++) {
-    let bestGain = new D(0);
+    let bestGain = new Decimal(0);
     let bestMove: { from: number; to: number; amount: number } | null = null;
     for (const from of members) {
       for (const to of members) {
@@ -250,11 +251,11 @@ function moveSizes(from: VenueTerms, fromUnits: number, to: VenueTerms, toUnits:
  * last one from the running sum, the last (possibly partial) level priced on its own; the same
  * figure as `fillFromLadder`, which the result is built with.
  */
-function venueCost(venue: VenueTerms, units: number): Dec {
+function venueCost(venue: VenueTerms, units: number): Decimal {
   let cost = venue.costCache.get(units);
   if (cost === undefined) {
     if (units === 0) {
-      cost = new D(0);
+      cost = new Decimal(0);
     } else {
       const last = levelAfter(venue, units - 1);
       const lastStart = last === 0 ? 0 : venue.levelEnds[last - 1]!;
@@ -266,7 +267,7 @@ function venueCost(venue: VenueTerms, units: number): Dec {
   return cost;
 }
 
-function wholeLevelsCost(venue: VenueTerms, levels: number): Dec {
+function wholeLevelsCost(venue: VenueTerms, levels: number): Decimal {
   const sums = venue.wholeLevelsCost;
   while (sums.length <= levels) {
     const level = venue.ladder.levels[sums.length - 1]!;
@@ -275,8 +276,8 @@ function wholeLevelsCost(venue: VenueTerms, levels: number): Dec {
   return sums[levels]!;
 }
 
-function totalCost(venues: readonly VenueTerms[], units: readonly number[]): Dec {
-  return venues.reduce((sum, venue, index) => sum.plus(venueCost(venue, units[index]!)), new D(0));
+function totalCost(venues: readonly VenueTerms[], units: readonly number[]): Decimal {
+  return venues.reduce((sum, venue, index) => sum.plus(venueCost(venue, units[index]!)), new Decimal(0));
 }
 
 function floorTo(value: number, step: number): number {

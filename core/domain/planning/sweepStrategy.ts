@@ -3,14 +3,14 @@
  * (sweepAllocation.ts), one limit IOC child per venue used.
  */
 import { takingChild } from './childOrders';
-import type { Dec } from './executionFigures';
+import type { Decimal } from '../decimals';
 import type { NormalizedOrder } from './parentOrder';
 import { buildAlternative, type AlternativeDraft } from './planAlternative';
 import { bestSweepAllocation } from './sweepAllocation';
 import type { PlanAlternative, VenueMarketSnapshot } from './types';
 import { takeableLadder, type VenueLadder } from './venueLadder';
 
-export function sweepAlternatives(order: NormalizedOrder, markets: readonly VenueMarketSnapshot[], arrivalMid: Dec | null): PlanAlternative[] {
+export function sweepAlternatives(order: NormalizedOrder, markets: readonly VenueMarketSnapshot[], arrivalMid: Decimal | null): PlanAlternative[] {
   const ladders = markets.map((market) => takeableLadder(market, order));
   const drafts: AlternativeDraft[] = ladders.map((ladder) => sweepDraft(order, [ladder], 'single_venue'));
   if (ladders.length > 1) drafts.push(sweepDraft(order, ladders, 'split'));

@@ -11,16 +11,15 @@
  * left it, which is exact when nobody else trades; `replenishing` walks every slice against today's
  * book, as if the liquidity taken came back before the next slice.
  */
-import { Decimal } from '../decimals';
+import { Decimal, formatDecimal } from '../decimals';
 import { takingChild } from './childOrders';
-import { D, plain, type Dec } from './executionFigures';
 import type { NormalizedOrder } from './parentOrder';
 import { buildAlternative, type AlternativeDraft } from './planAlternative';
 import { bestSweepAllocation, LevelCostMemo } from './sweepAllocation';
 import type { InfeasibleReason, PlannedChildOrder, PlanAlternative, TwapSlice, VenueMarketSnapshot } from './types';
 import { depleteLadder, takeableLadder, type VenueLadder } from './venueLadder';
 
-export function twapAlternatives(order: NormalizedOrder, markets: readonly VenueMarketSnapshot[], arrivalMid: Dec | null): PlanAlternative[] {
+export function twapAlternatives(order: NormalizedOrder, markets: readonly VenueMarketSnapshot[], arrivalMid: Decimal | null): PlanAlternative[] {
   const ladders = markets.map((market) => takeableLadder(market, order));
   const drafts: AlternativeDraft[] = ladders.map((ladder) => twapDraft(order, [ladder], 'single_venue'));
   if (ladders.length > 1) drafts.push(twapDraft(order, ladders, 'split'));
@@ -37,7 +36,7 @@ export function twapSchedule(
   stepUnits: number,
   requestedSlices: number,
   minSliceUnits: number,
-  durationSeconds: Dec,
+  durationSeconds: Decimal,
 ): TwapSlice[] {
   const steps = Math.floor(totalUnits / stepUnits);
   const remainder = totalUnits - steps * stepUnits;
@@ -49,8 +48,8 @@ export function twapSchedule(
     const units = (index < larger ? base + 1 : base) * stepUnits + (index === 0 ? remainder : 0);
     return {
       index,
-      offsetSeconds: plain(durationSeconds.times(index).div(count).toDecimalPlaces(3, Decimal.ROUND_DOWN)),
-      quantity: plain(new D(units).div(unitsPerWhole)),
+      offsetSeconds: formatDecimal(durationSeconds.times(index).div(count).toDecimalPlaces(3, Decimal.ROUND_DOWN)),
+      quantity: formatDecimal(new Decimal(units).div(unitsPerWhole)),
     };
   });
 }
@@ -70,7 +69,7 @@ function twapDraft(order: NormalizedOrder, initial: readonly VenueLadder[], kind
   const children: PlannedChildOrder[] = [];
   let firstFailure: InfeasibleReason | null = null;
   for (const slice of slices) {
-    const outcome = bestSweepAllocation(ladders, new D(slice.quantity), order.direction, memo);
+    const outcome = bestSweepAllocation(ladders, new Decimal(slice.quantity), order.direction, memo);
     if (!outcome.ok) {
       firstFailure ??= outcome.reason;
       continue;

@@ -4,7 +4,8 @@
  * against the prediction, fill rate, duration, and a per-venue breakdown that adds up to the totals.
  * Pure and deterministic. Definitions and a worked example: docs/tca.md.
  */
-import { averagePrice, bpsOf, D, plain, roundedRatio, slippageBps, type Dec } from '../planning/executionFigures';
+import { averagePrice, bpsOf, roundedRatio, slippageBps } from '../planning/executionFigures';
+import { Decimal, formatDecimal } from '../decimals';
 import { addCosts, childCosts, NO_COSTS, opportunityCost, type ExecutionCosts } from './implementationShortfall';
 import { parseTcaInput } from './tcaInput';
 import type { ExecutionQualityReport, TcaInput, VenueExecutionQuality } from './types';
@@ -31,23 +32,23 @@ export function computeExecutionQuality(input: TcaInput): ExecutionQualityReport
   return {
     side: input.side,
     action: input.action,
-    intendedQuantity: plain(intendedQuantity),
-    filledQuantity: plain(totals.filled),
-    unfilledQuantity: plain(intendedQuantity.minus(totals.filled)),
+    intendedQuantity: formatDecimal(intendedQuantity),
+    filledQuantity: formatDecimal(totals.filled),
+    unfilledQuantity: formatDecimal(intendedQuantity.minus(totals.filled)),
     fillRate: roundedRatio(totals.filled, intendedQuantity),
-    arrivalPrice: plain(arrivalMid),
-    endMid: plain(endMid),
-    paperNotional: plain(paperNotional),
-    notional: plain(totals.notional),
-    totalFees: plain(totals.fees),
+    arrivalPrice: formatDecimal(arrivalMid),
+    endMid: formatDecimal(endMid),
+    paperNotional: formatDecimal(paperNotional),
+    notional: formatDecimal(totals.notional),
+    totalFees: formatDecimal(totals.fees),
     averageExecutionPrice: averagePrice(totals.notional, totals.filled),
     allInAveragePrice: averagePrice(allInNotional, totals.filled),
     implementationShortfall: {
-      delayCost: plain(totals.delay),
-      marketImpactCost: plain(totals.impact),
-      feesCost: plain(totals.fees),
-      opportunityCost: plain(opportunity),
-      totalCost: plain(total),
+      delayCost: formatDecimal(totals.delay),
+      marketImpactCost: formatDecimal(totals.impact),
+      feesCost: formatDecimal(totals.fees),
+      opportunityCost: formatDecimal(opportunity),
+      totalCost: formatDecimal(total),
       delayBps: bpsOf(totals.delay, paperNotional),
       marketImpactBps: bpsOf(totals.impact, paperNotional),
       feesBps: bpsOf(totals.fees, paperNotional),
@@ -66,28 +67,28 @@ export function computeExecutionQuality(input: TcaInput): ExecutionQualityReport
     predictedFilledQuantity: optionalPlain(parsed.predictedFilledQuantity),
     startedAt: new Date(parsed.startedAtMs).toISOString(),
     endedAt: new Date(parsed.endedAtMs).toISOString(),
-    durationSeconds: plain(new D(parsed.endedAtMs - parsed.startedAtMs).div(1000)),
+    durationSeconds: formatDecimal(new Decimal(parsed.endedAtMs - parsed.startedAtMs).div(1000)),
     firstFillAt: fillTimes.length === 0 ? null : new Date(fillTimes[0]!.executedAtMs).toISOString(),
     lastFillAt: fillTimes.length === 0 ? null : new Date(fillTimes[fillTimes.length - 1]!.executedAtMs).toISOString(),
     venues: [...byVenue].map(([venue, costs]) => venueRow(venue, costs, paperNotional)),
   };
 }
 
-function venueRow(venue: string, costs: ExecutionCosts, paperNotional: Dec): VenueExecutionQuality {
+function venueRow(venue: string, costs: ExecutionCosts, paperNotional: Decimal): VenueExecutionQuality {
   const execution = costs.delay.plus(costs.impact).plus(costs.fees);
   return {
     venue,
     childOrderCount: costs.childOrderCount,
-    orderedQuantity: plain(costs.ordered),
-    filledQuantity: plain(costs.filled),
+    orderedQuantity: formatDecimal(costs.ordered),
+    filledQuantity: formatDecimal(costs.filled),
     fillRate: roundedRatio(costs.filled, costs.ordered),
-    notional: plain(costs.notional),
-    fees: plain(costs.fees),
+    notional: formatDecimal(costs.notional),
+    fees: formatDecimal(costs.fees),
     averageExecutionPrice: averagePrice(costs.notional, costs.filled),
-    delayCost: plain(costs.delay),
-    marketImpactCost: plain(costs.impact),
-    feesCost: plain(costs.fees),
-    executionCost: plain(execution),
+    delayCost: formatDecimal(costs.delay),
+    marketImpactCost: formatDecimal(costs.impact),
+    feesCost: formatDecimal(costs.fees),
+    executionCost: formatDecimal(execution),
     delayBps: bpsOf(costs.delay, paperNotional),
     marketImpactBps: bpsOf(costs.impact, paperNotional),
     feesBps: bpsOf(costs.fees, paperNotional),
@@ -95,6 +96,6 @@ function venueRow(venue: string, costs: ExecutionCosts, paperNotional: Dec): Ven
   };
 }
 
-function optionalPlain(value: Dec | null): string | null {
-  return value === null ? null : plain(value);
+function optionalPlain(value: Decimal | null): string | null {
+  return value === null ? null : formatDecimal(value);
 }

@@ -12,34 +12,35 @@
  * All in exact dollars; bps are of the paper notional P0 × Q, so the parts' bps add up to the total
  * (each is rounded on its own, to 2 decimals). Docs: docs/tca.md.
  */
-import { D, type Dec, type Direction } from '../planning/executionFigures';
+import { type Direction } from '../planning/executionFigures';
+import { Decimal } from '../decimals';
 import type { ParsedChild } from './tcaInput';
 
 export interface ExecutionCosts {
-  readonly ordered: Dec;
-  readonly filled: Dec;
-  readonly notional: Dec;
-  readonly fees: Dec;
-  readonly delay: Dec;
-  readonly impact: Dec;
+  readonly ordered: Decimal;
+  readonly filled: Decimal;
+  readonly notional: Decimal;
+  readonly fees: Decimal;
+  readonly delay: Decimal;
+  readonly impact: Decimal;
   readonly childOrderCount: number;
 }
 
 export const NO_COSTS: ExecutionCosts = {
-  ordered: new D(0),
-  filled: new D(0),
-  notional: new D(0),
-  fees: new D(0),
-  delay: new D(0),
-  impact: new D(0),
+  ordered: new Decimal(0),
+  filled: new Decimal(0),
+  notional: new Decimal(0),
+  fees: new Decimal(0),
+  delay: new Decimal(0),
+  impact: new Decimal(0),
   childOrderCount: 0,
 };
 
 /** One child's delay, market impact and fees, from its fills and the mid when it was sent. */
-export function childCosts(child: ParsedChild, arrivalMid: Dec, direction: Direction): ExecutionCosts {
-  let filled = new D(0);
-  let notional = new D(0);
-  let fees = new D(0);
+export function childCosts(child: ParsedChild, arrivalMid: Decimal, direction: Direction): ExecutionCosts {
+  let filled = new Decimal(0);
+  let notional = new Decimal(0);
+  let fees = new Decimal(0);
   for (const fill of child.fills) {
     filled = filled.plus(fill.quantity);
     notional = notional.plus(fill.price.times(fill.quantity));
@@ -69,6 +70,6 @@ export function addCosts(a: ExecutionCosts, b: ExecutionCosts): ExecutionCosts {
 }
 
 /** s × (P_end − P0) × (Q − F): the price move on the quantity that never filled. */
-export function opportunityCost(intended: Dec, filled: Dec, arrivalMid: Dec, endMid: Dec, direction: Direction): Dec {
+export function opportunityCost(intended: Decimal, filled: Decimal, arrivalMid: Decimal, endMid: Decimal, direction: Direction): Decimal {
   return endMid.minus(arrivalMid).times(intended.minus(filled)).times(direction);
 }

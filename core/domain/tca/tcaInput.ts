@@ -1,15 +1,15 @@
 /** The TCA input checked and parsed once: exact decimals and instants, or a 400 naming the field. */
-import { parseDecimalString } from '../decimals';
+import { Decimal, parseDecimalString } from '../decimals';
 import { invalidRequest } from '../errors';
-import { D, directionOf, type Dec, type Direction } from '../planning/executionFigures';
+import { directionOf, type Direction } from '../planning/executionFigures';
 import type { TcaFill, TcaInput } from './types';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
 
 export interface ParsedFill {
-  readonly price: Dec;
-  readonly quantity: Dec;
-  readonly fee: Dec;
+  readonly price: Decimal;
+  readonly quantity: Decimal;
+  readonly fee: Decimal;
   readonly executedAtMs: number;
   readonly executedAt: string;
 }
@@ -17,38 +17,38 @@ export interface ParsedFill {
 export interface ParsedChild {
   readonly childId: string;
   readonly venue: string;
-  readonly midAtSend: Dec;
-  readonly quantity: Dec;
+  readonly midAtSend: Decimal;
+  readonly quantity: Decimal;
   readonly fills: readonly ParsedFill[];
 }
 
 export interface ParsedTcaInput {
   readonly direction: Direction;
-  readonly intendedQuantity: Dec;
-  readonly arrivalMid: Dec;
-  readonly endMid: Dec;
+  readonly intendedQuantity: Decimal;
+  readonly arrivalMid: Decimal;
+  readonly endMid: Decimal;
   readonly startedAtMs: number;
   readonly endedAtMs: number;
   readonly children: readonly ParsedChild[];
-  readonly predictedAveragePrice: Dec | null;
-  readonly predictedAllInAveragePrice: Dec | null;
-  readonly predictedFilledQuantity: Dec | null;
+  readonly predictedAveragePrice: Decimal | null;
+  readonly predictedAllInAveragePrice: Decimal | null;
+  readonly predictedFilledQuantity: Decimal | null;
 }
 
-function decimal(param: string, value: unknown): Dec {
+function decimal(param: string, value: unknown): Decimal {
   const parsed = parseDecimalString(value);
   if (parsed === null) throw invalidRequest(param, `${param} must be a decimal string such as "0.43".`);
   return parsed;
 }
 
 /** A price or mid strictly between 0 and 1 (a mid may be a half tick). */
-function price(param: string, value: unknown): Dec {
+function price(param: string, value: unknown): Decimal {
   const parsed = decimal(param, value);
   if (parsed.lte(0) || parsed.gte(1)) throw invalidRequest(param, `${param} must be greater than 0 and less than 1.`);
   return parsed;
 }
 
-function positive(param: string, value: unknown): Dec {
+function positive(param: string, value: unknown): Decimal {
   const parsed = decimal(param, value);
   if (parsed.lte(0)) throw invalidRequest(param, `${param} must be greater than 0.`);
   return parsed;
@@ -61,7 +61,7 @@ function instant(param: string, value: unknown): number {
 }
 
 /** A predicted average (an all-in one may pass 1 with fees), so only required to be positive. */
-function optionalPositive(param: string, value: string | null | undefined): Dec | null {
+function optionalPositive(param: string, value: string | null | undefined): Decimal | null {
   return value === undefined || value === null ? null : positive(param, value);
 }
 
@@ -99,7 +99,7 @@ export function parseTcaInput(input: TcaInput): ParsedTcaInput {
     };
   });
 
-  const filled = children.flatMap((child) => child.fills).reduce((sum, fill) => sum.plus(fill.quantity), new D(0));
+  const filled = children.flatMap((child) => child.fills).reduce((sum, fill) => sum.plus(fill.quantity), new Decimal(0));
   if (filled.gt(intendedQuantity)) {
     throw invalidRequest('children', `The fills (${filled.toFixed()}) exceed the intended quantity (${intendedQuantity.toFixed()}).`);
   }

@@ -4,7 +4,8 @@
  * to 2 decimals), a per-market minimum order size (commonly 5), and a per-market
  * taker fee rate (0 on most markets).
  */
-import { parseDecimalString, PRICE_TICKS_PER_DOLLAR, ticksToPrice } from '../matching/units';
+import { parseDecimalString } from '../decimals';
+import { PRICE_TICKS_PER_DOLLAR, ticksToPrice } from '../matching/units';
 import type { MarketRules, PolymarketTickSize } from './types';
 
 export const POLYMARKET_TICK_SIZES: readonly PolymarketTickSize[] = ['0.1', '0.01', '0.001', '0.0001'];

@@ -4,7 +4,8 @@
  * can answer 400 invalid_request with `param` without knowing any venue.
  */
 import type { Decimal } from '../decimals';
-import { parseDecimalString, PRICE_TICKS_PER_DOLLAR } from '../matching/units';
+import { parseDecimalString } from '../decimals';
+import { PRICE_TICKS_PER_DOLLAR } from '../matching/units';
 import type {
   MarketRules,
   OrderInput,
