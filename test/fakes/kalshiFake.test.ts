@@ -597,10 +597,13 @@ describe('Kalshi fake: fault injection', () => {
     await subscribe(socket, ['fill']);
     await call(fake, alice, 'POST', '/portfolio/events/orders', v2Order({ count: '2.00' }));
     fake.freezeWebSockets(true);
+    // A ping the fake sent just before the freeze may still be on its way: let three ping
+    // intervals pass before counting, then count over six (an unfrozen fake sends about six).
+    await new Promise((r) => setTimeout(r, 150));
     let pings = 0;
     socket.ws.on('ping', () => (pings += 1));
     fake.placeOrderAs('user-bob', v2Order({ side: 'ask', price: '0.5600', count: '1.00' }));
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, 300));
     expect(socket.ws.readyState).toBe(WebSocket.OPEN);
     expect(pings).toBe(0);
     expect(socket.frames.filter((f) => f.type === 'fill')).toEqual([]);
