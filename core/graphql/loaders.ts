@@ -10,7 +10,7 @@ import type { VenueColumn } from '../domain/venues';
  * executed in one SQL query.
  */
 export interface Loaders {
-  queuePosition: DataLoader<{ orderId: string; venue: VenueColumn }, QueuePositionView | null, string>;
+  queuePosition: DataLoader<{ orderId: string; venue: VenueColumn; subaccountId: string }, QueuePositionView | null, string>;
   complexOrderExecution: DataLoader<string, ComplexOrderExecution>;
 }
 
@@ -18,7 +18,7 @@ export function createLoaders(db: Db, venues: VenueRegistry): Loaders {
   return {
     queuePosition: new DataLoader(
       async (keys) =>
-        Promise.all(keys.map(async ({ orderId, venue }) => (await venues.get(venue)?.queuePosition(orderId)) ?? null)),
+        Promise.all(keys.map(async ({ orderId, venue, subaccountId }) => (await (await venues.forSubaccount(venue, subaccountId))?.queuePosition(orderId)) ?? null)),
       { cacheKeyFn: (key) => key.orderId },
     ),
     complexOrderExecution: new DataLoader(async (ids) => {

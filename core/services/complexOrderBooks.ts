@@ -26,7 +26,7 @@ export async function eligibleListings(db: Db, scope: Scope, market: Market, all
 export async function snapshotsOf(venues: VenueRegistry, listings: readonly Market[], depth: number): Promise<VenueMarketSnapshot[]> {
   const snapshots: VenueMarketSnapshot[] = [];
   for (const listing of listings) {
-    const venue = venues.get(listing.venue);
+    const venue = venues.marketData(listing.venue);
     if (!venue) continue;
     snapshots.push({ venue: venueName(listing.venue), book: await venue.orderBook(listing.venueMarketId, depth), rules: rulesForMarket(listing) });
   }

@@ -39,7 +39,7 @@ export async function previewComplexOrder(db: Db, venues: VenueRegistry, scope: 
   await getSubaccount(db, scope, input.subaccountId);
   const market = await db.market.findUnique({ where: { id: input.marketId } });
   if (!market || market.environment !== scope.environment) throw notFound('market', input.marketId);
-  const listings = (await eligibleListings(db, scope, market, input.venues)).filter((listing) => venues.get(listing.venue));
+  const listings = (await eligibleListings(db, scope, market, input.venues)).filter((listing) => venues.marketData(listing.venue));
   const snapshots = await snapshotsOf(venues, listings, BOOK_DEPTH);
   if (snapshots.length === 0) throw new DomainError('market_not_tradable', 'No eligible venue lists this market for the caller.');
   const plan = planExecution(

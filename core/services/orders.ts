@@ -74,7 +74,7 @@ export async function placeOrder(
   }
   // Credentials first: "attach your credentials" is the answer a live trader can act on.
   if (scope.environment === 'live') await requireCredentials(db, scope, input.subaccountId, market.venue);
-  const venue = venues.get(market.venue);
+  const venue = await venues.forSubaccount(market.venue, input.subaccountId);
   if (!venue) throw new DomainError('venue_unavailable', `The venue ${venueName(market.venue)} is not available.`);
 
   const clientOrderId = child?.childOrderId ?? input.clientOrderId ?? (idempotency ? idempotencyReference(idempotency) : newId('order'));
@@ -244,7 +244,7 @@ export async function cancelOrder(db: Db, venues: VenueRegistry, scope: Scope, i
   if (!isResting(order.status)) {
     throw new DomainError('conflict', `Order '${id}' is ${order.status}; only open or partially filled orders can be canceled.`);
   }
-  const venue = venues.get(order.venue);
+  const venue = await venues.forSubaccount(order.venue, order.subaccountId);
   if (!venue) throw new DomainError('venue_unavailable', `The venue ${venueName(order.venue)} is not available.`);
   const result = await venue.cancelOrder(order.id);
   if (result.outcome === 'unknown') throw new DomainError('venue_unavailable', `The cancel's outcome is unknown: ${result.message}`);

@@ -11,7 +11,7 @@ import { getSubaccount } from './subaccounts';
 
 /** The mid of a market for one side (a NO contract's mid is 1 - the YES mid), or null without a two-sided book. */
 export async function markPrice(venues: VenueRegistry, market: Pick<Market, 'venue' | 'venueMarketId'>, side: 'yes' | 'no') {
-  const venue = venues.get(market.venue);
+  const venue = venues.marketData(market.venue);
   if (!venue) return null;
   const book = await venue.orderBook(market.venueMarketId, 1);
   if (book.mid === null) return null;

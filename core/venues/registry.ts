@@ -46,7 +46,11 @@ export async function openVenues(db: Db, logger: Logger, recordFills: RecordPush
       }),
     );
   }
-  return { get: (venue) => byColumn.get(venue), close: () => unsubscribe.forEach((stop) => stop()) };
+  return {
+    marketData: (venue) => byColumn.get(venue),
+    forSubaccount: async (venue) => byColumn.get(venue),
+    close: () => unsubscribe.forEach((stop) => stop()),
+  };
 }
 
 async function restoreResting(

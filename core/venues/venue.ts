@@ -49,7 +49,8 @@ export interface VenueFill {
 
 /** The venue's view of one order. */
 export interface VenueOrderState {
-  venueOrderId: string;
+  /** Null when the venue kept no order (Kalshi answers a killed fill-or-kill without one). */
+  venueOrderId: string | null;
   clientOrderId: string;
   /** open: resting (possibly partly filled); filled; canceled (remainder dropped or canceled). */
   status: VenueReportedStatus;
@@ -79,8 +80,8 @@ export type VenueErrorCode =
 
 export interface QueuePositionView {
   venueOrderId: string;
-  /** Orders ahead at the same price. */
-  ordersAhead: number;
+  /** Orders ahead at the same price; null where the venue reports only the quantity ahead (Kalshi). */
+  ordersAhead: number | null;
   /** Quantity ahead at the same price. */
   quantityAhead: string;
 }
@@ -102,7 +103,61 @@ export interface Venue {
   onFills?(listener: (fills: VenueFill[]) => void): () => void;
 }
 
-/** The venues the core trades on, by the column the database stores; undefined when one is not available. */
+/** A venue's public market data: what planning, marks and books need without an account. */
+export interface MarketData {
+  orderBook(venueMarketId: string, depth?: number): Promise<OrderBookView>;
+}
+
+/** A position as the venue holds it, in YES terms: positive = YES contracts, negative = NO contracts. */
+export interface VenuePosition {
+  venueMarketId: string;
+  /** Net YES contracts (Kalshi's `position_fp`). */
+  netYes: string;
+}
+
+/**
+ * A live venue: one account behind one credential. Beyond `Venue`, it answers what reconciliation
+ * and the operator's comparison need. Every call times out; none re-sends a write.
+ */
+export interface LiveVenue extends Venue {
+  /** The account's fills executed at or after `since`, oldest first, mapped to our orders (fills of orders that are not ours are left out). */
+  fillsSince(since: Date): Promise<VenueFill[]>;
+  /** The account's cash at the venue, in dollars. */
+  balance(): Promise<string>;
+  /** The account's non-zero positions at the venue. */
+  positions(): Promise<VenuePosition[]>;
+  /** Stops the account's streams and closes its connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * What a live adapter asks of our own records about one of our orders; the registry answers from
+ * the database. A venue without a client-order-id lookup (Kalshi) finds a lost order by its market
+ * and the time it was placed.
+ */
+export interface OurOrderRecord {
+  clientOrderId: string;
+  venueOrderId: string | null;
+  venueMarketId: string;
+  side: OutcomeSide;
+  action: OrderAction;
+  createdAt: Date;
+}
+
+export interface OurOrders {
+  byClientOrderId(clientOrderId: string): Promise<OurOrderRecord | null>;
+  byVenueOrderIds(venueOrderIds: readonly string[]): Promise<OurOrderRecord[]>;
+}
+
+/**
+ * The venues the core trades on, by the column the database stores.
+ * - `marketData`: books for planning and marks: the simulated venue, or a live venue's public data;
+ * - `forSubaccount`: the venue that trades for one subaccount: the shared simulated venue, or the
+ *   session of the subaccount's own credential on a live venue (opened on first use, closed when the
+ *   credential is replaced or removed). Undefined when the venue is not available; a credential that
+ *   cannot trade (no environment) is a DomainError saying why.
+ */
 export interface VenueRegistry {
-  get(venue: VenueColumn): Venue | undefined;
+  marketData(venue: VenueColumn): MarketData | undefined;
+  forSubaccount(venue: VenueColumn, subaccountId: string): Promise<Venue | undefined>;
 }

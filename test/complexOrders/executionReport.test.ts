@@ -214,8 +214,8 @@ describe('execution report of a complex order', () => {
     });
 
     const books = await Promise.all([
-      stack.core.venues.get('sim_kalshi')!.orderBook('WORLDCUP-HOST', 1),
-      stack.core.venues.get('sim_polymarket')!.orderBook('pm-worldcup-host', 1),
+      stack.core.venues.marketData('sim_kalshi')!.orderBook('WORLDCUP-HOST', 1),
+      stack.core.venues.marketData('sim_polymarket')!.orderBook('pm-worldcup-host', 1),
     ]);
     const bestBid = Decimal.max(...books.map((book) => book.bids[0]!.price));
     const bestAsk = Decimal.min(...books.map((book) => book.asks[0]!.price));

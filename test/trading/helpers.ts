@@ -177,7 +177,7 @@ export async function setRiskLimits(trader: Trader, subaccountId: string, limits
 
 /** The simulated venue's book for a market, in YES terms, as the core running in this process sees it. */
 export async function bookOf(stack: Stack, market: Market, depth = 10): Promise<OrderBookView> {
-  const venue = stack.core.venues.get(market.venue);
+  const venue = stack.core.venues.marketData(market.venue);
   if (!venue) throw new Error(`venue ${market.venue} is not open`);
   return venue.orderBook(market.venueMarketId, depth);
 }

@@ -7,11 +7,14 @@ import { OrderActionEnum, OrderSideEnum, OrderStatusEnum, OrderStatusFilterEnum,
 import { pageArgs, pageOf } from './page';
 
 const QueuePosition = builder
-  .objectRef<{ ordersAhead: number; quantityAhead: string }>('QueuePosition')
+  .objectRef<{ ordersAhead: number | null; quantityAhead: string }>('QueuePosition')
   .implement({
     description: 'Where a resting order stands at its price level on the venue.',
     fields: (t) => ({
-      ordersAhead: t.exposeInt('ordersAhead'),
+      ordersAhead: t.exposeInt('ordersAhead', {
+        nullable: true,
+        description: 'Orders ahead at the same price; null where the venue reports only the quantity ahead (Kalshi).',
+      }),
       quantityAhead: t.field({ type: 'Decimal', resolve: (q) => q.quantityAhead }),
     }),
   });
@@ -46,7 +49,7 @@ export const OrderType = builder.prismaObject('Order', {
       description: 'For a resting order: its place in the queue at the venue; null otherwise.',
       resolve: (o, _args, ctx) =>
         isResting(o.status)
-          ? ctx.loaders.queuePosition.load({ orderId: o.id, venue: o.venue })
+          ? ctx.loaders.queuePosition.load({ orderId: o.id, venue: o.venue, subaccountId: o.subaccountId })
           : null,
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
