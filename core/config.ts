@@ -59,6 +59,19 @@ const schema = z.object({
   KALSHI_TIMEOUT_MS: integer.pipe(z.number().min(100).max(60_000)).default(5000),
   /** The Kalshi rate-limit tier of our API keys (tokens/s read/write: basic 200/100, advanced 300/300, expert 600/600, premier 1000/1000). */
   KALSHI_TIER: z.enum(['basic', 'advanced', 'expert', 'premier']).default('basic'),
+  /**
+   * The live reconciler (docs/reconciliation.md): how often it resolves orders left `unknown` (a lost
+   * answer) or `pending` past LIVE_PENDING_STALE_MS (a core that stopped mid-send), and how often it
+   * sweeps each live account's fills over the last LIVE_FILL_SWEEP_WINDOW_MS (the truth behind the
+   * venue's stream). An order the venue does not know is sent again with the same client order id
+   * while it is younger than LIVE_RESEND_MAX_AGE_MS; older, it is recorded as rejected.
+   */
+  LIVE_RECONCILER_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  LIVE_RECONCILE_INTERVAL_MS: integer.pipe(z.number().min(10).max(600_000)).default(1000),
+  LIVE_PENDING_STALE_MS: integer.pipe(z.number().min(1000).max(3_600_000)).default(15_000),
+  LIVE_RESEND_MAX_AGE_MS: integer.pipe(z.number().min(0).max(3_600_000)).default(60_000),
+  LIVE_FILL_SWEEP_INTERVAL_MS: integer.pipe(z.number().min(10).max(600_000)).default(2000),
+  LIVE_FILL_SWEEP_WINDOW_MS: integer.pipe(z.number().min(1000).max(86_400_000)).default(600_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

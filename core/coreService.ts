@@ -16,6 +16,7 @@ import { deleteExpiredIdempotencyKeys } from './graphql/idempotency';
 import type { VenueRegistry } from './venues/venue';
 import { openVenues } from './venues/registry';
 import { recordExecution } from './services/executions';
+import { startLiveReconciler } from './services/liveReconciler';
 
 export interface CoreService {
   /**
@@ -57,6 +58,16 @@ export async function openCore(
   const expireKeys = () => deleteExpiredIdempotencyKeys(db).catch((error: unknown) => logger.warn({ err: error }, 'idempotency key expiry failed'));
   await expireKeys();
   const expiry = setInterval(expireKeys, 3_600_000).unref();
+  const reconciler = config.LIVE_RECONCILER_ENABLED && venues.live.size > 0
+    ? startLiveReconciler(db, venues.live, logger, {
+        reconcileIntervalMs: config.LIVE_RECONCILE_INTERVAL_MS,
+        sweepIntervalMs: config.LIVE_FILL_SWEEP_INTERVAL_MS,
+        leaseMs: 2 * config.KALSHI_TIMEOUT_MS,
+        pendingStaleMs: config.LIVE_PENDING_STALE_MS,
+        resendMaxAgeMs: config.LIVE_RESEND_MAX_AGE_MS,
+        sweepWindowMs: config.LIVE_FILL_SWEEP_WINDOW_MS,
+      })
+    : null;
   const scheduler = config.SCHEDULER_ENABLED
     ? startComplexOrderScheduler(db, venues, logger, { intervalMs: config.SCHEDULER_INTERVAL_MS, staleMs: config.SCHEDULER_STALE_MS })
     : null;
@@ -70,7 +81,8 @@ export async function openCore(
     async close() {
       clearInterval(expiry);
       await scheduler?.stop();
-      venues.close();
+      await reconciler?.stop();
+      await venues.close();
       await revocations.close();
       await db.$disconnect();
       await database.close();

@@ -1,5 +1,6 @@
 import type { Db } from '../db/prismaClient';
 import type { Logger } from '../support/logger';
+import { runPeriodically } from '../support/periodic';
 import { retryStaleChildren, sendDueChildren, settleFinishedComplexOrders } from './complexOrders';
 import type { VenueRegistry } from '../venues/venue';
 
@@ -18,27 +19,13 @@ export interface SchedulerOptions {
  * may run it at once: every claim is a single UPDATE with SKIP LOCKED.
  */
 export function startComplexOrderScheduler(db: Db, venues: VenueRegistry, logger: Logger, options: SchedulerOptions): { stop(): Promise<void> } {
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const tick = async () => {
-    await sendDueChildren(db, venues);
-    await retryStaleChildren(db, venues, options.staleMs);
-    await settleFinishedComplexOrders(db, venues);
-  };
-  const timer = setInterval(() => {
-    if (running || stopped) return;
-    running = tick()
-      .catch((error: unknown) => logger.warn({ err: error }, 'complex order scheduler tick failed; retrying on the next'))
-      .finally(() => {
-        running = null;
-      });
-  }, options.intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+  return runPeriodically(
+    options.intervalMs,
+    async () => {
+      await sendDueChildren(db, venues);
+      await retryStaleChildren(db, venues, options.staleMs);
+      await settleFinishedComplexOrders(db, venues);
     },
-  };
+    (error) => logger.warn({ err: error }, 'complex order scheduler tick failed; retrying on the next'),
+  );
 }

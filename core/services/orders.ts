@@ -9,7 +9,7 @@ import { checkPreTradeRisk } from '../domain/preTradeRisk';
 import { maxTakerFee, rulesForMarket } from '../domain/marketRules';
 import { validateOrderInput } from '../domain/venueRules';
 import { venueName, type VenueColumn } from '../domain/venues';
-import type { VenuePlaceResult, VenueRegistry } from '../venues/venue';
+import type { VenueOrderRequest, VenuePlaceResult, VenueRegistry } from '../venues/venue';
 import { recordExecution } from './executions';
 import { loadPreTradeState } from './exposure';
 import { isResting, isUnconfirmed, ORDER_STATUSES, WORKING_STATUSES } from '../domain/orderLifecycle';
@@ -134,20 +134,25 @@ export async function placeOrder(
 
   let result: VenuePlaceResult;
   try {
-    result = await venue.placeOrder({
-      clientOrderId: order.id,
-      venueMarketId: market.venueMarketId,
-      side: order.side,
-      action: order.action,
-      type: order.type,
-      ...(order.price ? { price: formatDecimal(order.price) } : {}),
-      quantity: formatDecimal(order.quantity),
-      timeInForce: order.timeInForce,
-    });
+    result = await venue.placeOrder(venueRequestOf(order, market.venueMarketId));
   } catch (error) {
     result = { outcome: 'unknown', message: error instanceof Error ? error.message : String(error) };
   }
   return recordPlacement(db, order, result);
+}
+
+/** What the venue is sent for one of our orders; the same every time it is sent (the client order id is our order id). */
+export function venueRequestOf(order: Order, venueMarketId: string): VenueOrderRequest {
+  return {
+    clientOrderId: order.id,
+    venueMarketId,
+    side: order.side,
+    action: order.action,
+    type: order.type,
+    ...(order.price ? { price: formatDecimal(order.price) } : {}),
+    quantity: formatDecimal(order.quantity),
+    timeInForce: order.timeInForce,
+  };
 }
 
 async function recordPlacement(db: Db, order: Order, result: VenuePlaceResult): Promise<Order> {

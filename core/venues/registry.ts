@@ -4,7 +4,8 @@ import type { VenueColumn } from '../domain/venues';
 import { RESTING_STATUSES } from '../domain/orderLifecycle';
 import type { Logger } from '../support/logger';
 import { createSimVenues } from './sim';
-import type { Venue, VenueFill, VenueRegistry } from './venue';
+import type { LiveAccounts } from './liveAccounts';
+import type { MarketData, Venue, VenueFill, VenueRegistry } from './venue';
 
 /** Records the fills a venue pushed for one of our orders (idempotently); the caller owns the bookkeeping. */
 export type RecordPushedFills = (orderId: string, fills: VenueFill[]) => Promise<unknown>;
@@ -12,13 +13,32 @@ export type RecordPushedFills = (orderId: string, fills: VenueFill[]) => Promise
 /** The default seed of the simulated venues' liquidity: the same books on every start. */
 export const SIM_SEED = 20261122;
 
+/** A live venue as the registry holds it: its accounts (one per subaccount credential) and its public market data. */
+export interface LiveVenueSetup {
+  venue: VenueColumn;
+  accounts: LiveAccounts;
+  marketData: MarketData;
+}
+
+export interface OpenedVenues extends VenueRegistry {
+  /** The live venues' accounts, for the reconciler and the comparisons with the venue. */
+  live: ReadonlyMap<VenueColumn, LiveAccounts>;
+  close(): Promise<void>;
+}
+
 /**
- * The venues the core trades on. Today the simulated ones, rebuilt at start-up: deterministic
+ * The venues the core trades on: the live ones handed in (`live`), and the simulated ones, rebuilt at start-up: deterministic
  * market-maker liquidity from the seed, then the client orders the database says were resting,
  * put back in their original time order ahead of the market maker. Fills the venues push (someone
  * traded against a resting order) are recorded as they come, by `recordFills`; recording is idempotent.
  */
-export async function openVenues(db: Db, logger: Logger, recordFills: RecordPushedFills, seed = SIM_SEED): Promise<VenueRegistry & { close(): void }> {
+export async function openVenues(
+  db: Db,
+  logger: Logger,
+  recordFills: RecordPushedFills,
+  options: { seed?: number; live?: readonly LiveVenueSetup[] } = {},
+): Promise<OpenedVenues> {
+  const { seed = SIM_SEED, live = [] } = options;
   const markets = await db.market.findMany({ where: { environment: 'test', venue: { in: ['sim_kalshi', 'sim_polymarket'] } } });
   const sims = createSimVenues(
     markets.map((m) => ({
@@ -46,10 +66,18 @@ export async function openVenues(db: Db, logger: Logger, recordFills: RecordPush
       }),
     );
   }
+  const liveByColumn = new Map(live.map((setup) => [setup.venue, setup]));
   return {
-    marketData: (venue) => byColumn.get(venue),
-    forSubaccount: async (venue) => byColumn.get(venue),
-    close: () => unsubscribe.forEach((stop) => stop()),
+    marketData: (venue) => liveByColumn.get(venue)?.marketData ?? byColumn.get(venue),
+    forSubaccount: async (venue, subaccountId) => {
+      const setup = liveByColumn.get(venue);
+      return setup ? setup.accounts.forSubaccount(subaccountId) : byColumn.get(venue);
+    },
+    live: new Map(live.map((setup) => [setup.venue, setup.accounts])),
+    async close() {
+      unsubscribe.forEach((stop) => stop());
+      await Promise.all(live.map((setup) => setup.accounts.closeAll()));
+    },
   };
 }
 

@@ -1,0 +1,181 @@
+import type { Db } from '../db/prismaClient';
+import type { Order } from '../generated/prisma/client';
+import { WORKING_STATUSES } from '../domain/orderLifecycle';
+import type { VenueColumn } from '../domain/venues';
+import { sqlList } from '../db/sqlLists';
+import type { Logger } from '../support/logger';
+import { runPeriodically } from '../support/periodic';
+import type { LiveAccounts } from '../venues/liveAccounts';
+import type { LiveVenue, VenueFill } from '../venues/venue';
+import { recordExecution } from './executions';
+import { venueRequestOf } from './orders';
+
+/**
+ * The live reconciler: the background work that makes a live order's record match the venue
+ * without any client retry. Database-driven and safe with several cores: an order is claimed by
+ * moving its `updated_at` forward in one statement (`FOR UPDATE SKIP LOCKED`, committed at once),
+ * so no lock is held while the venue is called and no two cores work on one order within a lease.
+ *
+ * - An order left `unknown` (the venue's answer was lost) or `pending` past `pendingStaleMs` (a core
+ *   stopped while sending) is looked up at the venue by our client order id. Found: its state and
+ *   fills are recorded. Not found and younger than `resendMaxAgeMs`: it is sent again with the
+ *   **same** client order id, so the venue can never hold two (Kalshi answers 409
+ *   `order_already_exists` if the first one landed after all, and the adapter then records that
+ *   one). Not found and older: recorded `rejected` ("the venue has no order with our id").
+ * - The fill sweep reads each live account's fills of the last `sweepWindowMs` and records those not
+ *   recorded yet (idempotent by venue fill id): the venue's REST fills are the truth behind its stream.
+ */
+export interface LiveReconcilerOptions {
+  /** How long a claim keeps other cores off an order: more than one venue call's timeout. */
+  leaseMs: number;
+  pendingStaleMs: number;
+  resendMaxAgeMs: number;
+  sweepWindowMs: number;
+  batch?: number;
+}
+
+export type LiveAccountsByVenue = ReadonlyMap<VenueColumn, LiveAccounts>;
+
+export interface ReconcileCounts {
+  claimed: number;
+  found: number;
+  resent: number;
+  rejected: number;
+  /** Left for a later round: the venue could not be asked, or its answer was lost again. */
+  deferred: number;
+}
+
+/** One round over the orders whose fate at the venue is not known. */
+export async function reconcileUnconfirmedOrders(db: Db, accounts: LiveAccountsByVenue, options: LiveReconcilerOptions): Promise<ReconcileCounts> {
+  const counts: ReconcileCounts = { claimed: 0, found: 0, resent: 0, rejected: 0, deferred: 0 };
+  if (accounts.size === 0) return counts;
+  const claimed = await claimUnconfirmed(db, [...accounts.keys()], options);
+  counts.claimed = claimed.length;
+  for (const order of claimed) {
+    const venue = await accounts.get(order.venue)!.forSubaccount(order.subaccountId).catch(() => undefined);
+    if (!venue) {
+      counts.deferred += 1;
+      continue;
+    }
+    counts[await reconcileOne(db, venue, order, options)] += 1;
+  }
+  return counts;
+}
+
+type ClaimedOrder = Order & { market: { venueMarketId: string } };
+
+async function claimUnconfirmed(db: Db, venues: VenueColumn[], options: LiveReconcilerOptions): Promise<ClaimedOrder[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    UPDATE orders SET updated_at = now()
+     WHERE id IN (
+       SELECT id FROM orders
+        WHERE environment = 'live' AND venue::text = ANY(${venues})
+          AND ((status = 'unknown' AND updated_at < now() - ${options.leaseMs} * interval '1 millisecond')
+            OR (status = 'pending' AND updated_at < now() - ${Math.max(options.pendingStaleMs, options.leaseMs)} * interval '1 millisecond'))
+        ORDER BY updated_at
+        LIMIT ${options.batch ?? 50}
+        FOR UPDATE SKIP LOCKED)
+    RETURNING id`;
+  if (rows.length === 0) return [];
+  return db.order.findMany({ where: { id: { in: rows.map((r) => r.id) } }, include: { market: { select: { venueMarketId: true } } }, orderBy: { createdAt: 'asc' } });
+}
+
+async function reconcileOne(db: Db, venue: LiveVenue, order: ClaimedOrder, options: LiveReconcilerOptions): Promise<Exclude<keyof ReconcileCounts, 'claimed'>> {
+  let state;
+  try {
+    state = await venue.getOrder(order.id);
+  } catch {
+    return 'deferred';
+  }
+  if (state) {
+    // The state first: it records the venue's order id, which is how the venue's fills find the order.
+    await recordExecution(db, order.id, { fills: [], state });
+    const fills = await fillsOfOrder(venue, order).catch(() => null);
+    if (fills && fills.length > 0) await recordExecution(db, order.id, { fills, state });
+    return 'found';
+  }
+  if (Date.now() - order.createdAt.getTime() > options.resendMaxAgeMs) {
+    await db.order.updateMany({
+      where: { id: order.id, status: { in: ['unknown', 'pending'] } },
+      data: { status: 'rejected', rejectReason: 'not_at_venue: the venue has no order with our client order id; it was never placed.', updatedAt: new Date() },
+    });
+    return 'rejected';
+  }
+  const result = await venue.placeOrder(venueRequestOf(order, order.market.venueMarketId)).catch(() => ({ outcome: 'unknown' as const }));
+  if (result.outcome === 'accepted') {
+    await recordExecution(db, order.id, { fills: result.fills, state: result.order });
+    return 'resent';
+  }
+  if (result.outcome === 'rejected' && result.code !== 'venue_unavailable') {
+    await db.order.updateMany({
+      where: { id: order.id, status: { in: ['unknown', 'pending'] } },
+      data: { status: 'rejected', rejectReason: `${result.venueCode}: ${result.message}`, updatedAt: new Date() },
+    });
+    return 'rejected';
+  }
+  return 'deferred';
+}
+
+async function fillsOfOrder(venue: LiveVenue, order: Order): Promise<VenueFill[]> {
+  const fills = await venue.fillsSince(new Date(order.createdAt.getTime() - 60_000));
+  return fills.filter((fill) => fill.clientOrderId === order.id);
+}
+
+/** One sweep: every live account with orders working or recently touched; records the fills not yet recorded. */
+export async function sweepLiveFills(db: Db, accounts: LiveAccountsByVenue, options: Pick<LiveReconcilerOptions, 'sweepWindowMs'>): Promise<{ accounts: number; recorded: number }> {
+  let swept = 0;
+  let recorded = 0;
+  for (const [venueColumn, live] of accounts) {
+    const rows = await db.$queryRaw<{ subaccount_id: string }[]>`
+      SELECT DISTINCT subaccount_id FROM orders
+       WHERE environment = 'live' AND venue::text = ${venueColumn}
+         AND (status IN ${sqlList(WORKING_STATUSES)} OR updated_at > now() - ${options.sweepWindowMs} * interval '1 millisecond')`;
+    for (const { subaccount_id: subaccountId } of rows) {
+      const venue = await live.forSubaccount(subaccountId).catch(() => undefined);
+      if (!venue) continue;
+      const fills = await venue.fillsSince(new Date(Date.now() - options.sweepWindowMs)).catch(() => null);
+      if (fills === null) continue;
+      swept += 1;
+      recorded += await recordNewFills(db, venueColumn, fills);
+    }
+  }
+  return { accounts: swept, recorded };
+}
+
+/** Records the fills not recorded yet (one query to tell), grouped by order. Returns how many were new. */
+export async function recordNewFills(db: Db, venue: VenueColumn, fills: readonly VenueFill[]): Promise<number> {
+  if (fills.length === 0) return 0;
+  const known = await db.fill.findMany({ where: { venue, venueFillId: { in: fills.map((f) => f.venueFillId) } }, select: { venueFillId: true } });
+  const seen = new Set(known.map((f) => f.venueFillId));
+  const fresh = fills.filter((f) => !seen.has(f.venueFillId));
+  const byOrder = new Map<string, VenueFill[]>();
+  for (const fill of fresh) byOrder.set(fill.clientOrderId, [...(byOrder.get(fill.clientOrderId) ?? []), fill]);
+  for (const [orderId, orderFills] of byOrder) await recordExecution(db, orderId, { fills: orderFills });
+  return fresh.length;
+}
+
+/** Runs both loops until stopped; a round's failure is logged and the next round runs. */
+export function startLiveReconciler(
+  db: Db,
+  accounts: LiveAccountsByVenue,
+  logger: Logger,
+  options: LiveReconcilerOptions & { reconcileIntervalMs: number; sweepIntervalMs: number },
+): { stop(): Promise<void> } {
+  const reconcile = runPeriodically(
+    options.reconcileIntervalMs,
+    async () => {
+      const counts = await reconcileUnconfirmedOrders(db, accounts, options);
+      if (counts.claimed > 0) logger.info({ reconcile: counts }, 'reconciled live orders');
+    },
+    (error) => logger.error({ err: error }, 'live order reconciliation failed; retrying on the next round'),
+  );
+  const sweep = runPeriodically(
+    options.sweepIntervalMs,
+    async () => {
+      const { recorded } = await sweepLiveFills(db, accounts, options);
+      if (recorded > 0) logger.info({ fills: recorded }, 'fill sweep recorded fills the stream had not delivered');
+    },
+    (error) => logger.error({ err: error }, 'live fill sweep failed; retrying on the next round'),
+  );
+  return { stop: async () => void (await Promise.all([reconcile.stop(), sweep.stop()])) };
+}

@@ -1,0 +1,76 @@
+import type { Db } from '../db/prismaClient';
+import type { LiveVenue } from './venue';
+
+/** The stored credential row's identity: a replaced credential is a new row version (new id or date). */
+interface CredentialVersion {
+  readonly id: string;
+  readonly createdAt: number;
+}
+
+/** Opens the live venue of one subaccount from its stored credential (decrypts, builds the session). */
+export type OpenLiveAccount = (subaccountId: string) => Promise<LiveVenue>;
+
+interface OpenAccount {
+  readonly version: CredentialVersion;
+  readonly venue: Promise<LiveVenue>;
+}
+
+/**
+ * The open accounts of one live venue: one `LiveVenue` (session, streams) per subaccount, opened
+ * from the subaccount's stored credential on first use and shared by every request after.
+ *
+ * Every use checks the credential row's version (one indexed read): a credential replaced or
+ * removed (on this core or another) closes the old account, so a removed key signs nothing more
+ * and a replaced one is used from the next request on. Two concurrent first uses open once.
+ */
+export class LiveAccounts {
+  private readonly open = new Map<string, OpenAccount>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly exchange: 'kalshi' | 'polymarket',
+    private readonly openAccount: OpenLiveAccount,
+  ) {}
+
+  /** The subaccount's account, or undefined when it has no credential for this exchange. */
+  async forSubaccount(subaccountId: string): Promise<LiveVenue | undefined> {
+    const row = await this.db.exchangeCredential.findUnique({
+      where: { subaccountId_exchange: { subaccountId, exchange: this.exchange } },
+      select: { id: true, createdAt: true },
+    });
+    const current = this.open.get(subaccountId);
+    if (!row) {
+      if (current) this.forget(subaccountId, current);
+      return undefined;
+    }
+    const version = { id: row.id, createdAt: row.createdAt.getTime() };
+    if (current && current.version.id === version.id && current.version.createdAt === version.createdAt) {
+      return current.venue;
+    }
+    if (current) this.forget(subaccountId, current);
+    const venue = this.openAccount(subaccountId);
+    const entry = { version, venue };
+    this.open.set(subaccountId, entry);
+    // A failed opening (e.g. a credential without an environment) is not kept: the next use tries again.
+    venue.catch(() => {
+      if (this.open.get(subaccountId) === entry) this.open.delete(subaccountId);
+    });
+    return venue;
+  }
+
+  /** The accounts open now, for sweeps and comparisons. */
+  opened(): { subaccountId: string; venue: Promise<LiveVenue> }[] {
+    return [...this.open].map(([subaccountId, entry]) => ({ subaccountId, venue: entry.venue }));
+  }
+
+  async closeAll(): Promise<void> {
+    const entries = [...this.open.values()];
+    this.open.clear();
+    await Promise.all(entries.map((entry) => entry.venue.then((venue) => venue.close(), () => undefined)));
+  }
+
+  private forget(subaccountId: string, entry: OpenAccount) {
+    this.open.delete(subaccountId);
+    void entry.venue.then((venue) => venue.close(), () => undefined);
+  }
+}
