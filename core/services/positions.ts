@@ -8,6 +8,7 @@ import { sqlList } from '../db/sqlLists';
 import type { VenueRegistry } from '../venues/venue';
 import type { Scope } from './scope';
 import { getSubaccount } from './subaccounts';
+import { venueAccountsOf, type VenueAccountView } from './venueAccounts';
 
 /** The mid of a market for one side (a NO contract's mid is 1 - the YES mid), or null without a two-sided book. */
 export async function markPrice(venues: VenueRegistry, market: Pick<Market, 'venue' | 'venueMarketId'>, side: 'yes' | 'no') {
@@ -97,7 +98,8 @@ export async function listPositionsPage(
 export type MarkedPosition = Awaited<ReturnType<typeof listPositions>>[number];
 
 /**
- * Balances and exposure per subaccount: cash (simulated for test subaccounts), cash reserved by
+ * Balances and exposure per subaccount: cash (simulated for test subaccounts; for a live subaccount
+ * with credentials, the venues' balances read now, with its venue accounts compared), cash reserved by
  * open buy orders, positions at cost and marked, realized P&L (all time and today, UTC),
  * unrealized P&L, gross exposure (positions at cost + open buy orders) and equity (cash + marked
  * positions).
@@ -123,13 +125,18 @@ export async function portfolio(db: Db, venues: VenueRegistry, scope: Scope, fil
           FROM subaccounts s WHERE s.id = ANY(${ids})`
     : [];
   const byId = new Map(totals.map((row) => [row.subaccount_id, row]));
+  // Live subaccounts: the venues hold the cash; their accounts are read now and compared with ours.
+  const venueAccounts = new Map<string, VenueAccountView[]>(
+    scope.environment === 'live' ? await Promise.all(subaccounts.map(async (s) => [s.id, await venueAccountsOf(db, venues, s.id)] as const)) : [],
+  );
   return subaccounts.map((subaccount) => {
     const mine = positions.filter((p) => p.subaccountId === subaccount.id);
     const cost = sum(mine.map((p) => new Decimal(p.quantity.toString()).mul(p.averageCost.toString())));
     const marked = sum(mine.map((p) => new Decimal(p.quantity.toString()).mul(p.markPrice ?? p.averageCost.toString())));
     const row = byId.get(subaccount.id);
     const reserved = new Decimal(row?.reserved ?? 0);
-    const cash = new Decimal(subaccount.cashBalance.toString());
+    const accounts = venueAccounts.get(subaccount.id) ?? [];
+    const cash = accounts.length > 0 ? sum(accounts.map((account) => account.balance)) : new Decimal(subaccount.cashBalance.toString());
     return {
       subaccountId: subaccount.id,
       cashBalance: cash,
@@ -142,6 +149,7 @@ export async function portfolio(db: Db, venues: VenueRegistry, scope: Scope, fil
       realizedPnlToday: new Decimal(row?.realized_today ?? 0),
       grossExposure: cost.add(reserved),
       equity: cash.add(marked),
+      venueAccounts: accounts,
     };
   });
 }

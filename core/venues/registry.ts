@@ -22,7 +22,7 @@ export interface LiveVenueSetup {
 
 export interface OpenedVenues extends VenueRegistry {
   /** The live venues' accounts, for the reconciler and the comparisons with the venue. */
-  live: ReadonlyMap<VenueColumn, LiveAccounts>;
+  readonly live: ReadonlyMap<VenueColumn, LiveAccounts>;
   close(): Promise<void>;
 }
 

@@ -160,4 +160,6 @@ export interface OurOrders {
 export interface VenueRegistry {
   marketData(venue: VenueColumn): MarketData | undefined;
   forSubaccount(venue: VenueColumn, subaccountId: string): Promise<Venue | undefined>;
+  /** The live venues running, each with the account of a subaccount (undefined without a credential). */
+  live: ReadonlyMap<VenueColumn, { forSubaccount(subaccountId: string): Promise<LiveVenue | undefined> }>;
 }

@@ -1,4 +1,5 @@
 import { listPositions, listPositionsPage, portfolio, type MarkedPosition } from '../../services/positions';
+import type { PositionComparison, VenueAccountView } from '../../services/venueAccounts';
 import { builder } from '../builder';
 import { requestScope } from '../context';
 import { OrderSideEnum } from './enums';
@@ -21,6 +22,27 @@ const PositionType = builder.objectRef<MarkedPosition>('Position').implement({
 
 type Balance = Awaited<ReturnType<typeof portfolio>>[number];
 
+const PositionComparisonType = builder.objectRef<PositionComparison>('VenuePositionComparison').implement({
+  description: 'One market where the venue’s position and ours are compared, in net YES contracts (YES held minus NO held).',
+  fields: (t) => ({
+    marketId: t.exposeID('marketId', { nullable: true, description: 'Null when our catalog does not list the venue’s market.' }),
+    venueMarketId: t.exposeString('venueMarketId'),
+    venueNetYes: t.expose('venueNetYes', { type: 'Decimal' }),
+    ourNetYes: t.expose('ourNetYes', { type: 'Decimal' }),
+    drift: t.expose('drift', { type: 'Decimal', description: 'Venue minus ours; anything but 0 needs an operator.' }),
+  }),
+});
+
+const VenueAccountType = builder.objectRef<VenueAccountView>('VenueAccount').implement({
+  description: 'A live subaccount’s account at one venue, read from the venue now: its cash, and its positions compared with ours.',
+  fields: (t) => ({
+    venue: t.exposeString('venue'),
+    balance: t.expose('balance', { type: 'Decimal', description: 'Cash at the venue, in dollars.' }),
+    inSync: t.exposeBoolean('inSync', { description: 'True when every position matches ours.' }),
+    positions: t.expose('positions', { type: [PositionComparisonType] }),
+  }),
+});
+
 const BalanceType = builder.objectRef<Balance>('SubaccountBalance').implement({
   description: 'Cash, exposure and P&L of one subaccount.',
   fields: (t) => ({
@@ -35,6 +57,10 @@ const BalanceType = builder.objectRef<Balance>('SubaccountBalance').implement({
     realizedPnlToday: t.expose('realizedPnlToday', { type: 'Decimal', description: 'Since 00:00 UTC.' }),
     grossExposure: t.expose('grossExposure', { type: 'Decimal', description: 'Positions at cost plus open buy orders.' }),
     equity: t.expose('equity', { type: 'Decimal', description: 'Cash plus positions marked to mid.' }),
+    venueAccounts: t.expose('venueAccounts', {
+      type: [VenueAccountType],
+      description: 'Live subaccounts: the accounts at the venues it has credentials for (their balances make up cashBalance); empty for test subaccounts.',
+    }),
   }),
 });
 
