@@ -13,10 +13,12 @@ export const INTERNAL_SECRET = 'test-internal-secret-0123456789abcdef';
 /**
  * A validated config for tests: the run's database, quiet logs, overrides on top. The complex-order
  * scheduler is off unless a suite turns it on: the simulated venues live in each core's memory, and
- * a scheduler of another suite's core would send a suite's due children to its own books.
+ * a scheduler of another suite's core would send a suite's due children to its own books. The
+ * live reconciler is off too, for the same reason: suites share one database, and a reconciler of
+ * one suite's core would ask its own venue configuration about another suite's live orders.
  */
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
-    DATABASE_URL: databaseUrl(), LOG_LEVEL: 'silent', INTERNAL_TOKEN: INTERNAL_SECRET, SCHEDULER_ENABLED: 'false', ...overrides,
+    DATABASE_URL: databaseUrl(), LOG_LEVEL: 'silent', INTERNAL_TOKEN: INTERNAL_SECRET, SCHEDULER_ENABLED: 'false', LIVE_RECONCILER_ENABLED: 'false', ...overrides,
   });
 }
