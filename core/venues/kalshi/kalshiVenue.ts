@@ -1,0 +1,284 @@
+import { Decimal } from '../../domain/decimals';
+import { DomainError, type ErrorCode } from '../../domain/errors';
+import type {
+  LiveVenue,
+  MarketData,
+  OrderBookView,
+  OurOrderRecord,
+  OurOrders,
+  QueuePositionView,
+  VenueCancelResult,
+  VenueErrorCode,
+  VenueFill,
+  VenueOrderRequest,
+  VenueOrderState,
+  VenuePlaceResult,
+  VenuePosition,
+} from '../venue';
+import { KalshiAccountReads, ONE_ORDER_COST, oldestFirst, type KalshiOrderLookup } from './accountReads';
+import { createOrderBody, fillFromRest, fillFromStream, fillOrderIds, stateFromCreateAnswer, type OurOrderTerms } from './orderWire';
+import type { KalshiOutcome, KalshiSession } from './session';
+
+export type { KalshiOrderLookup } from './accountReads';
+
+/**
+ * Kalshi as a `LiveVenue`: one account behind one credential's session (session.ts), speaking
+ * Trade API v2 as of 2026-08 (order writes on the V2 `/portfolio/events/orders` endpoints since
+ * June 2026; docs/VENUES.md, docs/kalshi.md). Wire shapes are mapped in orderWire.ts.
+ *
+ * Nothing here re-sends a write on its own: a create whose answer was lost is `unknown`, and the
+ * only second create ever sent is the caller's placeOrder with the SAME client_order_id, which
+ * Kalshi answers 409 `order_already_exists` (then the first order is found and reported).
+ * Nothing here logs; messages come from our own errors (session.ts writes them without secrets).
+ */
+export interface KalshiVenueOptions {
+  readonly session: KalshiSession;
+  readonly ourOrders: OurOrders;
+  readonly books: MarketData;
+  readonly clock?: () => number;
+  /** How far before our order's creation a lookup by ticker and time starts; 5 minutes by default. */
+  readonly lookupWindowMs?: number;
+}
+
+type FillListener = (fills: VenueFill[]) => void;
+type Lookup = Pick<OurOrderRecord, 'clientOrderId' | 'venueMarketId' | 'venueOrderId' | 'createdAt'>;
+
+const CREATE = '/portfolio/events/orders';
+const DEFAULT_LOOKUP_WINDOW_MS = 5 * 60_000;
+
+/** Kalshi codes whose meaning is narrower than errors.ts' general mapping (docs "Order Errors"; the fake's recorded bodies). */
+const BY_VENUE_CODE: Readonly<Record<string, VenueErrorCode>> = {
+  invalid_price: 'invalid_request',
+  invalid_order: 'invalid_request',
+  bad_request: 'invalid_request',
+  missing_parameters: 'invalid_request',
+  market_closed: 'market_not_tradable',
+};
+const BY_ERROR_CODE: Partial<Readonly<Record<ErrorCode, VenueErrorCode>>> = {
+  insufficient_funds: 'insufficient_funds',
+  market_not_tradable: 'market_not_tradable',
+  not_found: 'order_not_found', // 404 on the order paths: no such order, or already canceled or executed
+  venue_unavailable: 'venue_unavailable', // 429 after our backoff
+};
+
+const rejected = (code: VenueErrorCode, venueCode: string, message: string) => ({ outcome: 'rejected', code, venueCode, message }) as const;
+
+function refusalCode(outcome: Extract<KalshiOutcome, { kind: 'refused' }>): VenueErrorCode {
+  return BY_VENUE_CODE[outcome.venueCode] ?? BY_ERROR_CODE[outcome.error.code] ?? 'venue_error';
+}
+
+export class KalshiVenue implements LiveVenue {
+  readonly name = 'kalshi' as const;
+  private readonly session: KalshiSession;
+  private readonly reads: KalshiAccountReads;
+  private readonly ourOrders: OurOrders;
+  private readonly books: MarketData;
+  private readonly clock: () => number;
+  private readonly lookupWindowMs: number;
+  private readonly listeners = new Set<FillListener>();
+
+  constructor(options: KalshiVenueOptions) {
+    this.session = options.session;
+    this.reads = new KalshiAccountReads(options.session);
+    this.ourOrders = options.ourOrders;
+    this.books = options.books;
+    this.clock = options.clock ?? Date.now;
+    this.lookupWindowMs = options.lookupWindowMs ?? DEFAULT_LOOKUP_WINDOW_MS;
+  }
+
+  async placeOrder(request: VenueOrderRequest): Promise<VenuePlaceResult> {
+    const built = createOrderBody(request);
+    if (!built.ok) return rejected('invalid_request', built.refusal.code, built.refusal.message);
+    const outcome = await this.session.request('POST', CREATE, { kind: 'write', body: built.body });
+    if (outcome.kind === 'unknown') return { outcome: 'unknown', message: outcome.error.message };
+    // Only when nothing can have been sent (no connection, or the rate-limit wait was too long).
+    if (outcome.kind === 'unavailable') return rejected('venue_unavailable', outcome.reason, outcome.error.message);
+    if (outcome.kind === 'answered') {
+      const state = stateFromCreateAnswer(outcome.body, request);
+      // Kalshi acted but we cannot read what it did: the reconciler finds the order by its client_order_id.
+      if (state === null) return { outcome: 'unknown', message: 'Kalshi accepted the order with an answer we could not read; it is reconciled by its client order id.' };
+      return this.accepted(state, request);
+    }
+    if (outcome.venueCode === 'order_already_exists') return this.alreadyPlaced(request);
+    // A killed fill-or-kill is an answer, not an error: Kalshi keeps no order for it.
+    if (outcome.venueCode === 'fill_or_kill_insufficient_resting_volume') {
+      const killed = { venueOrderId: null, clientOrderId: request.clientOrderId, status: 'canceled', filledQuantity: '0', remainingQuantity: '0' } as const;
+      return { outcome: 'accepted', order: killed, fills: [] };
+    }
+    return rejected(refusalCode(outcome), outcome.venueCode, outcome.error.message);
+  }
+
+  /**
+   * Finds one of our orders at Kalshi: by its venue order id when we have it
+   * (`GET /portfolio/orders/{id}`), else by ticker and time window (`GET /portfolio/orders?ticker=
+   * &min_ts=`, paged) matching `client_order_id`, since Kalshi has no client_order_id filter.
+   * For the reconciler. Answers `{ state }` when found; null when Kalshi holds no such order (see
+   * `KalshiOrderLookup`) or the client order id is not in our records; 'unavailable' when Kalshi
+   * could not be asked now. A lookup by window starts `lookupWindowMs` before our `createdAt`.
+   */
+  async findOrder(clientOrderId: string): Promise<KalshiOrderLookup> {
+    const record = await this.ourOrders.byClientOrderId(clientOrderId);
+    return record === null ? null : this.locate(record);
+  }
+
+  async getOrder(clientOrderId: string): Promise<VenueOrderState | null> {
+    const found = await this.findOrder(clientOrderId);
+    if (found === 'unavailable') throw new DomainError('venue_unavailable', `Kalshi could not be asked about order '${clientOrderId}' now.`);
+    return found?.state ?? null;
+  }
+
+  /**
+   * Cancels through V2 `DELETE /portfolio/events/orders/{order_id}`, then reads the order back and
+   * reports what the read says: Kalshi's V2 cancel answer sometimes describes another order (a
+   * known venue bug; the action itself is right). When that read fails the outcome is `unknown`:
+   * the cancel was done, but what the order looks like now is not known.
+   */
+  async cancelOrder(clientOrderId: string): Promise<VenueCancelResult> {
+    const record = await this.ourOrders.byClientOrderId(clientOrderId);
+    if (record === null) return rejected('order_not_found', 'not_ours', `No order of ours has client order id '${clientOrderId}'.`);
+    const venueOrderId = await this.venueOrderIdOf(record);
+    if (venueOrderId === 'unavailable') return rejected('venue_unavailable', 'lookup_failed', `Kalshi could not be asked where order '${clientOrderId}' is; nothing was canceled.`);
+    if (venueOrderId === null) return rejected('order_not_found', 'not_found', `Kalshi holds no order with client order id '${clientOrderId}'.`);
+    const outcome = await this.session.request('DELETE', `${CREATE}/${encodeURIComponent(venueOrderId)}`, { kind: 'write', cost: ONE_ORDER_COST });
+    if (outcome.kind === 'unknown') return { outcome: 'unknown', message: outcome.error.message };
+    if (outcome.kind === 'unavailable') return rejected('venue_unavailable', outcome.reason, outcome.error.message);
+    if (outcome.kind === 'refused') return rejected(refusalCode(outcome), outcome.venueCode, outcome.error.message);
+    const after = await this.reads.orderById(venueOrderId);
+    if (after === null || after === 'unavailable') {
+      return { outcome: 'unknown', message: 'Kalshi accepted the cancel, but the order could not be read back; its state comes with reconciliation.' };
+    }
+    return { outcome: 'canceled', order: after.state };
+  }
+
+  /** The contracts ahead of our resting order (Kalshi does not count the orders); null when it is not resting or not ours. */
+  async queuePosition(clientOrderId: string): Promise<QueuePositionView | null> {
+    const record = await this.ourOrders.byClientOrderId(clientOrderId);
+    if (record === null) return null;
+    const venueOrderId = await this.venueOrderIdOf(record);
+    if (venueOrderId === 'unavailable') throw new DomainError('venue_unavailable', `Kalshi could not be asked where order '${clientOrderId}' is.`);
+    return venueOrderId === null ? null : this.reads.queuePosition(venueOrderId);
+  }
+
+  async orderBook(venueMarketId: string, depth?: number): Promise<OrderBookView> {
+    return this.books.orderBook(venueMarketId, depth);
+  }
+
+  /** `GET /portfolio/fills?min_ts=` (unix seconds, so the first second is trimmed to `since` here), paged; our orders' fills only, oldest first. */
+  async fillsSince(since: Date): Promise<VenueFill[]> {
+    const fills = await this.ourFills(await this.reads.rawFillsSince(since));
+    return fills.filter((fill) => Date.parse(fill.executedAt) >= since.getTime());
+  }
+
+  /**
+   * The `Venue` listing by fill id. Kalshi has no "after this fill" filter, so this reads the
+   * account's whole fill history (fillsSince the epoch) and cuts it after `afterVenueFillId`
+   * (an id not found lists from the beginning, as the simulated venue does; recording is
+   * idempotent by fill id). Costly on a long history: reconciliation uses `fillsSince`.
+   */
+  async listFills(options: { afterVenueFillId?: string; limit?: number } = {}): Promise<VenueFill[]> {
+    const all = await this.fillsSince(new Date(0));
+    const start = all.findIndex((fill) => fill.venueFillId === options.afterVenueFillId) + 1;
+    return all.slice(start, options.limit === undefined ? undefined : start + options.limit);
+  }
+
+  async balance(): Promise<string> {
+    return this.reads.balance();
+  }
+
+  async positions(): Promise<VenuePosition[]> {
+    return this.reads.positions();
+  }
+
+  onFills(listener: FillListener): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /**
+   * Applies WebSocket `fill` messages (whole frames `{type: "fill", msg}` or their `msg`; other
+   * frames are ignored): each is resolved to our order by its `client_order_id`, else its
+   * `order_id`, mapped to our terms and handed to the listeners in one call. Fills of orders that
+   * are not ours, and unreadable ones, are left out; a listener that throws is ignored: the REST
+   * sweep (`fillsSince`) is the truth and brings anything missed.
+   */
+  async applyStreamFills(messages: readonly unknown[]): Promise<void> {
+    const fills: VenueFill[] = [];
+    for (const message of messages) {
+      const frame = message as { type?: unknown; msg?: unknown } | null;
+      const msg = frame?.type === 'fill' ? frame.msg : frame?.type === undefined ? message : undefined;
+      const ids = fillOrderIds(msg);
+      if (ids === null) continue;
+      const byClient = ids.clientOrderId === null ? null : await this.ourOrders.byClientOrderId(ids.clientOrderId);
+      const ours = byClient !== null && (byClient.venueOrderId === null || byClient.venueOrderId === ids.venueOrderId) ? byClient : (await this.ourOrders.byVenueOrderIds([ids.venueOrderId]))[0];
+      const fill = ours === undefined ? null : fillFromStream(msg, ours);
+      if (fill !== null) fills.push(fill);
+    }
+    if (fills.length === 0) return;
+    for (const listener of this.listeners) {
+      try {
+        listener(fills);
+      } catch {
+        // The REST sweep re-reads what a listener failed to take.
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    this.listeners.clear();
+    await this.session.close();
+  }
+
+  // --- helpers ---------------------------------------------------------------------------
+
+  /** An accepted order with its fills (`GET /portfolio/fills?order_id=`) when anything filled. */
+  private async accepted(state: VenueOrderState, order: OurOrderTerms): Promise<VenuePlaceResult> {
+    if (state.venueOrderId === null || new Decimal(state.filledQuantity).isZero()) return { outcome: 'accepted', order: state, fills: [] };
+    const fills = await this.reads.fillsOfOrder(state.venueOrderId, order);
+    // The order is placed either way: if its fills cannot be read now, the REST sweep (fillsSince) brings them.
+    return { outcome: 'accepted', order: state, fills: fills instanceof DomainError ? [] : fills };
+  }
+
+  /** A 409 `order_already_exists`: the first send with this client_order_id landed. Report that order; never place another. */
+  private async alreadyPlaced(request: VenueOrderRequest): Promise<VenuePlaceResult> {
+    const record = await this.ourOrders.byClientOrderId(request.clientOrderId);
+    const found = await this.locate({
+      clientOrderId: request.clientOrderId,
+      venueMarketId: request.venueMarketId,
+      venueOrderId: record?.venueOrderId ?? null,
+      createdAt: record?.createdAt ?? new Date(this.clock()),
+    });
+    if (found === null || found === 'unavailable') {
+      return { outcome: 'unknown', message: `Kalshi already holds an order with client order id '${request.clientOrderId}' but it could not be read now; it is reconciled later.` };
+    }
+    return this.accepted(found.state, request);
+  }
+
+  /** By venue order id when we have it, else by ticker and time window from our creation minus `lookupWindowMs`. */
+  private async locate(order: Lookup): Promise<KalshiOrderLookup> {
+    if (order.venueOrderId !== null) return this.reads.orderById(order.venueOrderId);
+    return this.reads.orderByClientId(order.venueMarketId, order.clientOrderId, new Date(order.createdAt.getTime() - this.lookupWindowMs));
+  }
+
+  /** Our venue order id for a record: the recorded one, else found by lookup; null when Kalshi holds no such order. */
+  private async venueOrderIdOf(record: OurOrderRecord): Promise<string | null | 'unavailable'> {
+    if (record.venueOrderId !== null) return record.venueOrderId;
+    const found = await this.locate(record);
+    return found === null || found === 'unavailable' ? found : found.state.venueOrderId;
+  }
+
+  /** Our fills among raw REST fills: resolved through our records by venue order id; the others are left out. Oldest first. */
+  private async ourFills(raw: readonly unknown[]): Promise<VenueFill[]> {
+    const orderIds = [...new Set(raw.map((fill) => fillOrderIds(fill)?.venueOrderId).filter((id): id is string => id !== undefined))];
+    if (orderIds.length === 0) return [];
+    const records = new Map((await this.ourOrders.byVenueOrderIds(orderIds)).map((record) => [record.venueOrderId, record]));
+    const fills: VenueFill[] = [];
+    for (const item of raw) {
+      const record = records.get(fillOrderIds(item)?.venueOrderId ?? null);
+      const fill = record === undefined ? null : fillFromRest(item, record);
+      if (fill !== null) fills.push(fill);
+    }
+    return oldestFirst(fills);
+  }
+}
