@@ -1,14 +1,14 @@
 import canonicalize from 'canonicalize';
 import type { Db } from '../db/prismaClient';
 import { kalshiEnvironmentNamed, validateCredentialShape, type CredentialsByExchange, type KalshiEnvironment } from '../domain/credentialShapes';
-import { openCredential, rewrapCredential, sealCredential, type CredentialKeys } from '../domain/credentialVault';
+import { rewrapCredential, sealCredential, type CredentialKeys } from '../domain/credentialVault';
+import { checkExchange, credentialAad, type ExchangeName } from '../db/storedCredentials';
 import { DomainError, invalidRequest } from '../domain/errors';
 import { newId } from '../domain/ids';
 import type { Scope } from './scope';
 import { getSubaccount } from './subaccounts';
 
-export const EXCHANGES = ['kalshi', 'polymarket'] as const;
-export type ExchangeName = (typeof EXCHANGES)[number];
+export { EXCHANGES, openStoredCredential, type ExchangeName } from '../db/storedCredentials';
 
 /** What is ever shown of stored credentials: never the secret. */
 export interface CredentialMetadata {
@@ -21,8 +21,6 @@ export interface CredentialMetadata {
   createdAt: Date;
 }
 
-/** The blob of a row is bound to the row's place: copied to another subaccount or exchange it does not open. */
-const credentialAad = (subaccountId: string, exchange: ExchangeName) => `${subaccountId}:${exchange}`;
 
 const metadata = (row: Omit<CredentialMetadata, 'environment'> & { environment: string | null }): CredentialMetadata => ({
   subaccountId: row.subaccountId,
@@ -32,12 +30,6 @@ const metadata = (row: Omit<CredentialMetadata, 'environment'> & { environment: 
   kekId: row.kekId,
   createdAt: row.createdAt,
 });
-
-function checkExchange(exchange: string): asserts exchange is ExchangeName {
-  if (!(EXCHANGES as readonly string[]).includes(exchange)) {
-    throw invalidRequest('exchange', `exchange must be one of ${EXCHANGES.join(', ')}.`);
-  }
-}
 
 /**
  * Stores a subaccount's credentials for one exchange, replacing any stored before: checks their
@@ -83,28 +75,6 @@ export async function listCredentials(db: Db, scope: Scope, subaccountId: string
   await getSubaccount(db, scope, subaccountId);
   const rows = await db.exchangeCredential.findMany({ where: { subaccountId }, orderBy: { exchange: 'asc' } });
   return rows.map(metadata);
-}
-
-/**
- * The decrypted credentials, for venue adapters (server side: no scope; the caller has already
- * resolved the subaccount). not_found when none are stored; a blob that does not open (its KEK is
- * not configured, or it was tampered with) is a CredentialVaultError, an internal error.
- */
-export async function openStoredCredential<E extends ExchangeName>(
-  db: Db,
-  keyring: ReadonlyMap<string, Buffer>,
-  subaccountId: string,
-  exchange: E,
-): Promise<CredentialsByExchange[E]> {
-  checkExchange(exchange);
-  const row = await db.exchangeCredential.findUnique({ where: { subaccountId_exchange: { subaccountId, exchange } } });
-  if (!row) throw new DomainError('not_found', `Subaccount '${subaccountId}' has no ${exchange} credentials.`);
-  const plaintext = openCredential(row.ciphertext, keyring, row.kekId, credentialAad(subaccountId, exchange));
-  try {
-    return JSON.parse(plaintext.toString('utf8')) as CredentialsByExchange[E];
-  } finally {
-    plaintext.fill(0);
-  }
 }
 
 /**

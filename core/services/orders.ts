@@ -171,6 +171,9 @@ async function recordPlacement(db: Db, order: Order, result: VenuePlaceResult): 
       throw new DomainError(result.code, message);
     case 'venue_unavailable':
       throw new DomainError('venue_unavailable', message);
+    case 'invalid_request':
+      // The venue's own rules refused what ours let through (e.g. a price off Kalshi's price_ranges): the client's to fix.
+      throw new DomainError('invalid_request', message, result.venueCode === 'invalid_price' ? 'price' : undefined);
     default:
       throw new DomainError('venue_error', message);
   }

@@ -38,6 +38,8 @@ export interface KalshiVenueOptions {
   readonly clock?: () => number;
   /** How far before our order's creation a lookup by ticker and time starts; 5 minutes by default. */
   readonly lookupWindowMs?: number;
+  /** What else the account holds open (its private stream), closed before the session. */
+  readonly alsoClose?: readonly { close(): Promise<void> }[];
 }
 
 type FillListener = (fills: VenueFill[]) => void;
@@ -77,7 +79,7 @@ export class KalshiVenue implements LiveVenue {
   private readonly lookupWindowMs: number;
   private readonly listeners = new Set<FillListener>();
 
-  constructor(options: KalshiVenueOptions) {
+  constructor(private readonly options: KalshiVenueOptions) {
     this.session = options.session;
     this.reads = new KalshiAccountReads(options.session);
     this.ourOrders = options.ourOrders;
@@ -227,6 +229,7 @@ export class KalshiVenue implements LiveVenue {
 
   async close(): Promise<void> {
     this.listeners.clear();
+    await Promise.all((this.options.alsoClose ?? []).map((resource) => resource.close()));
     await this.session.close();
   }
 
