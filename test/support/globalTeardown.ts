@@ -8,6 +8,9 @@ export default async function globalTeardown(): Promise<void> {
   await admin.connect();
   try {
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    // The suites' own databases (test/support/ownDatabase.ts) carry the run's name as a prefix.
+    const own = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE starts_with(datname, $1)`, [`${name}_`]);
+    for (const { datname } of own.rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
   } finally {
     await admin.end();
   }
