@@ -59,6 +59,16 @@ const schema = z.object({
   KALSHI_TIMEOUT_MS: integer.pipe(z.number().min(100).max(60_000)).default(5000),
   /** The Kalshi rate-limit tier of our API keys (tokens/s read/write: basic 200/100, advanced 300/300, expert 600/600, premier 1000/1000). */
   KALSHI_TIER: z.enum(['basic', 'advanced', 'expert', 'premier']).default('basic'),
+  /**
+   * How often the core syncs the live Kalshi catalog (open markets into the `live` environment;
+   * docs/kalshi.md "Live catalog"), also once at start-up; 0 turns it off (the tests do).
+   */
+  KALSHI_CATALOG_SYNC_MS: integer
+    .pipe(z.number().max(86_400_000))
+    .refine((ms) => ms === 0 || ms >= 10_000, 'must be 0 (off) or at least 10000')
+    .default(300_000),
+  /** Which Kalshi environment's markets the catalog sync lists: production (default) or demo. */
+  KALSHI_CATALOG_ENVIRONMENT: z.enum(['production', 'demo']).default('production'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

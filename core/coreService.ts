@@ -16,6 +16,7 @@ import { deleteExpiredIdempotencyKeys } from './graphql/idempotency';
 import type { VenueRegistry } from './venues/venue';
 import { openVenues } from './venues/registry';
 import { recordExecution } from './services/executions';
+import { startKalshiCatalogSync } from './services/liveCatalog';
 
 export interface CoreService {
   /**
@@ -60,6 +61,7 @@ export async function openCore(
   const scheduler = config.SCHEDULER_ENABLED
     ? startComplexOrderScheduler(db, venues, logger, { intervalMs: config.SCHEDULER_INTERVAL_MS, staleMs: config.SCHEDULER_STALE_MS })
     : null;
+  const kalshiCatalog = startKalshiCatalogSync(db, config, logger); // live Kalshi markets (docs/kalshi.md "Live catalog")
   return {
     handler,
     fetch,
@@ -70,6 +72,7 @@ export async function openCore(
     async close() {
       clearInterval(expiry);
       await scheduler?.stop();
+      await kalshiCatalog.stop();
       venues.close();
       await revocations.close();
       await db.$disconnect();
