@@ -166,6 +166,8 @@ export function startChild(options: ChildOptions): ManagedChild {
   if (shuttingDown) throw new Error(`${options.label}: not started, the benchmark is shutting down`);
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !CONTROLLED.includes(name)) env[name] = value;
+  // No live Kalshi catalog sync under measurement (it would page Kalshi's catalog); a benchmark may turn it on.
+  env.KALSHI_CATALOG_SYNC_MS = '0';
   for (const [name, value] of Object.entries(options.env)) if (value !== undefined) env[name] = value;
 
   const guard = pathToFileURL(path.join(ROOT, 'bench/childGuard.ts')).href;

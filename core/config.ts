@@ -72,6 +72,16 @@ const schema = z.object({
   LIVE_RESEND_MAX_AGE_MS: integer.pipe(z.number().min(0).max(3_600_000)).default(60_000),
   LIVE_FILL_SWEEP_INTERVAL_MS: integer.pipe(z.number().min(10).max(600_000)).default(2000),
   LIVE_FILL_SWEEP_WINDOW_MS: integer.pipe(z.number().min(1000).max(86_400_000)).default(600_000),
+  /**
+   * How often the core syncs the live Kalshi catalog (open markets into the `live` environment;
+   * docs/kalshi.md "Live catalog"), also once at start-up; 0 turns it off (the tests do).
+   */
+  KALSHI_CATALOG_SYNC_MS: integer
+    .pipe(z.number().max(86_400_000))
+    .refine((ms) => ms === 0 || ms >= 10_000, 'must be 0 (off) or at least 10000')
+    .default(300_000),
+  /** Which Kalshi environment's markets the catalog sync lists: production (default) or demo. */
+  KALSHI_CATALOG_ENVIRONMENT: z.enum(['production', 'demo']).default('production'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

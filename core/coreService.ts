@@ -14,9 +14,13 @@ import { startComplexOrderScheduler } from './services/complexOrderScheduler';
 import type { Logger } from './support/logger';
 import { deleteExpiredIdempotencyKeys } from './graphql/idempotency';
 import type { VenueRegistry } from './venues/venue';
-import { openVenues } from './venues/registry';
+import { openVenues, type LiveVenueSetup } from './venues/registry';
 import { recordExecution } from './services/executions';
-import { startLiveReconciler } from './services/liveReconciler';
+import { recordNewFills, startLiveReconciler } from './services/liveReconciler';
+import type { KalshiEnvironment } from './domain/credentialShapes';
+import { kalshiAccounts } from './venues/kalshi/kalshiAccounts';
+import { kalshiMarketDataFor, type KalshiMarketData } from './venues/kalshi/marketData';
+import { startKalshiCatalogSync } from './services/liveCatalog';
 
 export interface CoreService {
   /**
@@ -49,7 +53,9 @@ export async function openCore(
   const seeded = await seedSimulatedMarkets(db);
   if (seeded) logger.info({ markets: seeded }, 'seeded simulated markets');
   const revocations = createRevocationBus(config.REDIS_URL);
-  const venues = await openVenues(db, logger, (orderId, fills) => recordExecution(db, orderId, { fills }));
+  const venues = await openVenues(db, logger, (orderId, fills) => recordExecution(db, orderId, { fills }), {
+    live: [openKalshiLive(db, config, credentialKeys.keyring, logger)],
+  });
   const yoga = createCoreYoga({ db, config, internalSecret, revocations, venues, logger, credentialKeys, inProcessOnly: options.inProcessOnly });
   const analyst = createAnalystYoga({ db, config, internalSecret, revocations, venues, logger, credentialKeys });
   const isAnalyst = (path: string | undefined) => path?.startsWith(ANALYST_GRAPHQL_PATH) === true;
@@ -71,6 +77,7 @@ export async function openCore(
   const scheduler = config.SCHEDULER_ENABLED
     ? startComplexOrderScheduler(db, venues, logger, { intervalMs: config.SCHEDULER_INTERVAL_MS, staleMs: config.SCHEDULER_STALE_MS })
     : null;
+  const kalshiCatalog = startKalshiCatalogSync(db, config, logger); // live Kalshi markets (docs/kalshi.md "Live catalog")
   return {
     handler,
     fetch,
@@ -81,11 +88,42 @@ export async function openCore(
     async close() {
       clearInterval(expiry);
       await scheduler?.stop();
+      await kalshiCatalog.stop();
       await reconciler?.stop();
       await venues.close();
       await revocations.close();
       await db.$disconnect();
       await database.close();
     },
+  };
+}
+
+/**
+ * Live Kalshi (Trade API v2): an account per subaccount credential, its fills and the venue's own
+ * order changes recorded by the core's services; books for planning and marks from the catalog's
+ * environment, and each account's from its own credential's environment.
+ */
+function openKalshiLive(db: Db, config: Config, keyring: ReadonlyMap<string, Buffer>, logger: Logger): LiveVenueSetup {
+  const books = new Map<KalshiEnvironment, KalshiMarketData>();
+  const booksOf = (environment: KalshiEnvironment) => {
+    if (!books.has(environment)) books.set(environment, kalshiMarketDataFor(config, environment));
+    return books.get(environment)!;
+  };
+  const accounts = kalshiAccounts(db, {
+    config,
+    keyring,
+    books: booksOf,
+    logger,
+    sweepWindowMs: config.LIVE_FILL_SWEEP_WINDOW_MS,
+    sinks: {
+      recordFills: (fills) => recordNewFills(db, 'kalshi', fills),
+      recordState: (orderId, state) => recordExecution(db, orderId, { fills: [], state }),
+    },
+  });
+  return {
+    venue: 'kalshi',
+    accounts,
+    marketData: booksOf(config.KALSHI_CATALOG_ENVIRONMENT),
+    close: async () => void (await Promise.all([...books.values()].map((data) => data.close()))),
   };
 }

@@ -67,7 +67,7 @@ export async function placeOrder(
   }
   if (input.type === 'limit' && input.price == null) throw invalidRequest('price', 'price is required for a limit order.');
   const rules = rulesForMarket(market);
-  const checked = validateOrderInput(rules, { type: input.type, price: input.price ?? undefined, quantity: input.quantity });
+  const checked = validateOrderInput(rules, { type: input.type, side: input.side, price: input.price ?? undefined, quantity: input.quantity });
   if (!checked.ok) throw invalidRequest(checked.param, checked.message);
   if (input.clientOrderId != null && !CLIENT_ORDER_ID.test(input.clientOrderId)) {
     throw invalidRequest('clientOrderId', 'clientOrderId is 1 to 64 of A-Z a-z 0-9 _ . : -');

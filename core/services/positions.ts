@@ -1,4 +1,5 @@
 import { Decimal } from '../domain/decimals';
+import { DomainError } from '../domain/errors';
 import type { Db } from '../db/prismaClient';
 import { OrderSide, type Market } from '../generated/prisma/client';
 import { decodeCursor, parseLimit, toPage, type Page } from '../domain/pagination';
@@ -14,7 +15,12 @@ import { venueAccountsOf, type VenueAccountView } from './venueAccounts';
 export async function markPrice(venues: VenueRegistry, market: Pick<Market, 'venue' | 'venueMarketId'>, side: 'yes' | 'no') {
   const venue = venues.marketData(market.venue);
   if (!venue) return null;
-  const book = await venue.orderBook(market.venueMarketId, 1);
+  // A live venue that cannot be asked now leaves the position unmarked (valued at cost), not the answer failed.
+  const book = await venue.orderBook(market.venueMarketId, 1).catch((error: unknown) => {
+    if (error instanceof DomainError && (error.code === 'venue_unavailable' || error.code === 'market_not_tradable')) return null;
+    throw error;
+  });
+  if (book === null) return null;
   if (book.mid === null) return null;
   const mid = new Decimal(book.mid);
   return side === 'yes' ? mid : new Decimal(1).sub(mid);

@@ -18,6 +18,8 @@ export interface LiveVenueSetup {
   venue: VenueColumn;
   accounts: LiveAccounts;
   marketData: MarketData;
+  /** Closes what the setup holds beyond its accounts (market data connections). */
+  close?: () => Promise<void>;
 }
 
 export interface OpenedVenues extends VenueRegistry {
@@ -76,7 +78,10 @@ export async function openVenues(
     live: new Map(live.map((setup) => [setup.venue, setup.accounts])),
     async close() {
       unsubscribe.forEach((stop) => stop());
-      await Promise.all(live.map((setup) => setup.accounts.closeAll()));
+      await Promise.all(live.map(async (setup) => {
+        await setup.accounts.closeAll();
+        await setup.close?.();
+      }));
     },
   };
 }

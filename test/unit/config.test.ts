@@ -37,6 +37,8 @@ describe('loadConfig', () => {
       KALSHI_DEMO_WS_URL: 'wss://external-api-ws.demo.kalshi.co/trade-api/ws/v2',
       KALSHI_TIMEOUT_MS: 5000,
       KALSHI_TIER: 'basic',
+      KALSHI_CATALOG_SYNC_MS: 300000,
+      KALSHI_CATALOG_ENVIRONMENT: 'production',
       LOG_LEVEL: 'info',
     });
     expect(config.DATABASE_URL).toBeUndefined();
@@ -113,6 +115,9 @@ describe('loadConfig', () => {
     ['KALSHI_DEMO_WS_URL', 'ftp://fake/trade-api/ws/v2'],
     ['KALSHI_TIMEOUT_MS', '50'],
     ['KALSHI_TIER', 'platinum'],
+    ['KALSHI_CATALOG_SYNC_MS', '5000'],
+    ['KALSHI_CATALOG_SYNC_MS', '-1'],
+    ['KALSHI_CATALOG_ENVIRONMENT', 'staging'],
   ])('%s=%j is a ConfigError naming the variable', (name, value) => {
     const error = configErrorOf({ [name]: value });
     expect(error.message).toMatch(new RegExp(`^invalid configuration: ${name}\\b`));

@@ -10,7 +10,7 @@ import { Decimal } from '../decimals';
 import { PRICE_TICKS_PER_DOLLAR } from '../matching/units';
 import type { FeeInput, FeeSchedule, MarketRules } from './types';
 
-/** Kalshi charges whole cents; Polymarket's fee is kept to 5 decimals (0.00001 USDC). */
+/** The simulated Kalshi charges whole cents (a schedule's feeDecimals overrides it); Polymarket's fee is kept to 5 decimals (0.00001 USDC). */
 const KALSHI_FEE_DECIMALS = 2;
 const POLYMARKET_FEE_DECIMALS = 5;
 
@@ -33,8 +33,9 @@ export function computeFeeForSchedule(fees: FeeSchedule, unitsPerWhole: number, 
 
   if (fees.kind === 'kalshi') {
     const rate = new Decimal(liquidity === 'taker' ? fees.takerRate : fees.makerRate);
-    // "Round up to the next cent."
-    return rate.times(contracts).times(variance).toDecimalPlaces(KALSHI_FEE_DECIMALS, Decimal.ROUND_UP).toFixed(KALSHI_FEE_DECIMALS);
+    // "Round up to the next cent" (the simulator); live Kalshi rounds up to $0.0001 (feeDecimals 4).
+    const decimals = fees.feeDecimals ?? KALSHI_FEE_DECIMALS;
+    return rate.times(contracts).times(variance).toDecimalPlaces(decimals, Decimal.ROUND_UP).toFixed(decimals);
   }
   if (liquidity === 'maker') return new Decimal(0).toFixed(POLYMARKET_FEE_DECIMALS);
   const rate = new Decimal(fees.takerFeeRateBps).div(10_000);

@@ -1,9 +1,20 @@
-/** Rules of the simulated venues: ticks, sizes, price units, fees, and input validation. */
+/** Rules of the simulated venues and of live Kalshi: ticks, sizes, price units, fees, and input validation. */
 import { kalshiMarketRules, type KalshiMarketOptions } from './kalshi';
 import { polymarketMarketRules, type PolymarketMarketOptions } from './polymarket';
 import type { MarketRules, VenueId } from './types';
 
 export { kalshiMarketRules, KALSHI_TAKER_FEE_RATE, KALSHI_MAKER_FEE_RATE, type KalshiMarketOptions } from './kalshi';
+export {
+  liveKalshiMarketRules,
+  kalshiFeeSchedule,
+  readPriceRanges,
+  priceRangeRules,
+  isOnPriceRanges,
+  KALSHI_LIVE_FEE_DECIMALS,
+  WHOLE_CENT_PRICE_RANGES,
+  type KalshiPriceRange,
+  type LiveKalshiMarketOptions,
+} from './kalshiLive';
 export {
   polymarketMarketRules,
   POLYMARKET_TICK_SIZES,

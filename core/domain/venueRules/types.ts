@@ -1,7 +1,10 @@
-/** Rules of one market on a simulated venue, and the typed results of checking input against them. */
+/** Rules of one market (a simulated venue's, or live Kalshi's), and the typed results of checking input against them. */
 import type { Liquidity } from '../matching/types';
+import type { OutcomeSide } from '../orderTerms';
 
 export type VenueId = 'sim-kalshi' | 'sim-polymarket';
+/** Whose rules: a simulated venue's, or live Kalshi's (built from the market's catalog row, kalshiLive.ts). */
+export type RulesVenue = VenueId | 'kalshi';
 
 /** Polymarket's per-market tick sizes (clob-client's TickSize). */
 export type PolymarketTickSize = '0.1' | '0.01' | '0.001' | '0.0001';
@@ -10,20 +13,38 @@ export type PolymarketTickSize = '0.1' | '0.01' | '0.001' | '0.0001';
 export type PriceUnit = 'cents' | 'dollars';
 
 /**
- * Kalshi: fee = round up to the next cent of rate × C × P × (1 − P), taker rate 0.07,
- * maker rate 0.0175 on markets that charge makers, otherwise 0.
+ * Kalshi: fee = rate × C × P × (1 − P) rounded up to `feeDecimals` places (absent: 2, the next
+ * cent, as the simulator charges; live Kalshi rounds each fill up to $0.0001, so 4), taker rate
+ * 0.07, maker rate 0.0175 on markets that charge makers, otherwise 0 (live: × the series'
+ * fee_multiplier).
  * Polymarket: fee = C × rate × (P × (1 − P))^exponent, takers only, rounded down to
  * 0.00001; rate = takerFeeRateBps / 10000, 0 on most markets.
  */
 export type FeeSchedule =
-  | { readonly kind: 'kalshi'; readonly takerRate: string; readonly makerRate: string }
+  | { readonly kind: 'kalshi'; readonly takerRate: string; readonly makerRate: string; readonly feeDecimals?: number }
   | { readonly kind: 'polymarket'; readonly takerFeeRateBps: number; readonly exponent: number };
 
+/** One of Kalshi's `price_ranges` (YES prices), as Kalshi wrote it and in engine ticks. */
+export interface PriceRangeRule {
+  readonly start: string;
+  readonly end: string;
+  readonly step: string;
+  readonly startTicks: number;
+  readonly endTicks: number;
+  readonly stepTicks: number;
+}
+
 export interface MarketRules {
-  readonly venue: VenueId;
-  /** Price tick in dollars ("0.01") and the same in engine ticks (100). */
+  readonly venue: RulesVenue;
+  /** Price tick in dollars ("0.01") and the same in engine ticks (100); with `priceRanges`, the smallest step. */
   readonly tickSize: string;
   readonly tickSizeTicks: number;
+  /**
+   * Live Kalshi: the valid YES prices, a price being valid when it lies in some range and on that
+   * range's step from its start (sub-cent steps exist near 0 and 1). Absent on the simulated
+   * venues, where every multiple of the tick between the min and max price is valid.
+   */
+  readonly priceRanges?: readonly PriceRangeRule[];
   /** Lowest and highest valid price, in dollars and in engine ticks. */
   readonly minPrice: string;
   readonly maxPrice: string;
@@ -65,6 +86,12 @@ export type QuantityValidation = { readonly ok: true; readonly quantityUnits: nu
 
 export interface OrderInput {
   readonly type: 'limit' | 'market';
+  /**
+   * The order's side, in whose terms `price` is written. Matters only with `priceRanges` (YES
+   * prices): a NO price p is checked as the YES price 1 − p. Absent: checked as written, which is
+   * the same for Kalshi's symmetric price-level structures.
+   */
+  readonly side?: OutcomeSide;
   /** Required for a limit order; an optional protection price for a market order. */
   readonly price?: unknown;
   readonly quantity: unknown;

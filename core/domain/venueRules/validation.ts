@@ -3,11 +3,13 @@
  * market's rules. Every failure names the field and says why, so the HTTP layer
  * can answer 400 invalid_request with `param` without knowing any venue.
  */
-import type { Decimal } from '../decimals';
-import { parseDecimalString } from '../decimals';
+import { Decimal, formatDecimal, parseDecimalString } from '../decimals';
 import { PRICE_TICKS_PER_DOLLAR } from '../matching/units';
+import type { OutcomeSide } from '../orderTerms';
+import { isOnPriceRanges } from './kalshiLive';
 import type {
   MarketRules,
+  PriceRangeRule,
   OrderInput,
   OrderValidation,
   PriceValidation,
@@ -42,14 +44,19 @@ function isError(value: Decimal | ValidationError): value is ValidationError {
   return (value as ValidationError).ok === false;
 }
 
-/** A limit (or protection) price in dollars per contract, e.g. "0.43" -> 4300 ticks. */
-export function validatePrice(rules: MarketRules, value: unknown, param = 'price'): PriceValidation {
+/**
+ * A limit (or protection) price in dollars per contract, e.g. "0.43" -> 4300 ticks. With
+ * `priceRanges` (live Kalshi) the price must lie on one of the ranges, checked in YES terms: a NO
+ * price p as 1 − p.
+ */
+export function validatePrice(rules: MarketRules, value: unknown, param = 'price', side: OutcomeSide = 'yes'): PriceValidation {
   const parsed = parseInput(value, param, rules.minPrice);
   if (isError(parsed)) return parsed;
   const text = value as string;
   if (parsed.lte(0) || parsed.gte(1)) {
     return fail(param, 'out_of_range', `${param} ${text} must be greater than 0 and less than 1`);
   }
+  if (rules.priceRanges !== undefined) return validateOnRanges(rules.priceRanges, parsed, text, param, side);
   const ticks = parsed.times(PRICE_TICKS_PER_DOLLAR);
   if (!ticks.isInteger() || ticks.toNumber() % rules.tickSizeTicks !== 0) {
     return fail(param, 'off_tick', `${param} ${text} is not a multiple of the tick size ${rules.tickSize}`);
@@ -59,6 +66,16 @@ export function validatePrice(rules: MarketRules, value: unknown, param = 'price
     return fail(param, 'out_of_range', `${param} ${text} must be between ${rules.minPrice} and ${rules.maxPrice}`);
   }
   return { ok: true, priceTicks };
+}
+
+function validateOnRanges(ranges: readonly PriceRangeRule[], parsed: Decimal, text: string, param: string, side: OutcomeSide): PriceValidation {
+  const ticks = parsed.times(PRICE_TICKS_PER_DOLLAR);
+  const priceTicks = ticks.isInteger() ? ticks.toNumber() : null;
+  const yesTicks = priceTicks === null ? null : side === 'yes' ? priceTicks : PRICE_TICKS_PER_DOLLAR - priceTicks;
+  if (priceTicks !== null && yesTicks !== null && isOnPriceRanges(ranges, yesTicks)) return { ok: true, priceTicks };
+  const valid = ranges.map((r) => `${formatDecimal(r.start)} to ${formatDecimal(r.end)} in steps of ${formatDecimal(r.step)}`).join(', ');
+  const terms = side === 'yes' ? '' : ` (as the YES price ${new Decimal(1).minus(parsed).toFixed()})`;
+  return fail(param, 'off_tick', `${param} ${text}${terms} is not a valid price on this market: valid YES prices are ${valid}`);
 }
 
 /** An order size in contracts or shares, e.g. "12.5" shares -> 1250 base units. */
@@ -90,7 +107,7 @@ export function validateOrderInput(
   const priceParam = params.price ?? 'price';
   let priceTicks: number | null = null;
   if (input.type === 'limit' || (input.price !== undefined && input.price !== null)) {
-    const price = validatePrice(rules, input.price, priceParam);
+    const price = validatePrice(rules, input.price, priceParam, input.side);
     if (!price.ok) return price;
     priceTicks = price.priceTicks;
   }

@@ -70,7 +70,8 @@ export const KALSHI_DEFAULT_BACKOFF: KalshiBackoff = { baseMs: 100, maxMs: 2000,
 export interface KalshiSessionOptions {
   /** The environment's REST base, ending in `/trade-api/v2`. */
   readonly restUrl: string;
-  readonly signer: KalshiSigner;
+  /** Absent: the session sends unsigned requests, for Kalshi's public market data (marketData.ts). */
+  readonly signer?: KalshiSigner;
   readonly tier: KalshiRateTier;
   /** The limit for connecting and for the whole request, each call. */
   readonly timeoutMs: number;
@@ -92,7 +93,8 @@ type Attempt =
   | { readonly sent: 'lost'; readonly reason: 'timeout' | 'connection_lost' };
 
 export class KalshiSession {
-  readonly keyId: string;
+  /** The signing key's id; undefined for an unsigned (public market data) session. */
+  readonly keyId: string | undefined;
   private readonly pool: Pool;
   private readonly basePath: string;
   private readonly buckets: KalshiTokenBuckets;
@@ -103,7 +105,7 @@ export class KalshiSession {
   constructor(private readonly options: KalshiSessionOptions) {
     const base = new URL(options.restUrl);
     this.basePath = base.pathname.replace(/\/+$/, '');
-    this.keyId = options.signer.keyId;
+    this.keyId = options.signer?.keyId;
     this.pool = new Pool(base.origin, {
       connections: options.connections ?? 8,
       connect: { timeout: options.timeoutMs },
@@ -165,7 +167,7 @@ export class KalshiSession {
   }
 
   private async send(method: string, signedPath: string, target: string, body: string | undefined): Promise<Attempt> {
-    const headers: Record<string, string> = { accept: 'application/json', ...this.options.signer.request(method, signedPath) };
+    const headers: Record<string, string> = { accept: 'application/json', ...this.options.signer?.request(method, signedPath) };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const signal = AbortSignal.timeout(this.options.timeoutMs);
     try {

@@ -1,0 +1,277 @@
+import { DomainError, invalidRequest } from '../../domain/errors';
+import type { KalshiEnvironment } from '../../domain/credentialShapes';
+import { Decimal, formatDecimal, parseDecimalString } from '../../domain/decimals';
+import { PRICE_TICKS_PER_DOLLAR, priceToTicks, quantityToUnits, ticksToPrice, unitsToQuantity } from '../../domain/matching/units';
+import { readPriceRanges, type KalshiPriceRange } from '../../domain/venueRules';
+import { DEFAULT_BOOK_DEPTH } from '../sim';
+import type { BookLevelView, MarketData, OrderBookView } from '../venue';
+import { kalshiEndpoints } from './endpoints';
+import { KalshiSession, type KalshiBackoff, type KalshiOutcome, type KalshiSessionSettings } from './session';
+import { KALSHI_RATE_TIERS, type KalshiRateTier } from './tokenBuckets';
+
+/**
+ * Kalshi's public market data for one environment (Trade API v2, as of 2026-08; docs/VENUES.md,
+ * docs/kalshi.md "Live catalog"): unsigned reads of `GET /markets`, `GET /markets/{ticker}/orderbook`,
+ * `GET /series/{ticker}` and `GET /events/{event_ticker}`. It is a `KalshiSession` without a signer:
+ * its own keep-alive pool to the environment's base URL, a timeout on every call, its own read
+ * token bucket and the session's 429 backoff. Nothing here logs.
+ *
+ * Errors are DomainErrors: `venue_unavailable` when Kalshi cannot be reached, does not answer in
+ * time, answers 5xx or 429 after the backoff, refuses a read (Kalshi's code kept in the message,
+ * errors.ts) or answers a body we cannot read; `market_not_tradable` for an order book of a market
+ * Kalshi does not know (404).
+ */
+
+/** Order book levels as Kalshi sends them (`orderbook_fp`): `[price_dollars, count_fp]` string pairs, bids only, best bid LAST. */
+type WireLevels = readonly (readonly [string, string])[];
+
+/** A market of `GET /markets`, read into our terms. */
+export interface KalshiListedMarket {
+  readonly ticker: string;
+  readonly eventTicker: string;
+  /** When the market carries `series_ticker`; otherwise its event says (`event()`). */
+  readonly seriesTicker: string | null;
+  readonly title: string;
+  /** `yes_sub_title`, else `subtitle`; "" when neither is sent. */
+  readonly subtitle: string;
+  readonly rulesPrimary: string;
+  /** Kalshi's market status as sent: `initialized`, `inactive`, `active`, `closed`, `determined`, `settled`, `finalized`. */
+  readonly status: string;
+  readonly closeTime: Date | null;
+  /** `price_ranges` exactly as Kalshi wrote them (YES prices); null when absent or not `[{start, end, step}]` strings. */
+  readonly priceRanges: KalshiPriceRange[] | null;
+  /** `fractional_trading_enabled`: counts in steps of 0.01 contract. */
+  readonly fractionalTrading: boolean;
+}
+
+/** A series (`GET /series/{ticker}`): its fee schedule and category. */
+export interface KalshiSeries {
+  readonly ticker: string;
+  readonly category: string;
+  /** `quadratic`, `quadratic_with_maker_fees`, `flat`, ...; null when not sent. */
+  readonly feeType: string | null;
+  /** `fee_multiplier` as a decimal string (Kalshi sends a JSON number; read once, here); null when not sent. */
+  readonly feeMultiplier: string | null;
+}
+
+/** An event (`GET /events/{event_ticker}`): the series it belongs to and, where Kalshi sends it, its category. */
+export interface KalshiEvent {
+  readonly eventTicker: string;
+  readonly seriesTicker: string | null;
+  readonly category: string;
+}
+
+export interface KalshiMarketsQuery {
+  /** The `status` filter of GET /markets (`unopened`, `open`, `paused`, `closed`, `settled`); none: every status. */
+  readonly status?: string;
+  /** Only these tickers (`tickers=`, comma-separated). */
+  readonly tickers?: readonly string[];
+  /** Markets per page, 1..1000 (Kalshi's bound); 1000 by default. */
+  readonly limit?: number;
+}
+
+export interface KalshiMarketDataOptions {
+  /** The environment's REST base, ending in `/trade-api/v2`. */
+  readonly restUrl: string;
+  /** The limit for connecting and for the whole request, each call; also the longest wait for read tokens. */
+  readonly timeoutMs: number;
+  /** Kalshi's read rate for our calls (unsigned reads are paced like a key's reads). */
+  readonly tier: KalshiRateTier;
+  readonly backoff?: KalshiBackoff;
+  readonly connections?: number;
+}
+
+export const KALSHI_MAX_PAGE = 1000;
+/** Kalshi's orderbook `depth` accepts 1..100; 0 asks for every level. */
+const KALSHI_MAX_DEPTH = 100;
+const CONTRACT_UNITS = 100;
+
+const record = (value: unknown): Record<string, unknown> | null =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+function unreadable(what: string): DomainError {
+  return new DomainError('venue_unavailable', `Kalshi answered ${what} with a body we cannot read.`);
+}
+
+/** A refusal of a public read is not the caller's fault: the venue is unavailable to us; Kalshi's code stays in the message. */
+function readFailure(outcome: Exclude<KalshiOutcome, { kind: 'answered' }>): DomainError {
+  if (outcome.kind === 'refused' && outcome.error.code !== 'venue_unavailable') {
+    return new DomainError('venue_unavailable', `Kalshi market data unavailable: ${outcome.error.message}`);
+  }
+  return outcome.error;
+}
+
+function readLevels(value: unknown): WireLevels | null {
+  if (value === null || value === undefined) return []; // an empty side may come as null
+  if (!Array.isArray(value)) return null;
+  const levels: (readonly [string, string])[] = [];
+  for (const level of value) {
+    if (!Array.isArray(level) || typeof level[0] !== 'string' || typeof level[1] !== 'string') return null;
+    levels.push([level[0], level[1]]);
+  }
+  return levels;
+}
+
+/**
+ * Kalshi's book (bids only, both legs, best bid last) as our YES book: YES bids become our bids,
+ * best (highest) first; a NO bid at p is a YES ask at 1 − p, best (lowest) first. Prices as the
+ * simulated venues print them (`ticksToPrice`: "0.4300"), counts with Kalshi's two decimals
+ * ("10.00"), the mid as the simulated book computes it: (best bid + best ask) / 2, null when a side
+ * is empty. Throws a RangeError on a price or count we cannot represent.
+ */
+export function bookFromKalshi(venueMarketId: string, yesBids: WireLevels, noBids: WireLevels, depth: number): OrderBookView {
+  const level = (priceTicks: number, count: string): { priceTicks: number; view: BookLevelView } => ({
+    priceTicks,
+    view: { price: ticksToPrice(priceTicks), quantity: unitsToQuantity(quantityToUnits(count, CONTRACT_UNITS), CONTRACT_UNITS) },
+  });
+  const bids = [...yesBids].reverse().slice(0, depth).map(([price, count]) => level(priceToTicks(price), count));
+  const asks = [...noBids].reverse().slice(0, depth).map(([price, count]) => level(PRICE_TICKS_PER_DOLLAR - priceToTicks(price), count));
+  const mid = bids.length > 0 && asks.length > 0 ? ticksToPrice((bids[0]!.priceTicks + asks[0]!.priceTicks) / 2) : null;
+  return { venueMarketId, bids: bids.map((l) => l.view), asks: asks.map((l) => l.view), mid };
+}
+
+function readMarket(value: unknown): KalshiListedMarket | null {
+  const m = record(value);
+  const ticker = str(m?.ticker);
+  const eventTicker = str(m?.event_ticker);
+  if (m === null || ticker === null || ticker === '' || eventTicker === null) return null;
+  const close = str(m.close_time);
+  const closeTime = close === null ? null : new Date(close);
+  return {
+    ticker,
+    eventTicker,
+    seriesTicker: str(m.series_ticker) || null,
+    title: str(m.title) || ticker,
+    subtitle: str(m.yes_sub_title) || str(m.subtitle) || '',
+    rulesPrimary: str(m.rules_primary) ?? '',
+    status: str(m.status) ?? '',
+    closeTime: closeTime !== null && Number.isNaN(closeTime.getTime()) ? null : closeTime,
+    priceRanges: readPriceRanges(m.price_ranges),
+    fractionalTrading: m.fractional_trading_enabled === true,
+  };
+}
+
+/** `fee_multiplier` arrives as a JSON number (a decimal string is accepted too): read once into a decimal string. */
+function readMultiplier(value: unknown): string | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return formatDecimal(new Decimal(value));
+  return formatDecimal(parseDecimalString(value));
+}
+
+export class KalshiMarketData implements MarketData {
+  private readonly session: KalshiSession;
+
+  constructor(options: KalshiMarketDataOptions) {
+    this.session = new KalshiSession({
+      restUrl: options.restUrl,
+      tier: options.tier,
+      timeoutMs: options.timeoutMs,
+      backoff: options.backoff,
+      connections: options.connections ?? 4,
+    });
+  }
+
+  private async read(path: string, query?: Record<string, string | number | readonly string[] | undefined>): Promise<KalshiOutcome> {
+    return this.session.request('GET', path, { kind: 'read', query });
+  }
+
+  /** `GET /markets/{ticker}/orderbook` as our YES book, `depth` levels per side (10 by default, as the simulated venues). */
+  async orderBook(venueMarketId: string, depth: number = DEFAULT_BOOK_DEPTH): Promise<OrderBookView> {
+    if (!Number.isInteger(depth) || depth < 1) throw invalidRequest('depth', `depth ${depth} must be a whole number >= 1`);
+    const what = `the order book of '${venueMarketId}'`;
+    const outcome = await this.read(`/markets/${encodeURIComponent(venueMarketId)}/orderbook`, { depth: depth <= KALSHI_MAX_DEPTH ? depth : 0 });
+    if (outcome.kind !== 'answered') {
+      if (outcome.kind === 'refused' && outcome.status === 404) {
+        throw new DomainError('market_not_tradable', `Kalshi has no market '${venueMarketId}' (code '${outcome.venueCode}').`);
+      }
+      throw readFailure(outcome);
+    }
+    const book = record(record(outcome.body)?.orderbook_fp);
+    const yes = readLevels(book?.yes_dollars);
+    const no = readLevels(book?.no_dollars);
+    if (book === null || yes === null || no === null) throw unreadable(what);
+    try {
+      return bookFromKalshi(venueMarketId, yes, no, depth);
+    } catch (error) {
+      if (error instanceof RangeError) throw unreadable(what);
+      throw error;
+    }
+  }
+
+  /**
+   * `GET /markets`, page by page (Kalshi's opaque `cursor`, "" on the last page), leaving out
+   * multivariate (combo) markets (`mve_filter=exclude`). An entry without a ticker is left out.
+   */
+  async *markets(query: KalshiMarketsQuery = {}): AsyncGenerator<KalshiListedMarket[]> {
+    const limit = query.limit ?? KALSHI_MAX_PAGE;
+    if (!Number.isInteger(limit) || limit < 1 || limit > KALSHI_MAX_PAGE) throw new RangeError(`limit ${limit} must be 1..${KALSHI_MAX_PAGE}`);
+    const seen = new Set<string>();
+    let cursor = '';
+    for (;;) {
+      const outcome = await this.read('/markets', {
+        status: query.status,
+        tickers: query.tickers,
+        mve_filter: 'exclude',
+        limit,
+        cursor: cursor === '' ? undefined : cursor,
+      });
+      if (outcome.kind !== 'answered') throw readFailure(outcome);
+      const body = record(outcome.body);
+      const next = str(body?.cursor) ?? '';
+      if (body === null || !Array.isArray(body.markets)) throw unreadable('GET /markets');
+      yield body.markets.map(readMarket).filter((m): m is KalshiListedMarket => m !== null);
+      if (next === '') return;
+      if (seen.has(next)) throw new DomainError('venue_unavailable', 'Kalshi answered GET /markets with a cursor it had already given; paging stopped.');
+      seen.add(next);
+      cursor = next;
+    }
+  }
+
+  /** `GET /series/{ticker}`; null when Kalshi does not know it. */
+  async series(ticker: string): Promise<KalshiSeries | null> {
+    const outcome = await this.read(`/series/${encodeURIComponent(ticker)}`);
+    if (outcome.kind !== 'answered') {
+      if (outcome.kind === 'refused' && outcome.status === 404) return null;
+      throw readFailure(outcome);
+    }
+    const series = record(record(outcome.body)?.series);
+    if (series === null) throw unreadable(`GET /series/${ticker}`);
+    return {
+      ticker: str(series.ticker) ?? ticker,
+      category: str(series.category) ?? '',
+      feeType: str(series.fee_type) || null,
+      feeMultiplier: readMultiplier(series.fee_multiplier),
+    };
+  }
+
+  /** `GET /events/{event_ticker}`; null when Kalshi does not know it. */
+  async event(eventTicker: string): Promise<KalshiEvent | null> {
+    const outcome = await this.read(`/events/${encodeURIComponent(eventTicker)}`);
+    if (outcome.kind !== 'answered') {
+      if (outcome.kind === 'refused' && outcome.status === 404) return null;
+      throw readFailure(outcome);
+    }
+    const event = record(record(outcome.body)?.event);
+    if (event === null) throw unreadable(`GET /events/${eventTicker}`);
+    return { eventTicker, seriesTicker: str(event.series_ticker) || null, category: str(event.category) ?? '' };
+  }
+
+  /** Closes the pool; calls in flight end as unavailable. */
+  async close(): Promise<void> {
+    await this.session.close();
+  }
+}
+
+/** Public market data of one Kalshi environment, from the configuration (`KALSHI_*_URL`, `KALSHI_TIMEOUT_MS`, `KALSHI_TIER`). */
+export function kalshiMarketDataFor(
+  config: KalshiSessionSettings,
+  environment: KalshiEnvironment,
+  overrides: Partial<Omit<KalshiMarketDataOptions, 'restUrl'>> = {},
+): KalshiMarketData {
+  return new KalshiMarketData({
+    restUrl: kalshiEndpoints(config, environment).restUrl,
+    timeoutMs: config.KALSHI_TIMEOUT_MS,
+    tier: KALSHI_RATE_TIERS[config.KALSHI_TIER],
+    ...overrides,
+  });
+}
