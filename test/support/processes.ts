@@ -28,7 +28,7 @@ export interface ServiceProcess {
 export function startProcess(script: string, env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
   // The scheduler stays off, as in testConfig(): another suite's due complex-order children are not ours to send.
   // The live Kalshi catalog sync too: it would call Kalshi itself.
-  const child = spawn(process.execPath, [compiledEntryPoint(script)], { cwd: ROOT, env: { ...process.env, SCHEDULER_ENABLED: 'false', KALSHI_CATALOG_SYNC_MS: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [compiledEntryPoint(script)], { cwd: ROOT, env: { ...process.env, SCHEDULER_ENABLED: 'false', KALSHI_CATALOG_SYNC_MS: '0', LIVE_RECONCILER_ENABLED: 'false', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
