@@ -25,7 +25,7 @@ export const ERROR_CATALOGUE = {
   rate_limited: { status: 429, raisedBy: 'gateway', description: 'The key\u2019s rate limit is exhausted; retry after `Retry-After` seconds.' },
   internal_error: { status: 500, raisedBy: 'both', description: 'An unexpected error; the request_id helps us find it.' },
   not_implemented: { status: 501, raisedBy: 'both', description: 'The route exists but is not available in this version yet.' },
-  upstream_unavailable: { status: 502, raisedBy: 'gateway', description: 'The core service did not answer in time.' },
+  upstream_unavailable: { status: 502, raisedBy: 'gateway', description: 'The core service did not answer in time: a write may or may not have been carried out; retry it with the same Idempotency-Key.' },
   venue_error: { status: 502, raisedBy: 'core', description: 'The venue refused the request; its own code is in the message.' },
   venue_unavailable: { status: 503, raisedBy: 'core', description: 'The venue cannot be reached.' },
 } as const satisfies Record<string, { status: number; raisedBy: 'core' | 'gateway' | 'both'; description: string }>;

@@ -21,4 +21,8 @@ export class ApiError extends Error {
 
 export const unauthorized = () => new ApiError('unauthorized', 'The API key is missing or invalid.');
 export const upstreamUnavailable = () =>
-  new ApiError('upstream_unavailable', 'The core service is unavailable; the request was not completed. Retry later.');
+  // Honest for writes: the core may still be carrying the request out (a live order at a slow venue).
+  new ApiError(
+    'upstream_unavailable',
+    'The core service did not answer in time; the request may or may not have been carried out. Retry with the same Idempotency-Key to get its outcome without doing it twice.',
+  );
