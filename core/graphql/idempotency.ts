@@ -3,6 +3,7 @@ import canonicalize from 'canonicalize';
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { CoreErrorCode } from '../../contract/errors';
+import type { OrderStatus } from '../domain/orderLifecycle';
 import type { Db } from '../db/prismaClient';
 import type { CoreContext, IdempotencyClaim } from './context';
 import { graphqlError } from './errorMasking';
@@ -47,7 +48,7 @@ export function useIdempotency(db: Db, maskError: (error: unknown) => Error): Pl
           const single = result as ExecutionResult;
           const errors = (single.errors ?? []).map((e) => maskError(e) as GraphQLError);
           const code = errors[0]?.extensions?.code;
-          if (NOT_STORED.has(code)) {
+          if (NOT_STORED.has(code) || placedWithUnknownOutcome(single.data)) {
             await db.idempotencyRecord.delete({ where: { apiKeyId_key: claim } });
             return;
           }
@@ -63,6 +64,19 @@ export function useIdempotency(db: Db, maskError: (error: unknown) => Error): Pl
       };
     },
   };
+}
+
+/**
+ * Fix (issue 11, reconciliation acceptance test): an order whose venue answer was lost is answered
+ * `unknown`, an outcome not known either, so it is not stored: a retry with the same key executes
+ * again, finds the order by the client order id derived from the key and, while it is still
+ * unknown, sends it again with that same id (services/orders.ts placeOrder), so the venue answers
+ * for the order it may already hold (docs/trading.md, docs/reconciliation.md). Stored, the retry
+ * replayed the stale `unknown` for 24 h and never asked the venue.
+ */
+function placedWithUnknownOutcome(data: unknown): boolean {
+  const placed = (data as { placeOrder?: { status?: unknown } | null } | null | undefined)?.placeOrder;
+  return placed?.status === ('unknown' satisfies OrderStatus);
 }
 
 function hashOf(operation: string, variables: unknown): string {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from '../../core/config';
 import { openCore, type CoreService } from '../../core/coreService';
 import { createRevocationBus } from '../../contract/revocationBus';
-import { createLogger } from '../../core/support/logger';
+import { createLogger, type Logger } from '../../core/support/logger';
 import { httpTransport, inProcessTransport } from '../../gateway/coreClient';
 import { openGateway } from '../../gateway/gatewayService';
 import { INTERNAL_SECRET } from './env';
@@ -30,9 +30,10 @@ const closeServer = (server: http.Server) =>
 /**
  * The service on real loopback HTTP. `single`: gateway and core in one process, as `npm start`.
  * `split`: the core on its own HTTP server and `gateways` gateways calling it over HTTP.
+ * `options.logger`: where the stack logs, for a suite that reads what the core reported.
  */
-export async function startStack(config: Config, mode: 'single' | 'split' = 'single', gatewayCount = 1): Promise<Stack> {
-  const logger = createLogger(config.LOG_LEVEL, 'test');
+export async function startStack(config: Config, mode: 'single' | 'split' = 'single', gatewayCount = 1, options: { logger?: Logger } = {}): Promise<Stack> {
+  const logger = options.logger ?? createLogger(config.LOG_LEVEL, 'test');
   const core = await openCore(config, INTERNAL_SECRET, logger);
   const servers: http.Server[] = [];
   const closers: (() => Promise<void>)[] = [];
