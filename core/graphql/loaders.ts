@@ -18,7 +18,9 @@ export function createLoaders(db: Db, venues: VenueRegistry): Loaders {
   return {
     queuePosition: new DataLoader(
       async (keys) =>
-        Promise.all(keys.map(async ({ orderId, venue, subaccountId }) => (await (await venues.forSubaccount(venue, subaccountId))?.queuePosition(orderId)) ?? null)),
+        Promise.all(keys.map(async ({ orderId, venue, subaccountId }) =>
+          // A queue position the venue cannot give now (a live venue's rate limit, an outage) is null, not the list failed.
+          ((await (await venues.forSubaccount(venue, subaccountId))?.queuePosition(orderId).catch(() => null)) ?? null))),
       { cacheKeyFn: (key) => key.orderId },
     ),
     complexOrderExecution: new DataLoader(async (ids) => {
