@@ -7,11 +7,13 @@
  * Settings (environment; see bench/README.md): BENCH_PG_ADMIN_URL, BENCH_CONNECTIONS (50),
  * BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (3) / BENCH_WARMUP_REQUESTS (5000) /
  * BENCH_WARMUP_MAX_SECONDS (20), BENCH_SPLIT_REDIS=1 (also split mode with Redis),
- * BENCH_PROFILE=single|split|all (CPU-profiled extra runs, summarised), BENCH_NODE_ENV.
+ * BENCH_PROFILE=single|split|all (CPU-profiled extra runs, summarised; `live`: the live-order
+ * bench's service runs under the profiler instead), BENCH_NODE_ENV.
  */
 import { formatGatewayMarketReport, runGatewayMarketBench, type GatewayMarketReport } from './gatewayMarket';
 import { formatAggregationReport, runAggregationBench, type AggregationReport } from './aggregations';
 import { runMatchingEngineBench, type MatchingEngineBenchResult } from './matchingEngine';
+import { formatLiveOrderReport, liveOrderCountsHold, runLiveOrderBench, writeLiveOrderReport, type LiveOrderReport } from './liveOrder';
 import { formatOrderPlacementReport, runOrderPlacementBench, writeOrderPlacementReport, type OrderPlacementReport } from './orderPlacement';
 import { runAsBenchmarkMain, runCleanups } from './support';
 
@@ -50,6 +52,24 @@ async function main(): Promise<number> {
     await runCleanups();
   }
 
+  let liveOrder: LiveOrderReport | undefined;
+  process.stdout.write('\n== a live order on Kalshi (the fake): the gateway\'s added latency over the fake\'s own service time\n');
+  try {
+    liveOrder = await runLiveOrderBench();
+    writeLiveOrderReport(liveOrder);
+    if (!liveOrderCountsHold(liveOrder)) {
+      const { direct, gateway } = liveOrder;
+      failures.push(
+        `live order: gateway ${gateway.requests} requests, ${gateway.accepted} accepted, ${gateway.ordersAtFake} at the fake, ${gateway.ordersInDatabase} in the database, ${gateway.duplicates} duplicates, ${gateway.lost} lost, ${gateway.strays} strays; ` +
+          `direct ${direct.requests} requests, ${direct.accepted} accepted, ${direct.ordersAtFake} at the fake, ${direct.duplicates} duplicates, ${direct.lost} lost, ${direct.strays} strays`,
+      );
+    }
+  } catch (error) {
+    failures.push(`live order: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await runCleanups();
+  }
+
   let aggregations: AggregationReport | undefined;
   process.stdout.write('\n== risk stats and one-year P&L history over 1,000,000 fills\n');
   try {
@@ -64,6 +84,7 @@ async function main(): Promise<number> {
   if (matching) process.stdout.write(`matching engine: ${matching.opsPerSecond.toLocaleString('en-US')} ops/s\n`);
   if (gateway) process.stdout.write(`${formatGatewayMarketReport(gateway)}\n  details: bench-results/gateway-market.json\n`);
   if (orders) process.stdout.write(`order placement:\n${formatOrderPlacementReport(orders)}\n  details: bench-results/order-placement.json\n`);
+  if (liveOrder) process.stdout.write(`live order on Kalshi (fake):\n${formatLiveOrderReport(liveOrder)}\n  details: bench-results/live-order.json\n`);
   if (aggregations) process.stdout.write(`aggregations:\n${formatAggregationReport(aggregations)}\n`);
   for (const failure of failures) process.stderr.write(`FAILED ${failure}\n`);
   return failures.length ? 1 : 0;
