@@ -8,7 +8,7 @@
  *    request signed with our signer (core/venues/kalshi/signing.ts) BEFORE its clock starts, the body
  *    built by our own wire mapping (orderWire.ts createOrderBody), so it is the body the core sends;
  *  - through the gateway: `POST /v1/orders` with a live key (`mk_live_`), the equivalent order (YES
- *    buy limit 0.05, 1 contract, gtc), each request with its own Idempotency-Key, through `npm start`
+ *    buy limit, 1 contract, gtc), each request with its own Idempotency-Key, through `npm start`
  *    (gateway and core in one process, bin/start.ts) on a fresh PostgreSQL database, which sends it to
  *    the same fake with the subaccount's attached credentials.
  *
@@ -66,8 +66,16 @@ const DIRECT_KEYS = 64;
 const GATEWAY_SUBACCOUNTS = 16;
 /** The fake's default catalog (fakes/kalshi/markets.ts): whole-cent prices, whole contracts. */
 const TICKER = 'KXFAKEFED-26DEC-T4.00';
-/** A bid at 0.05 for 1 contract: nobody sells, so every order rests and none crosses another. */
-const ORDER = { side: 'yes', action: 'buy', type: 'limit', price: '0.05', quantity: '1' } as const;
+/** A YES bid for 1 contract: nobody sells, so every order rests and none crosses another. */
+const ORDER = { side: 'yes', action: 'buy', type: 'limit', quantity: '1' } as const;
+/**
+ * Each path rests at its own price level: our answer to POST /v1/orders carries the order's queue
+ * position, read from the venue (GET /portfolio/orders/{id}/queue_position), and the fake counts
+ * the orders ahead by walking the level, so the gateway's orders must not queue behind the tens of
+ * thousands the direct client places.
+ */
+const DIRECT_PRICE = '0.05';
+const GATEWAY_PRICE = '0.04';
 const CREATE_PATH = '/trade-api/v2/portfolio/events/orders';
 
 // ---------------------------------------------------------------------------------------------
@@ -424,7 +432,7 @@ export async function runLiveOrderBench(): Promise<LiveOrderReport> {
     let directSequence = 0;
     const nextDirect = (): PreparedRequest => {
       const n = directSequence++;
-      const built = createOrderBody({ clientOrderId: `bench-direct-${n}`, venueMarketId: TICKER, ...ORDER, timeInForce: 'gtc' });
+      const built = createOrderBody({ clientOrderId: `bench-direct-${n}`, venueMarketId: TICKER, ...ORDER, price: DIRECT_PRICE, timeInForce: 'gtc' });
       if (!built.ok) throw new Error(built.refusal.message);
       return {
         path: CREATE_PATH,
@@ -438,7 +446,7 @@ export async function runLiveOrderBench(): Promise<LiveOrderReport> {
       return {
         path: '/v1/orders',
         headers: { authorization: `Bearer ${liveSecret}`, 'content-type': 'application/json', 'idempotency-key': `bench-live-${n}` },
-        body: JSON.stringify({ subaccount_id: subaccounts[n % subaccounts.length], market_id: market.id, ...ORDER }),
+        body: JSON.stringify({ subaccount_id: subaccounts[n % subaccounts.length], market_id: market.id, ...ORDER, price: GATEWAY_PRICE }),
       };
     };
     const directAccepted = new Set<string>();
@@ -573,7 +581,7 @@ export async function runLiveOrderBench(): Promise<LiveOrderReport> {
         gatewaySubaccounts: GATEWAY_SUBACCOUNTS,
         fakeRateTier: 'premier (1000 write tokens/s per key; a create costs 10)',
         kalshiTier: 'premier',
-        order: `${TICKER} bid 0.0500 x 1.00 good_till_canceled (POST /v1/orders: yes buy limit 0.05 x 1)`,
+        order: `${TICKER}: direct bid ${DIRECT_PRICE} x 1.00 good_till_canceled; POST /v1/orders yes buy limit ${GATEWAY_PRICE} x 1 (bid ${GATEWAY_PRICE} x 1.00 good_till_canceled)`,
         nodeEnv: process.env.BENCH_NODE_ENV ?? '(unset)',
         profiled: PROFILE ? 'yes: the service ran under --cpu-prof' : 'no',
       },
@@ -640,7 +648,7 @@ export function formatLiveOrderReport(report: LiveOrderReport): string {
     ),
     counted('fake directly', report.direct),
     `${counted('through the gateway', report.gateway)}; orders in our database ${report.gateway.ordersInDatabase} ${JSON.stringify(report.gateway.byStatus)}`,
-    `  429s from the fake: direct ${report.rateLimited.direct}, gateway ${report.rateLimited.gateway} (must be 0: rate limits are not what is measured)`,
+    `  ${report.rateLimited.direct + report.rateLimited.gateway > 0 ? '!!! ' : ''}429s from the fake: direct ${report.rateLimited.direct}, gateway ${report.rateLimited.gateway} (must be 0: rate limits are not what is measured)`,
     `  one RSA-PSS signature with our signer: ${report.signMs} ms of CPU (the core signs every order)`,
     liveOrderCountsHold(report)
       ? '  every request accepted, and the fake holds exactly one order per request on both paths'
