@@ -13,6 +13,11 @@ import type { Logger } from '../support/logger';
 export interface IdempotencyClaim {
   apiKeyId: string;
   key: string;
+  /**
+   * Set by a resolver whose answer is not final (an order whose fate at the venue is not known yet):
+   * the answer is not stored, so a retry with the same key runs again instead of replaying it.
+   */
+  outcomeNotFinal?: boolean;
 }
 
 /** What every resolver gets: the database, who is asking, and the core's shared parts. */

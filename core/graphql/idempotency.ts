@@ -3,7 +3,6 @@ import canonicalize from 'canonicalize';
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { CoreErrorCode } from '../../contract/errors';
-import type { OrderStatus } from '../domain/orderLifecycle';
 import type { Db } from '../db/prismaClient';
 import type { CoreContext, IdempotencyClaim } from './context';
 import { graphqlError } from './errorMasking';
@@ -13,8 +12,9 @@ import { graphqlError } from './errorMasking';
  * core replicas. A request claims (API key, key) with one INSERT ... ON CONFLICT DO NOTHING: exactly
  * one request wins; the others see the claim. The winner's result is stored as the masked GraphQL
  * result and replayed to every later request with the same key and the same operation and
- * variables. Not stored: validation failures (`invalid_request`) and failures whose outcome is not
- * known (`internal_error`, `venue_unavailable`); a retry of those executes again, and operations
+ * variables. Not stored: validation failures (`invalid_request`), failures whose outcome is not
+ * known (`internal_error`, `venue_unavailable`), and answers a resolver marks not final
+ * (`outcomeNotFinal`: an order left `unknown`, whose retry must ask the venue again); a retry of those executes again, and operations
  * that place orders reconcile through the client order id they derive from the key, so that a
  * retry never places a second order. A claim whose request died is taken over after IN_FLIGHT_MS.
  */
@@ -31,7 +31,7 @@ export function useIdempotency(db: Db, maskError: (error: unknown) => Error): Pl
       const context = args.contextValue as CoreContext & { params?: { extensions?: Record<string, unknown> } };
       const key = context.params?.extensions?.idempotencyKey;
       if (typeof key !== 'string' || context.principal.kind !== 'api_key') return;
-      const claim = { apiKeyId: context.principal.keyId, key };
+      const claim: IdempotencyClaim = { apiKeyId: context.principal.keyId, key };
       const requestHash = hashOf(args.operationName ?? '', args.variableValues ?? {});
       const outcome = await claimKey(db, claim, args.operationName ?? '', requestHash);
       if (outcome.kind === 'replay') {
@@ -48,7 +48,7 @@ export function useIdempotency(db: Db, maskError: (error: unknown) => Error): Pl
           const single = result as ExecutionResult;
           const errors = (single.errors ?? []).map((e) => maskError(e) as GraphQLError);
           const code = errors[0]?.extensions?.code;
-          if (NOT_STORED.has(code) || placedWithUnknownOutcome(single.data)) {
+          if (NOT_STORED.has(code) || claim.outcomeNotFinal) {
             await db.idempotencyRecord.delete({ where: { apiKeyId_key: claim } });
             return;
           }
@@ -64,19 +64,6 @@ export function useIdempotency(db: Db, maskError: (error: unknown) => Error): Pl
       };
     },
   };
-}
-
-/**
- * Fix (issue 11, reconciliation acceptance test): an order whose venue answer was lost is answered
- * `unknown`, an outcome not known either, so it is not stored: a retry with the same key executes
- * again, finds the order by the client order id derived from the key and, while it is still
- * unknown, sends it again with that same id (services/orders.ts placeOrder), so the venue answers
- * for the order it may already hold (docs/trading.md, docs/reconciliation.md). Stored, the retry
- * replayed the stale `unknown` for 24 h and never asked the venue.
- */
-function placedWithUnknownOutcome(data: unknown): boolean {
-  const placed = (data as { placeOrder?: { status?: unknown } | null } | null | undefined)?.placeOrder;
-  return placed?.status === ('unknown' satisfies OrderStatus);
 }
 
 function hashOf(operation: string, variables: unknown): string {

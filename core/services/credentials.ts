@@ -1,14 +1,12 @@
 import canonicalize from 'canonicalize';
 import type { Db } from '../db/prismaClient';
-import { kalshiEnvironmentNamed, validateCredentialShape, type CredentialsByExchange, type KalshiEnvironment } from '../domain/credentialShapes';
+import { kalshiEnvironmentNamed, validateCredentialShape, type KalshiEnvironment } from '../domain/credentialShapes';
 import { rewrapCredential, sealCredential, type CredentialKeys } from '../domain/credentialVault';
 import { checkExchange, credentialAad, type ExchangeName } from '../db/storedCredentials';
 import { DomainError, invalidRequest } from '../domain/errors';
 import { newId } from '../domain/ids';
 import type { Scope } from './scope';
 import { getSubaccount } from './subaccounts';
-
-export { EXCHANGES, openStoredCredential, type ExchangeName } from '../db/storedCredentials';
 
 /** What is ever shown of stored credentials: never the secret. */
 export interface CredentialMetadata {

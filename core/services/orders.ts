@@ -72,10 +72,15 @@ export async function placeOrder(
   if (input.clientOrderId != null && !CLIENT_ORDER_ID.test(input.clientOrderId)) {
     throw invalidRequest('clientOrderId', 'clientOrderId is 1 to 64 of A-Z a-z 0-9 _ . : -');
   }
-  // Credentials first: "attach your credentials" is the answer a live trader can act on.
-  if (scope.environment === 'live') await requireCredentials(db, scope, input.subaccountId, market.venue);
+  // Live: the subaccount must be the caller's before its credential's account is opened. The
+  // registry reads the credential row itself; only when it has no venue is the reason looked for.
+  if (scope.environment === 'live') await getSubaccount(db, scope, input.subaccountId);
   const venue = await venues.forSubaccount(market.venue, input.subaccountId);
-  if (!venue) throw new DomainError('venue_unavailable', `The venue ${venueName(market.venue)} is not available.`);
+  if (!venue) {
+    // "Attach your credentials" comes first: it is the answer a live trader can act on.
+    if (scope.environment === 'live') await requireStoredCredential(db, input.subaccountId, market.venue);
+    throw new DomainError('venue_unavailable', `The venue ${venueName(market.venue)} is not available.`);
+  }
 
   const clientOrderId = child?.childOrderId ?? input.clientOrderId ?? (idempotency ? idempotencyReference(idempotency) : newId('order'));
   const price = input.price == null ? null : new Decimal(input.price);
@@ -201,6 +206,10 @@ export function idempotencyReference(idempotency: { apiKeyId: string; key: strin
 
 export async function requireCredentials(db: Db, scope: Scope, subaccountId: string, venue: VenueColumn) {
   await getSubaccount(db, scope, subaccountId);
+  await requireStoredCredential(db, subaccountId, venue);
+}
+
+async function requireStoredCredential(db: Db, subaccountId: string, venue: VenueColumn) {
   const exchange = venue === 'kalshi' ? 'kalshi' : 'polymarket';
   const credential = await db.exchangeCredential.findFirst({ where: { subaccountId, exchange } });
   if (!credential) {

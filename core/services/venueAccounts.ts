@@ -48,12 +48,14 @@ export async function venueAccountsOf(db: Db, venues: VenueRegistry, subaccountI
       const net = new Decimal(row.net_yes);
       byTicker.set(row.venue_market_id, { marketId: row.market_id, venueMarketId: row.venue_market_id, venueNetYes: new Decimal(0), ourNetYes: net, drift: net.neg() });
     }
+    const unlisted = venuePositions.map((p) => p.venueMarketId).filter((ticker) => !byTicker.has(ticker));
+    const catalogIds = await marketIdsOf(db, column, unlisted);
     for (const position of venuePositions) {
       const known = byTicker.get(position.venueMarketId);
       const venueNet = new Decimal(position.netYes);
       const ourNet = known?.ourNetYes ?? new Decimal(0);
       byTicker.set(position.venueMarketId, {
-        marketId: known?.marketId ?? (await marketIdOf(db, column, position.venueMarketId)),
+        marketId: known?.marketId ?? catalogIds.get(position.venueMarketId) ?? null,
         venueMarketId: position.venueMarketId,
         venueNetYes: venueNet,
         ourNetYes: ourNet,
@@ -68,7 +70,10 @@ export async function venueAccountsOf(db: Db, venues: VenueRegistry, subaccountI
   return accounts;
 }
 
-async function marketIdOf(db: Db, venue: string, venueMarketId: string): Promise<string | null> {
-  const [row] = await db.$queryRaw<{ id: string }[]>`SELECT id FROM markets WHERE venue::text = ${venue} AND venue_market_id = ${venueMarketId}`;
-  return row?.id ?? null;
+/** Our market ids of venue tickers we hold no position on (one query): the venue holds what we did not record. */
+async function marketIdsOf(db: Db, venue: string, venueMarketIds: string[]): Promise<Map<string, string>> {
+  if (venueMarketIds.length === 0) return new Map();
+  const rows = await db.$queryRaw<{ id: string; venue_market_id: string }[]>`
+    SELECT id, venue_market_id FROM markets WHERE venue::text = ${venue} AND venue_market_id = ANY(${venueMarketIds})`;
+  return new Map(rows.map((row) => [row.venue_market_id, row.id]));
 }

@@ -97,7 +97,8 @@ export interface Venue {
   queuePosition(clientOrderId: string): Promise<QueuePositionView | null>;
   /**
    * The venue's private fill stream, where it has one: fills of our resting orders as they happen
-   * (another participant traded against them). `listFills` remains the reconciliation path.
+   * (another participant traded against them). The reconciliation path is `listFills` on the
+   * simulated venues and `fillsSince` (the REST sweep) on live ones.
    * Returns a function that removes the listener.
    */
   onFills?(listener: (fills: VenueFill[]) => void): () => void;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { parseKeyring } from '../../core/domain/credentialVault';
-import { openStoredCredential } from '../../core/services/credentials';
+import { openStoredCredential } from '../../core/db/storedCredentials';
 import { createUser } from '../../core/services/users';
 import { databaseUrl, testConfig } from '../support/env';
 import { buildWorkspace } from '../support/factories';

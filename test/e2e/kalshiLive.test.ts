@@ -22,13 +22,13 @@ import {
   liveMarketId,
   liveSubaccount,
   MAKER,
-  newKalshiKey,
   newKek,
   newLiveTrader,
   placeLive,
   startKalshiFake,
   type LiveTrader,
 } from '../support/kalshiLive';
+import { newKalshiKey } from '../support/kalshiKeys';
 import { ownDatabase } from '../support/ownDatabase';
 import { startStack, type Stack } from '../support/stack';
 

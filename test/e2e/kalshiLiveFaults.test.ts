@@ -24,7 +24,6 @@ import {
   liveMarketId,
   liveSubaccount,
   MAKER,
-  newKalshiKey,
   newKek,
   newLiveTrader,
   pemBodyLines,
@@ -32,6 +31,7 @@ import {
   startKalshiFake,
   type LiveTrader,
 } from '../support/kalshiLive';
+import { newKalshiKey } from '../support/kalshiKeys';
 import { ownDatabase } from '../support/ownDatabase';
 import { startProcess, type ServiceProcess } from '../support/processes';
 

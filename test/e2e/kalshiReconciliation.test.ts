@@ -19,7 +19,7 @@
  *
  * The figures of 1 and 2 are printed once each (console.log) for the closing note.
  */
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
@@ -37,6 +37,7 @@ import { v2OrderBody } from '../support/kalshiOrders';
 import { ownDatabase } from '../support/ownDatabase';
 import { startProcess, type ServiceProcess } from '../support/processes';
 import { startStack, type Stack } from '../support/stack';
+import { newKalshiKey, type KalshiKey } from '../support/kalshiKeys';
 
 const FED = 'KXFAKEFED-26DEC-T4.00'; // the fake's default catalog: whole cents, whole contracts
 const HIGH = 'KXFAKEHIGH-26DEC31-T40'; // tapered deci-cent prices, fractional contracts, maker fees
@@ -47,21 +48,6 @@ const US = 'user-us';
 const MAKER = 'user-maker';
 const KEK = randomBytes(32).toString('base64');
 const TIMEOUT_MS = 500; // KALSHI_TIMEOUT_MS: every fault below holds an answer longer
-
-interface KalshiKey {
-  keyId: string;
-  publicKeyPem: string;
-  privateKeyPem: string;
-}
-
-function kalshiKey(): KalshiKey {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return {
-    keyId: randomUUID(),
-    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-  };
-}
 
 /** Kalshi production as far as our core knows: our account (the key registered) and a maker's. */
 const startFake = (key: KalshiKey) =>
@@ -308,7 +294,7 @@ const createsAt = (fake: KalshiFake, from = 0) => fake.requests.slice(from).filt
 const countBy = <T>(items: readonly T[], key: (item: T) => string) => items.reduce<Record<string, number>>((acc, item) => ({ ...acc, [key(item)]: (acc[key(item)] ?? 0) + 1 }), {});
 
 describe('200 live orders while Kalshi loses a third of the create answers, with and without client retries', () => {
-  const key = kalshiKey();
+  const key = newKalshiKey();
   const log = new CoreLog();
   let fake: KalshiFake;
   let stack: Stack;
@@ -450,7 +436,7 @@ describe('200 live orders while Kalshi loses a third of the create answers, with
 });
 
 describe('a core killed with orders recorded pending, some held by Kalshi, some never sent: the next core resolves each one', () => {
-  const key = kalshiKey();
+  const key = newKalshiKey();
   const log = new CoreLog();
   const HELD_MS = 4000;
   const ORDERS = 30;
@@ -538,7 +524,7 @@ describe('a core killed with orders recorded pending, some held by Kalshi, some 
 });
 
 describe('an order Kalshi never received, past LIVE_RESEND_MAX_AGE_MS', () => {
-  const key = kalshiKey();
+  const key = newKalshiKey();
   let fake: KalshiFake;
   let stack: Stack;
   let trader: Trader;

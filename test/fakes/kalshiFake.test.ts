@@ -5,7 +5,7 @@
  * book, the private WebSocket channels, token buckets and the injected faults.
  */
 import { spawn } from 'node:child_process';
-import { constants, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { constants, sign, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,24 +13,14 @@ import WebSocket from 'ws';
 import { createKalshiSigner, type KalshiAuthHeaders } from '../../core/venues/kalshi/signing';
 import { KalshiFake } from '../../fakes/kalshi/server';
 import { v2OrderBody } from '../support/kalshiOrders';
-
-interface TestKey {
-  readonly keyId: string;
-  readonly privateKey: KeyObject;
-  readonly publicKeyPem: string;
-}
-
-function makeKey(keyId: string): TestKey {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return { keyId, privateKey, publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
-}
+import { newKalshiKey, type KalshiKey } from '../support/kalshiKeys';
 
 const MARKET = 'KXFAKEFED-26DEC-T4.00';
 const FRACTIONAL = 'KXFAKEHIGH-26DEC31-T40';
 
-const alice = makeKey('a1b2c3d4-0000-4000-8000-00000000a11c');
-const bob = makeKey('b0b0b0b0-0000-4000-8000-0000000000b0');
-const stranger = makeKey('5772a49e-0000-4000-8000-000000000000');
+const alice = newKalshiKey('a1b2c3d4-0000-4000-8000-00000000a11c');
+const bob = newKalshiKey('b0b0b0b0-0000-4000-8000-0000000000b0');
+const stranger = newKalshiKey('5772a49e-0000-4000-8000-000000000000');
 
 async function startFake(options: Parameters<typeof KalshiFake.start>[0] = {}): Promise<KalshiFake> {
   return KalshiFake.start({
@@ -53,7 +43,7 @@ interface Reply {
  * The headers of a client with a signing bug our signer refuses to have (a query string in the
  * signed path, a timestamp in seconds): signed by hand, to show the fake refuses them.
  */
-function buggyClientHeaders(key: TestKey, timestamp: string, method: string, signedPath: string): KalshiAuthHeaders {
+function buggyClientHeaders(key: KalshiKey, timestamp: string, method: string, signedPath: string): KalshiAuthHeaders {
   const message = Buffer.from(`${timestamp}${method}${signedPath}`);
   const signature = sign('sha256', message, { key: key.privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 });
   return { 'KALSHI-ACCESS-KEY': key.keyId, 'KALSHI-ACCESS-TIMESTAMP': timestamp, 'KALSHI-ACCESS-SIGNATURE': signature.toString('base64') };
@@ -62,7 +52,7 @@ function buggyClientHeaders(key: TestKey, timestamp: string, method: string, sig
 /** A Kalshi client: our signer (core/venues/kalshi/signing.ts), unless a test sends a buggy client's headers. */
 async function call(
   fake: KalshiFake,
-  key: TestKey | null,
+  key: KalshiKey | null,
   method: string,
   pathAndQuery: string,
   body?: unknown,
@@ -94,7 +84,7 @@ interface Frame {
   msg?: any;
 }
 
-async function openSocket(fake: KalshiFake, key: TestKey, wrongSignedPath?: string): Promise<{ ws: WebSocket; frames: Frame[] }> {
+async function openSocket(fake: KalshiFake, key: KalshiKey, wrongSignedPath?: string): Promise<{ ws: WebSocket; frames: Frame[] }> {
   const headers =
     wrongSignedPath === undefined
       ? createKalshiSigner(key.keyId, key.privateKey).webSocket()

@@ -2,20 +2,16 @@
  * Our Kalshi request signer (core/venues/kalshi/signing.ts) against the faithful fake, which
  * verifies every signature with the public key registered for the key id, as Kalshi does.
  */
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { createKalshiSigner, kalshiSignerFromCredential, type KalshiSigner } from '../../core/venues/kalshi/signing';
 import { KalshiFake } from '../../fakes/kalshi/server';
 import { v2OrderBody } from '../support/kalshiOrders';
-
-function makeKey() {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return { keyId: randomUUID(), privateKey, publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
-}
+import { newKalshiKey } from '../support/kalshiKeys';
 
 /** Two subaccounts of ours, each with its own Kalshi API key and account. */
-const first = makeKey();
-const second = makeKey();
+const first = newKalshiKey();
+const second = newKalshiKey();
 
 async function get(fake: KalshiFake, signer: KalshiSigner, pathAndQuery: string) {
   const url = new URL(`${fake.baseUrl}${pathAndQuery}`);

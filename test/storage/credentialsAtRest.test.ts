@@ -9,9 +9,9 @@ import {
   attachCredential,
   deleteCredential,
   listCredentials,
-  openStoredCredential,
   rewrapStoredCredentials,
 } from '../../core/services/credentials';
+import { openStoredCredential } from '../../core/db/storedCredentials';
 import type { Scope } from '../../core/services/scope';
 import { createSubaccount } from '../../core/services/subaccounts';
 import { testConfig } from '../support/env';

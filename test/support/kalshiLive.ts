@@ -3,7 +3,8 @@
  * pairs made at run time, a fake per Kalshi environment, a live workspace whose subaccount gets a
  * Kalshi credential attached with the dashboard token, and bounded polling.
  */
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import type { KalshiKey } from './kalshiKeys';
 import type { Db } from '../../core/db/prismaClient';
 import { KalshiFake } from '../../fakes/kalshi/server';
 import { buildWorkspace } from './factories';
@@ -13,21 +14,6 @@ export const FED = 'KXFAKEFED-26DEC-T4.00'; // the fake's default catalog: whole
 export const HIGH = 'KXFAKEHIGH-26DEC31-T40'; // tapered deci-cent prices, fractional contracts, maker fees too
 export const CREATE_PATH = '/trade-api/v2/portfolio/events/orders';
 
-/** One Kalshi API key: its id (a UUID, as Kalshi's are), the private key a user pastes (PKCS#8 PEM), its public half for the fake. */
-export interface KalshiKey {
-  keyId: string;
-  privateKeyPem: string;
-  publicKeyPem: string;
-}
-
-export function newKalshiKey(): KalshiKey {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return {
-    keyId: randomUUID(),
-    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-  };
-}
 
 /** The lines of a PEM's base64 body: what a leak of the key would show. */
 export const pemBodyLines = (pem: string) => pem.split('\n').filter((line) => line.length > 20 && !line.startsWith('-----'));

@@ -4,7 +4,7 @@
  * token buckets, 429 backoff, lost answers reported as `unknown` (never re-sent), and Kalshi's
  * errors mapped to ours. Keys are made at run time; timeouts are small so each test is quick.
  */
-import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { loadConfig } from '../../core/config';
 import { readKalshiError } from '../../core/venues/kalshi/errors';
@@ -13,31 +13,15 @@ import { createKalshiSigner } from '../../core/venues/kalshi/signing';
 import { KALSHI_RATE_TIERS, type KalshiRateTier } from '../../core/venues/kalshi/tokenBuckets';
 import { KalshiFake } from '../../fakes/kalshi/server';
 import { v2OrderBody } from '../support/kalshiOrders';
-
-interface TestKey {
-  readonly keyId: string;
-  readonly privateKey: KeyObject;
-  readonly privateKeyPem: string;
-  readonly publicKeyPem: string;
-}
-
-function makeKey(): TestKey {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return {
-    keyId: randomUUID(),
-    privateKey,
-    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-  };
-}
+import { newKalshiKey, type KalshiKey } from '../support/kalshiKeys';
 
 const MARKET = 'KXFAKEFED-26DEC-T4.00';
 const CREATE = '/portfolio/events/orders';
 const CREATE_PATH = `/trade-api/v2${CREATE}`;
 const FAST_BACKOFF = { baseMs: 10, maxMs: 40, maxAttempts: 8 };
 
-const alice = makeKey();
-const bob = makeKey();
+const alice = newKalshiKey();
+const bob = newKalshiKey();
 
 const fakes: KalshiFake[] = [];
 const sessions: KalshiSession[] = [];
@@ -59,7 +43,7 @@ async function startFake(options: Parameters<typeof KalshiFake.start>[0] = {}): 
   return fake;
 }
 
-function session(restUrl: string, key: TestKey, options: { timeoutMs?: number; tier?: KalshiRateTier } = {}): KalshiSession {
+function session(restUrl: string, key: KalshiKey, options: { timeoutMs?: number; tier?: KalshiRateTier } = {}): KalshiSession {
   const made = new KalshiSession({
     restUrl,
     signer: createKalshiSigner(key.keyId, key.privateKey),
@@ -114,12 +98,12 @@ describe('the Kalshi session: signed calls, one per credential', () => {
   });
 
   it('a demo credential goes to the demo URL and a production credential to the production URL', async () => {
-    const demoKey = makeKey();
-    const productionKey = makeKey();
+    const demoKey = newKalshiKey();
+    const productionKey = newKalshiKey();
     const demo = await startFake({ environment: 'demo', accounts: [{ userId: 'demo-user', balanceDollars: '10.00', keys: [demoKey] }] });
     const production = await startFake({ environment: 'production', accounts: [{ userId: 'prod-user', balanceDollars: '20.00', keys: [productionKey] }] });
     const config = loadConfig({ KALSHI_DEMO_URL: demo.baseUrl, KALSHI_PRODUCTION_URL: production.baseUrl, KALSHI_TIMEOUT_MS: '2000' });
-    const open = (key: TestKey, environment: 'demo' | 'production') => {
+    const open = (key: KalshiKey, environment: 'demo' | 'production') => {
       const made = kalshiSessionForCredential(config, { key_id: key.keyId, private_key: key.privateKeyPem, environment });
       sessions.push(made);
       return made;

@@ -9,7 +9,7 @@
  * seq, and errors only answer commands our client does not send), so one test plays Kalshi with
  * a scripted loopback WebSocket server sending exactly those frames.
  */
-import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { randomUUID, type KeyObject } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { KalshiSession } from '../../core/venues/kalshi/session';
@@ -18,33 +18,17 @@ import { KALSHI_RATE_TIERS } from '../../core/venues/kalshi/tokenBuckets';
 import { KalshiUserStream, type KalshiStreamGap, type KalshiUserStreamOptions } from '../../core/venues/kalshi/userStream';
 import { KalshiFake } from '../../fakes/kalshi/server';
 import { v2OrderBody } from '../support/kalshiOrders';
-
-interface TestKey {
-  readonly keyId: string;
-  readonly privateKey: KeyObject;
-  readonly privateKeyPem: string;
-  readonly publicKeyPem: string;
-}
-
-function makeKey(): TestKey {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return {
-    keyId: randomUUID(),
-    privateKey,
-    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-  };
-}
+import { newKalshiKey, type KalshiKey } from '../support/kalshiKeys';
 
 const MARKET = 'KXFAKEFED-26DEC-T4.00';
 const WS_PATH = '/trade-api/ws/v2';
 const STALE_AFTER_MS = 300;
 const BACKOFF = { baseMs: 20, maxMs: 200 };
 
-const alice = makeKey();
-const bob = makeKey();
+const alice = newKalshiKey();
+const bob = newKalshiKey();
 /** A key the fake does not know. */
-const stranger = makeKey();
+const stranger = newKalshiKey();
 
 type Msg = Record<string, any>;
 
@@ -81,7 +65,7 @@ async function startFake(): Promise<KalshiFake> {
 }
 
 /** Our signer, with a clock that notes each signature's timestamp. */
-function signerFor(key: TestKey, signedAt: number[], privateKey: KeyObject = key.privateKey): KalshiSigner {
+function signerFor(key: KalshiKey, signedAt: number[], privateKey: KeyObject = key.privateKey): KalshiSigner {
   return createKalshiSigner(key.keyId, privateKey, () => {
     const now = Date.now();
     signedAt.push(now);
@@ -89,7 +73,7 @@ function signerFor(key: TestKey, signedAt: number[], privateKey: KeyObject = key
   });
 }
 
-function watch(wsUrl: string, key: TestKey, overrides: Partial<KalshiUserStreamOptions> = {}, privateKey?: KeyObject): Watched {
+function watch(wsUrl: string, key: KalshiKey, overrides: Partial<KalshiUserStreamOptions> = {}, privateKey?: KeyObject): Watched {
   const watched: Watched = { stream: undefined as never, fills: [], orders: [], connected: [], gaps: [], signedAt: [] };
   const stream = new KalshiUserStream({
     wsUrl,
@@ -108,7 +92,7 @@ function watch(wsUrl: string, key: TestKey, overrides: Partial<KalshiUserStreamO
   return Object.assign(watched, { stream });
 }
 
-function session(fake: KalshiFake, key: TestKey): KalshiSession {
+function session(fake: KalshiFake, key: KalshiKey): KalshiSession {
   const made = new KalshiSession({ restUrl: fake.baseUrl, signer: createKalshiSigner(key.keyId, key.privateKey), tier: KALSHI_RATE_TIERS.basic, timeoutMs: 2000 });
   sessions.push(made);
   return made;
@@ -142,7 +126,7 @@ async function until<T>(probe: () => T | undefined | false, timeoutMs = 5000): P
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const handshakes = (fake: KalshiFake, key: TestKey) => fake.requests.filter((r) => r.path === WS_PATH && r.claimedKeyId === key.keyId);
+const handshakes = (fake: KalshiFake, key: KalshiKey) => fake.requests.filter((r) => r.path === WS_PATH && r.claimedKeyId === key.keyId);
 
 describe('the Kalshi private stream: fills and orders', () => {
   it("delivers a fill of our resting order, crossed by another participant, as Kalshi sends it, and our order's updates", async () => {

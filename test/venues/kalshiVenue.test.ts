@@ -6,7 +6,7 @@
  * ours are left out. `OurOrders` is our own port, fed here from a small in-memory map, as the
  * registry feeds it from the database. Keys are made at run time.
  */
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Decimal } from '../../core/domain/decimals';
 import { KalshiVenue } from '../../core/venues/kalshi/kalshiVenue';
 import { KalshiSession } from '../../core/venues/kalshi/session';
@@ -15,13 +15,13 @@ import { KALSHI_RATE_TIERS } from '../../core/venues/kalshi/tokenBuckets';
 import type { MarketData, OrderBookView, OurOrderRecord, OurOrders, VenueFill, VenueOrderRequest, VenuePlaceResult } from '../../core/venues/venue';
 import { KalshiFake } from '../../fakes/kalshi/server';
 import { v2OrderBody } from '../support/kalshiOrders';
+import { newKalshiKey } from '../support/kalshiKeys';
 
 const FED = 'KXFAKEFED-26DEC-T4.00'; // whole cents, whole contracts, taker fees only
 const HIGH = 'KXFAKEHIGH-26DEC31-T40'; // tapered deci-cent prices, fractional contracts, maker fees too
 const CREATE_PATH = '/trade-api/v2/portfolio/events/orders';
 
-const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const alice = { keyId: randomUUID(), publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
+const alice = newKalshiKey();
 
 /** Our records of our orders, as the database keeps them: written before the send, the venue order id once known. */
 class MemoryOrders implements OurOrders {
@@ -58,7 +58,7 @@ beforeEach(async () => {
     ],
   });
   ours = new MemoryOrders();
-  const session = new KalshiSession({ restUrl: fake.baseUrl, signer: createKalshiSigner(alice.keyId, privateKey), tier: KALSHI_RATE_TIERS.basic, timeoutMs: 2000, backoff: { baseMs: 10, maxMs: 40, maxAttempts: 8 } });
+  const session = new KalshiSession({ restUrl: fake.baseUrl, signer: createKalshiSigner(alice.keyId, alice.privateKey), tier: KALSHI_RATE_TIERS.basic, timeoutMs: 2000, backoff: { baseMs: 10, maxMs: 40, maxAttempts: 8 } });
   venue = new KalshiVenue({ session, ourOrders: ours, books: new FakeBooks(fake.baseUrl) });
 });
 afterEach(async () => {

@@ -1,5 +1,5 @@
 import { cancelOrder, getOrder, listOrders, placeOrder } from '../../services/orders';
-import { isResting, isWorking } from '../../domain/orderLifecycle';
+import { isResting, isUnconfirmed, isWorking } from '../../domain/orderLifecycle';
 import { venueName } from '../../domain/venues';
 import { builder } from '../builder';
 import { requestScope, tradingScope } from '../context';
@@ -101,7 +101,12 @@ builder.mutationFields((t) => ({
   placeOrder: t.prismaField({
     type: 'Order',
     args: { input: t.arg({ type: PlaceOrderInput, required: true }) },
-    resolve: (_query, _root, { input }, ctx) => placeOrder(ctx.db, ctx.venues, tradingScope(ctx), input, { idempotency: ctx.idempotency }),
+    resolve: async (_query, _root, { input }, ctx) => {
+      const order = await placeOrder(ctx.db, ctx.venues, tradingScope(ctx), input, { idempotency: ctx.idempotency });
+      // Its fate at the venue unknown: a retry with the same key must ask again (same client order id), not replay this.
+      if (ctx.idempotency && isUnconfirmed(order.status)) ctx.idempotency.outcomeNotFinal = true;
+      return order;
+    },
   }),
   cancelOrder: t.prismaField({
     type: 'Order',

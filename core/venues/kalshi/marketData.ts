@@ -8,6 +8,7 @@ import type { BookLevelView, MarketData, OrderBookView } from '../venue';
 import { kalshiEndpoints } from './endpoints';
 import { KalshiSession, type KalshiBackoff, type KalshiOutcome, type KalshiSessionSettings } from './session';
 import { KALSHI_RATE_TIERS, type KalshiRateTier } from './tokenBuckets';
+import { recordOf, type WireRecord } from './wireRecords';
 
 /**
  * Kalshi's public market data for one environment (Trade API v2, as of 2026-08; docs/VENUES.md,
@@ -86,8 +87,6 @@ export const KALSHI_MAX_PAGE = 1000;
 const KALSHI_MAX_DEPTH = 100;
 const CONTRACT_UNITS = 100;
 
-const record = (value: unknown): Record<string, unknown> | null =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
 function unreadable(what: string): DomainError {
@@ -132,7 +131,7 @@ export function bookFromKalshi(venueMarketId: string, yesBids: WireLevels, noBid
 }
 
 function readMarket(value: unknown): KalshiListedMarket | null {
-  const m = record(value);
+  const m = recordOf(value);
   const ticker = str(m?.ticker);
   const eventTicker = str(m?.event_ticker);
   if (m === null || ticker === null || ticker === '' || eventTicker === null) return null;
@@ -186,7 +185,7 @@ export class KalshiMarketData implements MarketData {
       }
       throw readFailure(outcome);
     }
-    const book = record(record(outcome.body)?.orderbook_fp);
+    const book = recordOf(recordOf(outcome.body)?.orderbook_fp);
     const yes = readLevels(book?.yes_dollars);
     const no = readLevels(book?.no_dollars);
     if (book === null || yes === null || no === null) throw unreadable(what);
@@ -216,7 +215,7 @@ export class KalshiMarketData implements MarketData {
         cursor: cursor === '' ? undefined : cursor,
       });
       if (outcome.kind !== 'answered') throw readFailure(outcome);
-      const body = record(outcome.body);
+      const body = recordOf(outcome.body);
       const next = str(body?.cursor) ?? '';
       if (body === null || !Array.isArray(body.markets)) throw unreadable('GET /markets');
       yield body.markets.map(readMarket).filter((m): m is KalshiListedMarket => m !== null);
@@ -229,13 +228,8 @@ export class KalshiMarketData implements MarketData {
 
   /** `GET /series/{ticker}`; null when Kalshi does not know it. */
   async series(ticker: string): Promise<KalshiSeries | null> {
-    const outcome = await this.read(`/series/${encodeURIComponent(ticker)}`);
-    if (outcome.kind !== 'answered') {
-      if (outcome.kind === 'refused' && outcome.status === 404) return null;
-      throw readFailure(outcome);
-    }
-    const series = record(record(outcome.body)?.series);
-    if (series === null) throw unreadable(`GET /series/${ticker}`);
+    const series = await this.readOne(`/series/${encodeURIComponent(ticker)}`, 'series');
+    if (series === null) return null;
     return {
       ticker: str(series.ticker) ?? ticker,
       category: str(series.category) ?? '',
@@ -246,14 +240,21 @@ export class KalshiMarketData implements MarketData {
 
   /** `GET /events/{event_ticker}`; null when Kalshi does not know it. */
   async event(eventTicker: string): Promise<KalshiEvent | null> {
-    const outcome = await this.read(`/events/${encodeURIComponent(eventTicker)}`);
+    const event = await this.readOne(`/events/${encodeURIComponent(eventTicker)}`, 'event');
+    if (event === null) return null;
+    return { eventTicker, seriesTicker: str(event.series_ticker) || null, category: str(event.category) ?? '' };
+  }
+
+  /** One object Kalshi answers under `field` at `path`; null on a 404 (Kalshi does not know it). */
+  private async readOne(path: string, field: string): Promise<WireRecord | null> {
+    const outcome = await this.read(path);
     if (outcome.kind !== 'answered') {
       if (outcome.kind === 'refused' && outcome.status === 404) return null;
       throw readFailure(outcome);
     }
-    const event = record(record(outcome.body)?.event);
-    if (event === null) throw unreadable(`GET /events/${eventTicker}`);
-    return { eventTicker, seriesTicker: str(event.series_ticker) || null, category: str(event.category) ?? '' };
+    const found = recordOf(recordOf(outcome.body)?.[field]);
+    if (found === null) throw unreadable(`GET ${path}`);
+    return found;
   }
 
   /** Closes the pool; calls in flight end as unavailable. */

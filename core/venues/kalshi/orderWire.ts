@@ -1,6 +1,7 @@
 import { Decimal, formatDecimal, parseDecimalString } from '../../domain/decimals';
 import type { OrderAction, OutcomeSide, VenueTimeInForce } from '../../domain/orderTerms';
 import type { OurOrderRecord, VenueFill, VenueOrderRequest, VenueOrderState } from '../venue';
+import { recordOf, type WireRecord } from './wireRecords';
 
 /**
  * Our orders and fills in Kalshi's wire shapes and back (Trade API v2, docs as of 2026-08; order
@@ -127,9 +128,6 @@ export function createOrderBody(request: VenueOrderRequest): KalshiCreateBodyRes
 
 // --- reading Kalshi's answers --------------------------------------------------------------
 
-type WireRecord = Readonly<Record<string, unknown>>;
-
-const recordOf = (value: unknown): WireRecord | null => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as WireRecord) : null);
 const textOf = (record: WireRecord, key: string): string | null => (typeof record[key] === 'string' && record[key] !== '' ? (record[key] as string) : null);
 const decimalOf = (record: WireRecord, key: string): Decimal | null => parseDecimalString(record[key]);
 
