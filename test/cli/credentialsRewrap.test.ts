@@ -1,14 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Client } from 'pg';
-import { applyMigrations } from '../../core/db/migrate';
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
 import { parseKeyring } from '../../core/domain/credentialVault';
 import { openStoredCredential } from '../../core/db/storedCredentials';
 import { attachCredential } from '../../core/services/credentials';
 import { createSubaccount } from '../../core/services/subaccounts';
-import { ADMIN_URL } from '../support/globalSetup';
 import { buildWorkspace } from '../support/factories';
 import { runProcess, STACK_FRAME } from '../support/processes';
+import { ownDatabase } from '../support/ownDatabase';
 
 /**
  * Key rotation as an operator runs it: `npm run cli -- credentials rewrap` with the new KEK current
@@ -28,19 +26,11 @@ const polymarket = {
 let url: string;
 let db: Db;
 let subaccountId: string;
-const name = `mkapi_rewrap_${Date.now()}_${process.pid}`;
 
 const cli = (args: string[], env: Record<string, string>) => runProcess('bin/cli.ts', args, { DATABASE_URL: url, LOG_LEVEL: 'silent', ...env });
 
 beforeAll(async () => {
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const target = new URL(ADMIN_URL);
-  target.pathname = `/${name}`;
-  url = target.toString();
-  await applyMigrations(url);
+  url = await ownDatabase('rewrap');
   db = createPrismaClient(url, 2);
   const { workspace } = await buildWorkspace(db);
   const scope = { workspaceId: workspace.id, environment: 'test' as const };
@@ -51,10 +41,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await db?.$disconnect();
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.end();
 });
 
 describe('credentials rewrap', () => {

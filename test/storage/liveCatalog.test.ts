@@ -12,8 +12,6 @@
  * docs/kalshi-fake.md): a second fake instance, seeded with the later catalog, plays the venue
  * after the change.
  */
-import { Client } from 'pg';
-import { applyMigrations } from '../../core/db/migrate';
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
 import { formatDecimal } from '../../core/domain/decimals';
 import { rulesForMarket } from '../../core/domain/marketRules';
@@ -25,9 +23,9 @@ import type { CatalogSeed, MarketSeed } from '../../fakes/kalshi/markets';
 import { KalshiFake } from '../../fakes/kalshi/server';
 import { testConfig } from '../support/env';
 import { buildWorkspace } from '../support/factories';
-import { ADMIN_URL } from '../support/globalSetup';
 import { call, envelopeOf } from '../support/http';
 import { startStack, type Stack } from '../support/stack';
+import { ownDatabase } from '../support/ownDatabase';
 
 const SLOW = 60_000;
 const TAPERED = [
@@ -90,27 +88,6 @@ const AFTER: CatalogSeed = {
   ],
 };
 
-/** A database of its own, migrated; dropped by the returned function. */
-async function privateDatabase(label: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `mkapi_${label}_${Date.now()}_${process.pid}`;
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const target = new URL(ADMIN_URL);
-  target.pathname = `/${name}`;
-  await applyMigrations(target.toString());
-  return {
-    url: target.toString(),
-    async drop() {
-      const closing = new Client({ connectionString: ADMIN_URL });
-      await closing.connect();
-      await closing.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await closing.end();
-    },
-  };
-}
-
 const marketData = (fake: KalshiFake) =>
   new KalshiMarketData({ restUrl: fake.baseUrl, timeoutMs: 2000, tier: KALSHI_RATE_TIERS.basic, backoff: { baseMs: 10, maxMs: 40, maxAttempts: 3 } });
 
@@ -118,7 +95,7 @@ const liveKalshi = (db: Db) => db.market.findMany({ where: { environment: 'live'
 const statuses = async (db: Db) => Object.fromEntries((await liveKalshi(db)).map((m) => [m.venueMarketId, m.status]));
 
 describe('syncKalshiCatalog against the fake', () => {
-  let database: { url: string; drop(): Promise<void> };
+  let databaseUrl: string;
   let db: Db;
   let before: KalshiFake;
   let after: KalshiFake;
@@ -130,8 +107,8 @@ describe('syncKalshiCatalog against the fake', () => {
   };
 
   beforeAll(async () => {
-    database = await privateDatabase('livecatalog');
-    db = createPrismaClient(database.url, 4);
+    databaseUrl = await ownDatabase('livecatalog');
+    db = createPrismaClient(databaseUrl, 4);
     before = await KalshiFake.start({ catalog: BEFORE });
     after = await KalshiFake.start({ catalog: AFTER });
   }, SLOW);
@@ -140,7 +117,6 @@ describe('syncKalshiCatalog against the fake', () => {
     await before?.close();
     await after?.close();
     await db?.$disconnect();
-    await database?.drop();
   });
 
   it('two cores syncing at once fill the live environment once, paging GET /markets, each event and series read once per sync', async () => {
@@ -248,21 +224,20 @@ describe('syncKalshiCatalog against the fake', () => {
 });
 
 describe('the wired sync: a core syncs at start-up; live keys search and trade-check the synced markets', () => {
-  let database: { url: string; drop(): Promise<void> };
+  let databaseUrl: string;
   let fake: KalshiFake;
   let stack: Stack;
 
   beforeAll(async () => {
-    database = await privateDatabase('livecatalog_stack');
+    databaseUrl = await ownDatabase('livecatalog_stack');
     fake = await KalshiFake.start({ catalog: BEFORE });
     stack = await startStack(
-      testConfig({ DATABASE_URL: database.url, KALSHI_PRODUCTION_URL: fake.baseUrl, KALSHI_CATALOG_SYNC_MS: '600000', KALSHI_TIMEOUT_MS: '2000' }),
+      testConfig({ DATABASE_URL: databaseUrl, KALSHI_PRODUCTION_URL: fake.baseUrl, KALSHI_CATALOG_SYNC_MS: '600000', KALSHI_TIMEOUT_MS: '2000' }),
     );
   }, SLOW);
   afterAll(async () => {
     await stack?.close();
     await fake?.close();
-    await database?.drop();
   });
 
   it('GET /v1/markets with a live key finds the synced Kalshi markets; a test key does not see them', async () => {

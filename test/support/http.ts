@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 /** A small JSON client for tests, over real HTTP (Node's fetch). */
 export interface ApiResponse<T = any> {
   status: number;
@@ -39,4 +40,13 @@ export function envelopeOf(response: ApiResponse): { code: string; message: stri
     throw new Error(`request_id ${error.request_id} differs from X-Request-Id ${response.headers.get('x-request-id')}`);
   }
   return error;
+}
+
+/** A loopback port nothing listens on (opened, then closed): a peer that refuses the connection. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }

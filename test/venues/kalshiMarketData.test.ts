@@ -4,13 +4,13 @@
  * `GET /markets` paged by cursor, series and events, unsigned calls, and every failure (timeout,
  * 5xx, unreachable, unknown market) as a DomainError keeping Kalshi's code where it sent one.
  */
-import { createServer } from 'node:net';
 import { KalshiMarketData, kalshiMarketDataFor, type KalshiListedMarket } from '../../core/venues/kalshi/marketData';
 import { KALSHI_RATE_TIERS } from '../../core/venues/kalshi/tokenBuckets';
 import { loadConfig } from '../../core/config';
 import type { CatalogSeed, MarketSeed } from '../../fakes/kalshi/markets';
 import { KalshiFake } from '../../fakes/kalshi/server';
 import { v2OrderBody } from '../support/kalshiOrders';
+import { closedPort } from '../support/http';
 
 const TAPERED = [
   { start: '0.0000', end: '0.1000', step: '0.0010' },
@@ -80,14 +80,6 @@ async function all(pages: AsyncIterable<KalshiListedMarket[]>): Promise<KalshiLi
   const out: KalshiListedMarket[][] = [];
   for await (const page of pages) out.push(page);
   return out;
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('the order book: Kalshi lists bids only, best last; we show a YES book, best first', () => {

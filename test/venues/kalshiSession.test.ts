@@ -5,7 +5,6 @@
  * errors mapped to ours. Keys are made at run time; timeouts are small so each test is quick.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { loadConfig } from '../../core/config';
 import { readKalshiError } from '../../core/venues/kalshi/errors';
 import { KalshiSession, kalshiSessionForCredential, type KalshiOutcome } from '../../core/venues/kalshi/session';
@@ -14,6 +13,7 @@ import { KALSHI_RATE_TIERS, type KalshiRateTier } from '../../core/venues/kalshi
 import { KalshiFake } from '../../fakes/kalshi/server';
 import { v2OrderBody } from '../support/kalshiOrders';
 import { newKalshiKey, type KalshiKey } from '../support/kalshiKeys';
+import { closedPort } from '../support/http';
 
 const MARKET = 'KXFAKEFED-26DEC-T4.00';
 const CREATE = '/portfolio/events/orders';
@@ -269,11 +269,3 @@ describe("the Kalshi session: Kalshi's errors as ours", () => {
     expect(readKalshiError(502, undefined)).toEqual({ code: 'http_502', message: '' });
   });
 });
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
