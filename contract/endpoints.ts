@@ -5,3 +5,10 @@
  */
 export const CORE_GRAPHQL_PATH = '/graphql';
 export const ANALYST_GRAPHQL_PATH = '/analyst/graphql';
+
+/**
+ * The time in milliseconds the gateway waits for the core's answer to this request (its
+ * CORE_TIMEOUT_MS). The core keeps its venue calls within it (core/graphql/requestDeadline.ts), so
+ * that it answers with the order's real state rather than the gateway answering 502.
+ */
+export const CORE_BUDGET_HEADER = 'x-core-budget-ms';

@@ -22,7 +22,7 @@ export const ERROR_CATALOGUE = {
   insufficient_position: { status: 422, raisedBy: 'core', description: 'A sell of more contracts than are held and not already offered.' },
   market_not_tradable: { status: 422, raisedBy: 'core', description: 'The market is closed, settled or not on an allowed venue.' },
   no_executable_plan: { status: 422, raisedBy: 'core', description: 'No alternative of the requested strategy can execute (no liquidity within the limit, below the minimum size, ...); the message says why.' },
-  rate_limited: { status: 429, raisedBy: 'gateway', description: 'The key\u2019s rate limit is exhausted; retry after `Retry-After` seconds.' },
+  rate_limited: { status: 429, raisedBy: 'both', description: 'A rate limit is exhausted: the key\u2019s, or the venue\u2019s for the subaccount\u2019s credential (nothing was sent to the venue); retry after `Retry-After` seconds.' },
   internal_error: { status: 500, raisedBy: 'both', description: 'An unexpected error; the request_id helps us find it.' },
   not_implemented: { status: 501, raisedBy: 'both', description: 'The route exists but is not available in this version yet.' },
   upstream_unavailable: { status: 502, raisedBy: 'gateway', description: 'The core service did not answer in time: a write may or may not have been carried out; retry it with the same Idempotency-Key.' },

@@ -1,6 +1,6 @@
 import { Pool } from 'undici';
 import { PRINCIPAL_HEADER, signPrincipal, type Principal } from '../contract/principal';
-import { CORE_GRAPHQL_PATH } from '../contract/endpoints';
+import { CORE_BUDGET_HEADER, CORE_GRAPHQL_PATH } from '../contract/endpoints';
 import type { PersistedOperation } from '../contract/operations';
 import { isCoreErrorCode } from '../contract/errors';
 import { ApiError, upstreamUnavailable } from './errors';
@@ -31,7 +31,7 @@ export interface CoreResponse {
 
 interface GraphQLResponse {
   data?: Record<string, unknown> | null;
-  errors?: { message: string; extensions?: { code?: unknown; param?: unknown; limit?: unknown } }[];
+  errors?: { message: string; extensions?: { code?: unknown; param?: unknown; limit?: unknown; retryAfter?: unknown } }[];
   extensions?: { idempotentReplayed?: boolean };
 }
 
@@ -91,6 +91,7 @@ export class CoreClient {
       accept: 'application/graphql-response+json, application/json',
       ...request.headers,
       [PRINCIPAL_HEADER]: signPrincipal(principal, this.internalSecret),
+      [CORE_BUDGET_HEADER]: String(this.timeoutMs),
     };
     // A plain timer rather than AbortSignal.timeout, which builds a DOMException on every call.
     const controller = new AbortController();
@@ -113,8 +114,13 @@ function toApiError(error: NonNullable<GraphQLResponse['errors']>[number], repla
   const code = error.extensions?.code;
   const param = typeof error.extensions?.param === 'string' ? error.extensions.param : undefined;
   const limit = typeof error.extensions?.limit === 'string' ? error.extensions.limit : undefined;
-  const headers = replayed ? { 'Idempotent-Replayed': 'true' } : undefined;
-  if (isCoreErrorCode(code)) return new ApiError(code, error.message, { param, limit, headers });
+  const retryAfter = error.extensions?.retryAfter;
+  const headers = {
+    ...(replayed ? { 'Idempotent-Replayed': 'true' } : {}),
+    // A venue's rate limit (the core's rate_limited) is retried like the gateway's own: after Retry-After seconds.
+    ...(code === 'rate_limited' && Number.isSafeInteger(retryAfter) && (retryAfter as number) >= 0 ? { 'Retry-After': String(retryAfter) } : {}),
+  };
+  if (isCoreErrorCode(code)) return new ApiError(code, error.message, { param, limit, headers: Object.keys(headers).length ? headers : undefined });
   return new ApiError('internal_error', 'An internal error occurred.');
 }
 

@@ -20,6 +20,20 @@ export class DomainError extends Error {
   }
 }
 
+/**
+ * A rate limit we cannot wait out within the request: the venue's for the subaccount's credential
+ * (its 429s, or our client-side buckets that keep us under it). Nothing was sent to the venue, so
+ * the request may be sent again after `retryAfterSeconds`, the gateway's `Retry-After`.
+ */
+export class RateLimited extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('rate_limited', message);
+  }
+}
+
 export const invalidRequest = (param: string, message: string) => new DomainError('invalid_request', message, param);
 
 export const notFound = (what: string, id: string) => new DomainError('not_found', `No ${what} with id '${id}'.`);

@@ -1,5 +1,6 @@
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { ANALYST_GRAPHQL_PATH } from '../../contract/endpoints';
+import { requestDeadline } from './requestDeadline';
 import { contextFor, type CoreContext } from './context';
 import { graphqlError, maskError } from './errorMasking';
 import { refuseMutationsWhenReadOnly } from './readOnlyAccess';
@@ -32,7 +33,7 @@ export function createAnalystYoga(deps: CoreDeps): AnalystYoga {
       if (principal.kind !== 'analyst') {
         throw graphqlError('forbidden', 'The analysts’ GraphQL takes an analyst principal.');
       }
-      return contextFor(deps, principal);
+      return contextFor(deps, principal, requestDeadline(request, deps.config.CORE_TIMEOUT_MS));
     },
   });
 }

@@ -34,15 +34,17 @@ export interface CoreContext {
   credentialKeys: CredentialKeys;
   /** Set when the request carries an Idempotency-Key that this request claimed. */
   idempotency?: IdempotencyClaim;
+  /** When the request's venue calls must end (epoch ms; requestDeadline.ts). */
+  deadline: number;
 }
 
 /** The core's shared parts every request's context carries. */
 export type ContextDeps = Pick<CoreContext, 'db' | 'config' | 'revocations' | 'venues' | 'logger' | 'credentialKeys'>;
 
-/** A request's context: the shared parts, who is asking, and fresh per-request loaders. */
-export function contextFor(deps: ContextDeps, principal: Principal): CoreContext {
+/** A request's context: the shared parts, who is asking, when its venue calls must end, and fresh per-request loaders. */
+export function contextFor(deps: ContextDeps, principal: Principal, deadline: number): CoreContext {
   const { db, config, revocations, venues, logger, credentialKeys } = deps;
-  return { db, principal, config, revocations, venues, loaders: createLoaders(db, venues), logger, credentialKeys };
+  return { db, principal, config, revocations, venues, loaders: createLoaders(db, venues, { deadline }), logger, credentialKeys, deadline };
 }
 
 /**

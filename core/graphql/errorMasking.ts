@@ -1,23 +1,30 @@
 import { GraphQLError } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
 import { statusOf, type CoreErrorCode } from '../../contract/errors';
-import { DomainError } from '../domain/errors';
+import { DomainError, RateLimited } from '../domain/errors';
 import type { Logger } from '../support/logger';
 
 /**
  * An error as it leaves the core: `extensions.code` from the catalogue (contract/errors.ts) with
  * the catalogue's `http.status`, and `param`, the offending input as GraphQL names it (a field such
- * as `timeInForce`, or a variable's path such as `input.timeInForce`), where there is one.
+ * as `timeInForce`, or a variable's path such as `input.timeInForce`), where there is one; and
+ * for `rate_limited`, `retryAfter` in seconds (the gateway's `Retry-After`).
  */
 export function graphqlError(
   code: CoreErrorCode,
   message: string,
-  details: { param?: string; limit?: string; path?: readonly (string | number)[] } = {},
+  details: { param?: string; limit?: string; retryAfter?: number; path?: readonly (string | number)[] } = {},
 ): GraphQLError {
-  const { param, limit, path } = details;
+  const { param, limit, retryAfter, path } = details;
   return createGraphQLError(message, {
     path,
-    extensions: { code, ...(param ? { param } : {}), ...(limit ? { limit } : {}), http: { status: statusOf(code) } },
+    extensions: {
+      code,
+      ...(param ? { param } : {}),
+      ...(limit ? { limit } : {}),
+      ...(retryAfter !== undefined ? { retryAfter } : {}),
+      http: { status: statusOf(code) },
+    },
   });
 }
 
@@ -33,6 +40,7 @@ export function maskError(logger: Logger) {
       return graphqlError(original.code, original.message, {
         param: original.param,
         limit: 'limit' in original ? (original as { limit: string }).limit : undefined,
+        retryAfter: original instanceof RateLimited ? original.retryAfterSeconds : undefined,
         path: error instanceof GraphQLError ? error.path : undefined,
       });
     }

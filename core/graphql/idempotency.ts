@@ -13,14 +13,15 @@ import { graphqlError } from './errorMasking';
  * one request wins; the others see the claim. The winner's result is stored as the masked GraphQL
  * result and replayed to every later request with the same key and the same operation and
  * variables. Not stored: validation failures (`invalid_request`), failures whose outcome is not
- * known (`internal_error`, `venue_unavailable`), and answers a resolver marks not final
+ * known (`internal_error`, `venue_unavailable`), a venue's rate limit (`rate_limited`: nothing was
+ * sent, the retry after Retry-After must be carried out), and answers a resolver marks not final
  * (`outcomeNotFinal`: an order left `unknown`, whose retry must ask the venue again); a retry of those executes again, and operations
  * that place orders reconcile through the client order id they derive from the key, so that a
  * retry never places a second order. A claim whose request died is taken over after IN_FLIGHT_MS.
  */
 export const IN_FLIGHT_MS = 60_000;
 export const RETENTION_HOURS = 24;
-const NOT_STORED = new Set<unknown>(['invalid_request', 'internal_error', 'venue_unavailable'] satisfies CoreErrorCode[]);
+const NOT_STORED = new Set<unknown>(['invalid_request', 'internal_error', 'venue_unavailable', 'rate_limited'] satisfies CoreErrorCode[]);
 
 type StoredError = { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> };
 type Stored = { data?: unknown; errors?: StoredError[] };
@@ -48,8 +49,9 @@ export function useIdempotency(db: Db, maskError: (error: unknown) => Error): Pl
           const single = result as ExecutionResult;
           const errors = (single.errors ?? []).map((e) => maskError(e) as GraphQLError);
           const code = errors[0]?.extensions?.code;
+          const where = { apiKeyId_key: { apiKeyId: claim.apiKeyId, key: claim.key } };
           if (NOT_STORED.has(code) || claim.outcomeNotFinal) {
-            await db.idempotencyRecord.delete({ where: { apiKeyId_key: claim } });
+            await db.idempotencyRecord.delete({ where });
             return;
           }
           const stored: Stored = {
@@ -57,7 +59,7 @@ export function useIdempotency(db: Db, maskError: (error: unknown) => Error): Pl
             ...(errors.length ? { errors: errors.map((e) => e.toJSON() as StoredError) } : {}),
           };
           await db.idempotencyRecord.update({
-            where: { apiKeyId_key: claim },
+            where,
             data: { state: 'completed', responseBody: JSON.stringify(stored), completedAt: new Date() },
           });
         },

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Db } from '../db/prismaClient';
 import { complexOrderExecutions, type ComplexOrderExecution } from '../services/complexOrderExecutions';
-import type { QueuePositionView, VenueRegistry } from '../venues/venue';
+import type { QueuePositionView, VenueCallOptions, VenueRegistry } from '../venues/venue';
 import type { VenueColumn } from '../domain/venues';
 
 /**
@@ -14,13 +14,14 @@ export interface Loaders {
   complexOrderExecution: DataLoader<string, ComplexOrderExecution>;
 }
 
-export function createLoaders(db: Db, venues: VenueRegistry): Loaders {
+/** `call`: the request's limits on venue calls (its deadline). */
+export function createLoaders(db: Db, venues: VenueRegistry, call: VenueCallOptions = {}): Loaders {
   return {
     queuePosition: new DataLoader(
       async (keys) =>
         Promise.all(keys.map(async ({ orderId, venue, subaccountId }) =>
           // A queue position the venue cannot give now (a live venue's rate limit, an outage) is null, not the list failed.
-          ((await (await venues.forSubaccount(venue, subaccountId))?.queuePosition(orderId).catch(() => null)) ?? null))),
+          ((await (await venues.forSubaccount(venue, subaccountId))?.queuePosition(orderId, call).catch(() => null)) ?? null))),
       { cacheKeyFn: (key) => key.orderId },
     ),
     complexOrderExecution: new DataLoader(async (ids) => {

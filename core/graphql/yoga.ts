@@ -7,6 +7,7 @@ import { loadOperations } from '../../contract/operations';
 import type { RevocationBus } from '../../contract/revocationBus';
 import type { VenueRegistry } from '../venues/venue';
 import type { Logger } from '../support/logger';
+import { requestDeadline } from './requestDeadline';
 import { contextFor, type ContextDeps, type CoreContext } from './context';
 import { graphqlError, maskError } from './errorMasking';
 import { refuseMutationsWhenReadOnly } from './readOnlyAccess';
@@ -54,6 +55,6 @@ export function createCoreYoga(deps: CoreDeps): CoreYoga {
       refuseMutationsWhenReadOnly(),
       useIdempotency(deps.db, mask),
     ],
-    context: ({ request }) => contextFor(deps, signedPrincipalOf(request, deps.internalSecret)),
+    context: ({ request }) => contextFor(deps, signedPrincipalOf(request, deps.internalSecret), requestDeadline(request, deps.config.CORE_TIMEOUT_MS)),
   });
 }

@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../db/prismaClient';
 import { Prisma, type Order } from '../generated/prisma/client';
 import { Decimal, formatDecimal } from '../domain/decimals';
-import { DomainError, invalidRequest, notFound } from '../domain/errors';
+import { DomainError, invalidRequest, notFound, RateLimited } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { createdWithin, decodeCursor, isIdCursor, parseLimit, toPage } from '../domain/pagination';
 import { checkPreTradeRisk } from '../domain/preTradeRisk';
 import { maxTakerFee, rulesForMarket } from '../domain/marketRules';
 import { validateOrderInput } from '../domain/venueRules';
 import { venueName, type VenueColumn } from '../domain/venues';
-import type { VenueOrderRequest, VenuePlaceResult, VenueRegistry } from '../venues/venue';
+import type { VenueCallOptions, VenueNotSent, VenueOrderRequest, VenuePlaceResult, VenueRegistry } from '../venues/venue';
 import { recordExecution } from './executions';
 import { loadPreTradeState } from './exposure';
 import { isResting, isUnconfirmed, ORDER_STATUSES, WORKING_STATUSES } from '../domain/orderLifecycle';
@@ -48,7 +48,8 @@ export interface PlacementOrigin {
  * pass a limit together), sends it to the venue with our order id as the venue's client order id,
  * then records the venue's answer. An order whose client order id already exists is not placed
  * again: a retry after a lost answer or a crash reconciles the existing order through the venue,
- * which knows it by the same id.
+ * which knows it by the same id. `call.deadline` is when the client stops waiting: the venue call
+ * keeps to it (see VenueCallOptions).
  */
 export async function placeOrder(
   db: Db,
@@ -56,6 +57,7 @@ export async function placeOrder(
   scope: Scope,
   input: PlaceOrderInput,
   origin: PlacementOrigin = {},
+  call: VenueCallOptions = {},
 ): Promise<Order> {
   const { idempotency, child } = origin;
   const market = await db.market.findUnique({ where: { id: input.marketId } });
@@ -139,11 +141,43 @@ export async function placeOrder(
 
   let result: VenuePlaceResult;
   try {
-    result = await venue.placeOrder(venueRequestOf(order, market.venueMarketId));
+    result = await venue.placeOrder(venueRequestOf(order, market.venueMarketId), call);
   } catch (error) {
     result = { outcome: 'unknown', message: error instanceof Error ? error.message : String(error) };
   }
+  if (result.outcome === 'not_sent') return withdrawUnsent(db, order, created, result);
   return recordPlacement(db, order, result);
+}
+
+const NOT_WITHDRAWN = Symbol('not withdrawn');
+
+/**
+ * An order the venue never received (VenueNotSent): nothing of it exists there and no fill can come.
+ * Created by this request, its pending row is withdrawn (a child order is unlinked, back to
+ * `sending`) and the request fails with the reason (`rate_limited` with Retry-After, or
+ * `venue_unavailable`), so that the client's retry with the same Idempotency-Key or client order id
+ * places it afresh, through every check again. The row stays when the reconciler has claimed it
+ * meanwhile (it bumps `updated_at`), and an order sent before by another request keeps its state:
+ * the earlier send may have landed, so it is the reconciler's, and the answer is the order as it is.
+ */
+async function withdrawUnsent(db: Db, order: Order, created: boolean, result: VenueNotSent): Promise<Order> {
+  if (created) {
+    const withdrawn = await db
+      .$transaction(async (tx) => {
+        await tx.childOrder.updateMany({ where: { orderId: order.id }, data: { orderId: null, status: 'sending' } });
+        const { count } = await tx.order.deleteMany({ where: { id: order.id, status: 'pending', updatedAt: order.updatedAt } });
+        if (count !== 1) throw NOT_WITHDRAWN;
+      })
+      .then(() => true, (error: unknown) => {
+        if (error === NOT_WITHDRAWN) return false;
+        throw error;
+      });
+    if (withdrawn) {
+      const message = `The order was not placed: ${result.message}`;
+      throw result.reason === 'rate_limited' ? new RateLimited(message, Math.max(1, Math.ceil(result.retryAfterMs / 1000))) : new DomainError('venue_unavailable', message);
+    }
+  }
+  return db.order.findUniqueOrThrow({ where: { id: order.id } });
 }
 
 /** What the venue is sent for one of our orders; the same every time it is sent (the client order id is our order id). */
@@ -160,7 +194,7 @@ export function venueRequestOf(order: Order, venueMarketId: string): VenueOrderR
   };
 }
 
-async function recordPlacement(db: Db, order: Order, result: VenuePlaceResult): Promise<Order> {
+async function recordPlacement(db: Db, order: Order, result: Exclude<VenuePlaceResult, VenueNotSent>): Promise<Order> {
   if (result.outcome === 'accepted') return recordExecution(db, order.id, { fills: result.fills, state: result.order });
   if (result.outcome === 'unknown') {
     return db.order.update({ where: { id: order.id }, data: { status: 'unknown', updatedAt: new Date() } });
@@ -176,6 +210,8 @@ async function recordPlacement(db: Db, order: Order, result: VenuePlaceResult): 
       throw new DomainError(result.code, message);
     case 'venue_unavailable':
       throw new DomainError('venue_unavailable', message);
+    case 'rate_limited':
+      throw new RateLimited(message, 1);
     case 'invalid_request':
       // The venue's own rules refused what ours let through (e.g. a price off Kalshi's price_ranges): the client's to fix.
       throw new DomainError('invalid_request', message, result.venueCode === 'invalid_price' ? 'price' : undefined);
@@ -255,17 +291,20 @@ export async function listOrders(db: Db, scope: Scope, filter: OrderFilter) {
   return toPage(rows, limit, (row) => ({ id: row.id }));
 }
 
-/** Cancels the unfilled remainder of a working order at its venue. */
-export async function cancelOrder(db: Db, venues: VenueRegistry, scope: Scope, id: string): Promise<Order> {
+/** Cancels the unfilled remainder of a working order at its venue, its venue calls within `call.deadline`. */
+export async function cancelOrder(db: Db, venues: VenueRegistry, scope: Scope, id: string, call: VenueCallOptions = {}): Promise<Order> {
   const order = await getOrder(db, scope, id);
   if (!isResting(order.status)) {
     throw new DomainError('conflict', `Order '${id}' is ${order.status}; only open or partially filled orders can be canceled.`);
   }
   const venue = await venues.forSubaccount(order.venue, order.subaccountId);
   if (!venue) throw new DomainError('venue_unavailable', `The venue ${venueName(order.venue)} is not available.`);
-  const result = await venue.cancelOrder(order.id);
+  const result = await venue.cancelOrder(order.id, call);
   if (result.outcome === 'unknown') throw new DomainError('venue_unavailable', `The cancel's outcome is unknown: ${result.message}`);
   if (result.outcome === 'rejected') {
+    // Not sent: the order rests as it was.
+    if (result.code === 'rate_limited') throw new RateLimited(`The cancel was not sent: ${result.message}`, 1);
+    if (result.code === 'venue_unavailable') throw new DomainError('venue_unavailable', `The cancel was not sent: ${result.message}`);
     const current = await venue.getOrder(order.id);
     if (current) return recordExecution(db, order.id, { fills: [], state: current }); // filled meanwhile
     throw new DomainError('venue_error', `${venueName(order.venue)} refused the cancel (${result.venueCode}): ${result.message}`);

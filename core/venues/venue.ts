@@ -62,7 +62,30 @@ export type VenuePlaceResult =
   | { outcome: 'accepted'; order: VenueOrderState; fills: VenueFill[] }
   | { outcome: 'rejected'; code: VenueErrorCode; venueCode: string; message: string }
   /** The request may or may not have reached the venue: reconcile by clientOrderId, never resend blindly. */
-  | { outcome: 'unknown'; message: string };
+  | { outcome: 'unknown'; message: string }
+  | VenueNotSent;
+
+/**
+ * The order certainly did not reach the venue, or the venue turned it away before acting (a 429):
+ * no order exists there. `rate_limited`: the venue's rate limit for this account (its 429s, or our
+ * buckets that keep us under it), worth trying again after `retryAfterMs`; `unreachable`: no
+ * connection could be made, or no time was left in the caller's deadline to send it.
+ */
+export interface VenueNotSent {
+  outcome: 'not_sent';
+  reason: 'rate_limited' | 'unreachable';
+  retryAfterMs: number;
+  message: string;
+}
+
+/**
+ * Limits a caller puts on one venue call. `deadline` (epoch ms): past it the caller no longer waits,
+ * so nothing is sent that could not be answered in time (a rate-limit wait, a 429 backoff), and a
+ * call in flight is given up (a write then ends `unknown`). Without one, the venue's own timeouts apply.
+ */
+export interface VenueCallOptions {
+  deadline?: number;
+}
 
 export type VenueCancelResult =
   | { outcome: 'canceled'; order: VenueOrderState }
@@ -76,7 +99,8 @@ export type VenueErrorCode =
   | 'insufficient_funds'
   | 'order_not_found'
   | 'venue_error' // any other refusal
-  | 'venue_unavailable'; // down or rate-limited
+  | 'rate_limited' // the venue's rate limit for this account, after our backoff
+  | 'venue_unavailable'; // down
 
 export interface QueuePositionView {
   venueOrderId: string;
@@ -88,13 +112,13 @@ export interface QueuePositionView {
 
 export interface Venue {
   readonly name: VenueName;
-  placeOrder(request: VenueOrderRequest): Promise<VenuePlaceResult>;
-  cancelOrder(clientOrderId: string): Promise<VenueCancelResult>;
+  placeOrder(request: VenueOrderRequest, options?: VenueCallOptions): Promise<VenuePlaceResult>;
+  cancelOrder(clientOrderId: string, options?: VenueCallOptions): Promise<VenueCancelResult>;
   getOrder(clientOrderId: string): Promise<VenueOrderState | null>;
   /** Fills after `afterVenueFillId` (exclusive), oldest first. */
   listFills(options?: { afterVenueFillId?: string; limit?: number }): Promise<VenueFill[]>;
   orderBook(venueMarketId: string, depth?: number): Promise<OrderBookView>;
-  queuePosition(clientOrderId: string): Promise<QueuePositionView | null>;
+  queuePosition(clientOrderId: string, options?: VenueCallOptions): Promise<QueuePositionView | null>;
   /**
    * The venue's private fill stream, where it has one: fills of our resting orders as they happen
    * (another participant traded against them). The reconciliation path is `listFills` on the

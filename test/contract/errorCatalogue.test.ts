@@ -24,7 +24,7 @@ import { createSubaccount, marketOf, newTrader, placed, placeOrder, type Market,
 
 const CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
 const CORE_CODES = CODES.filter(isCoreErrorCode);
-const GATEWAY_ONLY: ErrorCode[] = ['upstream_unavailable', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'method_not_allowed', 'rate_limited'];
+const GATEWAY_ONLY: ErrorCode[] = ['upstream_unavailable', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'method_not_allowed'];
 const logger = createLogger('silent', 'test');
 
 /** Every `code` the OpenAPI document lists under an error response, with that response's status. */
@@ -110,7 +110,7 @@ describe('the catalogue, the OpenAPI document, the gateway and the core agree', 
     const gatewayCode: CoreErrorCode = 'upstream_unavailable';
     expect(isCoreErrorCode(gatewayCode)).toBe(false);
     const client = new CoreClient(
-      { send: async () => ({ status: 200, contentType: 'application/json', text: JSON.stringify({ errors: [{ message: 'x', extensions: { code: 'rate_limited' } }] }) }), close: async () => undefined },
+      { send: async () => ({ status: 200, contentType: 'application/json', text: JSON.stringify({ errors: [{ message: 'x', extensions: { code: 'upstream_unavailable' } }] }) }), close: async () => undefined },
       loadOperations(),
       'secret',
       1000,

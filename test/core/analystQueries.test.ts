@@ -99,6 +99,7 @@ describe('analyst GraphQL: a nested portfolio query', () => {
       revocations: stack.core.revocations,
       venues: stack.core.venues,
       loaders: createLoaders(counted, stack.core.venues),
+      deadline: Date.now() + 60_000,
       logger: createLogger('silent', 'test'),
     };
     statements = 0;

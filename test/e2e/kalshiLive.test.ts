@@ -245,15 +245,21 @@ describe('errors a live trader can act on', () => {
     expect(production.requests.length).toBe(before);
   });
 
-  it('Kalshi unreachable: 503 venue_unavailable, and the order is rejected since nothing was sent', async () => {
+  it('Kalshi unreachable: 503 venue_unavailable and no order is kept, since nothing was sent; a retry with the same key tries again', async () => {
     // Last in the file: the demo fake is stopped, so the demo credential's calls cannot connect.
     const bobSub = (await get('/v1/subaccounts')).body.data.find((s: { name: string }) => s.name === 'bob').id as string;
+    const ordersBefore = await stack.core.db.order.count({ where: { subaccountId: bobSub } });
     await demo.close();
-    const refused = await placeLive(trader, { subaccount_id: bobSub, market_id: fed, side: 'yes', action: 'buy', type: 'limit', price: '0.10', quantity: '1' });
+    const order = { subaccount_id: bobSub, market_id: fed, side: 'yes', action: 'buy', type: 'limit', price: '0.10', quantity: '1' } as const;
+    const refused = await placeLive(trader, order, { 'Idempotency-Key': 'bob-unreachable' });
     expect(refused.status).toBe(503);
     expect(envelopeOf(refused)).toMatchObject({ code: 'venue_unavailable' });
-    const [recorded] = (await get(`/v1/orders?subaccount_id=${bobSub}&limit=1`)).body.data;
-    expect(recorded).toMatchObject({ status: 'rejected', venue_order_id: null, filled_quantity: '0' });
-    expect(recorded.reject_reason).toMatch(/^not_connected: /);
+    expect(envelopeOf(refused).message).toMatch(/^The order was not placed: Kalshi could not be reached/);
+    expect(await stack.core.db.order.count({ where: { subaccountId: bobSub } })).toBe(ordersBefore);
+    // Not a replay of the first answer, nor an old row: the retry is carried out again, and fails the same way.
+    const again = await placeLive(trader, order, { 'Idempotency-Key': 'bob-unreachable' });
+    expect(again.status).toBe(503);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(await stack.core.db.order.count({ where: { subaccountId: bobSub } })).toBe(ordersBefore);
   });
 });

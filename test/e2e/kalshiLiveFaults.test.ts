@@ -111,7 +111,7 @@ describe('live Kalshi under faults (npm start against the fake)', () => {
     // Five bare 429s for eight concurrent creates: each refused create is sent again (same
     // client_order_id) after a backoff, behind the write bucket the 429 drained. Eight creates fit
     // in one KALSHI_TIMEOUT_MS of the basic tier's tokens, and no create can meet six 429s, so none
-    // may fail (docs/kalshi.md: beyond those bounds the answer is 503 venue_unavailable by design).
+    // may fail (docs/kalshi.md: beyond those bounds the answer is 429 rate_limited, nothing sent; kalshiDeadline.test.ts).
     fake.injectFault({ fault: { kind: 'rate_limit' }, method: 'POST', pathPrefix: CREATE_PATH, times: 5 });
     const prices = ['0.11', '0.12', '0.13', '0.14', '0.15', '0.16', '0.17', '0.18'];
     const placed = await Promise.all(

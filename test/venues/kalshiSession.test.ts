@@ -154,7 +154,7 @@ describe('the Kalshi session: rate limits', () => {
 
     fake.injectFault({ fault: { kind: 'rate_limit' }, method: 'POST', pathPrefix: CREATE_PATH, times: 1 });
     const anonymous = await create(s, order({ client_order_id: undefined }));
-    expect(anonymous).toMatchObject({ kind: 'refused', status: 429, venueCode: 'too_many_requests', attempts: 1, error: { code: 'venue_unavailable' } });
+    expect(anonymous).toMatchObject({ kind: 'refused', status: 429, venueCode: 'too_many_requests', attempts: 1, error: { code: 'rate_limited', retryAfterSeconds: 1 } });
   });
 
   it('refuses, unsent, a call that would wait for tokens longer than its bound', async () => {
@@ -169,8 +169,55 @@ describe('the Kalshi session: rate limits', () => {
     sessions.push(tiny);
     const outcomes = await Promise.all([balance(tiny), balance(tiny), balance(tiny)]);
     expect(outcomes.map((o) => o.kind)).toEqual(['answered', 'unavailable', 'unavailable']);
-    expect(outcomes[1]).toMatchObject({ reason: 'rate_wait_exceeded', attempts: 0, error: { code: 'venue_unavailable' } });
+    // 10 tokens of a bucket of 18 refilled at 18/s: the second call is 2 tokens, about 112 ms, away.
+    expect(outcomes[1]).toMatchObject({ reason: 'rate_wait_exceeded', attempts: 0, error: { code: 'rate_limited', retryAfterSeconds: 1 } });
+    expect((outcomes[1] as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(100);
+    expect((outcomes[1] as { retryAfterMs: number }).retryAfterMs).toBeLessThanOrEqual(112);
     expect(fake.requestsSignedBy(alice.keyId)).toHaveLength(1);
+  });
+});
+
+describe('the Kalshi session: a caller\u2019s deadline', () => {
+  /** A session whose backoff is its ceiling (no jitter): 200 ms, then 400 ms, ... */
+  function patient(restUrl: string): KalshiSession {
+    const made = new KalshiSession({
+      restUrl,
+      signer: createKalshiSigner(alice.keyId, alice.privateKey),
+      tier: KALSHI_RATE_TIERS.basic,
+      timeoutMs: 5000,
+      backoff: { baseMs: 200, maxMs: 2000, maxAttempts: 6 },
+      random: () => 1,
+    });
+    sessions.push(made);
+    return made;
+  }
+  const createBy = (s: KalshiSession, body: Record<string, unknown>, deadline: number) => s.request('POST', CREATE, { kind: 'write', body, deadline });
+
+  it('backs off a 429 storm only while an answer could still come in time, then refuses it as rate_limited, unsent', async () => {
+    const fake = await startFake();
+    fake.injectFault({ fault: { kind: 'rate_limit' }, method: 'POST', pathPrefix: CREATE_PATH, times: Infinity });
+    const body = order();
+    // 700 ms: the first 429, a 200 ms backoff, the second 429; a 400 ms backoff would leave less than the 250 ms a send is given.
+    const outcome = await createBy(patient(fake.baseUrl), body, Date.now() + 700);
+    expect(outcome).toMatchObject({ kind: 'refused', status: 429, attempts: 2, error: { code: 'rate_limited' } });
+    expect(fake.requestsSignedBy(alice.keyId).map((r) => r.status)).toEqual([429, 429]);
+    expect(ordersWithClientId(fake, body.client_order_id)).toEqual([]);
+  });
+
+  it('gives up a create whose answer would come after the deadline: unknown (Kalshi placed it), long before its own timeout', async () => {
+    const fake = await startFake();
+    fake.injectFault({ fault: { kind: 'delay', ms: 3000, placeBeforeDelay: true }, method: 'POST', pathPrefix: CREATE_PATH });
+    const body = order();
+    const outcome = await createBy(patient(fake.baseUrl), body, Date.now() + 400);
+    expect(outcome).toMatchObject({ kind: 'unknown', reason: 'timeout', attempts: 1 });
+    expect(ordersWithClientId(fake, body.client_order_id)).toHaveLength(1);
+  });
+
+  it('sends nothing when less time is left than a send is given', async () => {
+    const fake = await startFake();
+    const outcome = await createBy(patient(fake.baseUrl), order(), Date.now() + 100);
+    expect(outcome).toMatchObject({ kind: 'unavailable', reason: 'deadline', attempts: 0, error: { code: 'venue_unavailable' } });
+    expect(fake.requestsSignedBy(alice.keyId)).toEqual([]);
   });
 });
 

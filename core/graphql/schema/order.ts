@@ -102,7 +102,7 @@ builder.mutationFields((t) => ({
     type: 'Order',
     args: { input: t.arg({ type: PlaceOrderInput, required: true }) },
     resolve: async (_query, _root, { input }, ctx) => {
-      const order = await placeOrder(ctx.db, ctx.venues, tradingScope(ctx), input, { idempotency: ctx.idempotency });
+      const order = await placeOrder(ctx.db, ctx.venues, tradingScope(ctx), input, { idempotency: ctx.idempotency }, { deadline: ctx.deadline });
       // Its fate at the venue unknown: a retry with the same key must ask again (same client order id), not replay this.
       if (ctx.idempotency && isUnconfirmed(order.status)) ctx.idempotency.outcomeNotFinal = true;
       return order;
@@ -111,6 +111,6 @@ builder.mutationFields((t) => ({
   cancelOrder: t.prismaField({
     type: 'Order',
     args: { id: t.arg.string({ required: true }) },
-    resolve: (_query, _root, args, ctx) => cancelOrder(ctx.db, ctx.venues, requestScope(ctx), args.id),
+    resolve: (_query, _root, args, ctx) => cancelOrder(ctx.db, ctx.venues, requestScope(ctx), args.id, { deadline: ctx.deadline }),
   }),
 }));

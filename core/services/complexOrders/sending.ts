@@ -39,8 +39,8 @@ export async function sendInOrder(db: Db, venues: VenueRegistry, claimed: Claime
 
 /**
  * Sends one claimed child as an order. Pre-trade risk, validation and venue refusals are the
- * child's outcome (recorded, not thrown); anything else (the database unreachable) leaves the child
- * `sending`, and retryStaleChildren sends it again later.
+ * child's outcome (recorded, not thrown); the venue's rate limit and anything else (the database
+ * unreachable) leave the child `sending`, and retryStaleChildren sends it again later.
  */
 async function sendChild(db: Db, venues: VenueRegistry, childId: string): Promise<void> {
   const child = await db.childOrder.findUniqueOrThrow({ where: { id: childId }, include: { complexOrder: true } });
@@ -80,6 +80,8 @@ async function sendChild(db: Db, venues: VenueRegistry, childId: string): Promis
     }
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
+    // Not sent for the venue's rate limit (no order was kept): the child stays `sending`, and retryStaleChildren sends it later.
+    if (error.code === 'rate_limited') return;
     // A venue refusal comes after the order was created and linked: such a child stays `sent`.
     const linked = await db.childOrder.findUniqueOrThrow({ where: { id: child.id }, select: { orderId: true } });
     await db.childOrder.update({

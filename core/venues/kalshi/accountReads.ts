@@ -1,6 +1,6 @@
 import { DomainError } from '../../domain/errors';
 import { formatDecimal, parseDecimalString } from '../../domain/decimals';
-import type { QueuePositionView, VenueFill, VenueOrderState, VenuePosition } from '../venue';
+import type { QueuePositionView, VenueCallOptions, VenueFill, VenueOrderState, VenuePosition } from '../venue';
 import { fillFromRest, stateFromRestOrder, type OurOrderTerms } from './orderWire';
 import type { KalshiOutcome, KalshiSession } from './session';
 
@@ -9,7 +9,8 @@ import type { KalshiOutcome, KalshiSession } from './session';
  * as the fake records them, fakes/kalshi/restRoutes.ts and wireShapes.ts): one order, orders by
  * ticker and time, fills, balance, positions, queue position. Listings are paged by an opaque
  * `cursor` ("" on the last page) and come newest first. A read that fails throws (or returns)
- * the session's DomainError: nothing changed at the venue, ask again later.
+ * the session's DomainError: nothing changed at the venue, ask again later. The reads on an order's
+ * way (`call`) keep to the caller's deadline.
  */
 
 /**
@@ -35,8 +36,8 @@ export class KalshiAccountReads {
   constructor(private readonly session: KalshiSession) {}
 
   /** `GET /portfolio/orders/{id}`. */
-  async orderById(venueOrderId: string): Promise<KalshiOrderLookup> {
-    const outcome = await this.session.request('GET', `${ORDERS_PATH}/${encodeURIComponent(venueOrderId)}`, { kind: 'read', cost: ONE_ORDER_COST });
+  async orderById(venueOrderId: string, call: VenueCallOptions = {}): Promise<KalshiOrderLookup> {
+    const outcome = await this.session.request('GET', `${ORDERS_PATH}/${encodeURIComponent(venueOrderId)}`, { kind: 'read', cost: ONE_ORDER_COST, deadline: call.deadline });
     if (outcome.kind === 'refused' && outcome.status === 404) return null;
     if (outcome.kind !== 'answered') return 'unavailable';
     const state = stateFromRestOrder((outcome.body as { order?: unknown } | undefined)?.order);
@@ -44,17 +45,17 @@ export class KalshiAccountReads {
   }
 
   /** `GET /portfolio/orders?ticker=&min_ts=` (unix seconds), paged, matching `client_order_id`: Kalshi has no filter by it. */
-  async orderByClientId(ticker: string, clientOrderId: string, since: Date): Promise<KalshiOrderLookup> {
+  async orderByClientId(ticker: string, clientOrderId: string, since: Date, call: VenueCallOptions = {}): Promise<KalshiOrderLookup> {
     const isOurs = (raw: unknown) => stateFromRestOrder(raw)?.clientOrderId === clientOrderId;
-    const raw = await this.pages(ORDERS_PATH, { ticker, min_ts: Math.floor(since.getTime() / 1000) }, 'orders', isOurs);
+    const raw = await this.pages(ORDERS_PATH, { ticker, min_ts: Math.floor(since.getTime() / 1000) }, 'orders', isOurs, call);
     if (raw instanceof DomainError) return 'unavailable';
     const match = raw.find(isOurs);
     return match === undefined ? null : { state: stateFromRestOrder(match)! };
   }
 
   /** One order's fills (`GET /portfolio/fills?order_id=`) in its own terms, oldest first. */
-  async fillsOfOrder(venueOrderId: string, order: OurOrderTerms): Promise<VenueFill[] | DomainError> {
-    const raw = await this.pages('/portfolio/fills', { order_id: venueOrderId }, 'fills');
+  async fillsOfOrder(venueOrderId: string, order: OurOrderTerms, call: VenueCallOptions = {}): Promise<VenueFill[] | DomainError> {
+    const raw = await this.pages('/portfolio/fills', { order_id: venueOrderId }, 'fills', undefined, call);
     if (raw instanceof DomainError) return raw;
     return oldestFirst(raw.map((fill) => fillFromRest(fill, order)).filter((fill): fill is VenueFill => fill !== null));
   }
@@ -93,8 +94,8 @@ export class KalshiAccountReads {
    * only the one-order GET at 2): Kalshi reports the contracts ahead (`queue_position_fp`), not
    * the orders. Null when the order is not resting (404).
    */
-  async queuePosition(venueOrderId: string): Promise<QueuePositionView | null> {
-    const outcome = await this.session.request('GET', `${ORDERS_PATH}/${encodeURIComponent(venueOrderId)}/queue_position`, { kind: 'read' });
+  async queuePosition(venueOrderId: string, call: VenueCallOptions = {}): Promise<QueuePositionView | null> {
+    const outcome = await this.session.request('GET', `${ORDERS_PATH}/${encodeURIComponent(venueOrderId)}/queue_position`, { kind: 'read', deadline: call.deadline });
     if (outcome.kind === 'refused' && outcome.status === 404) return null;
     if (outcome.kind !== 'answered') throw errorOf(outcome);
     const ahead = parseDecimalString((outcome.body as { queue_position_fp?: unknown } | undefined)?.queue_position_fp);
@@ -103,11 +104,17 @@ export class KalshiAccountReads {
   }
 
   /** Every item of a cursor-paged listing `{cursor, <field>: [...]}`, newest first; stops early once `stopAt` matches an item. */
-  private async pages(path: string, query: Record<string, string | number>, field: string, stopAt?: (item: unknown) => boolean): Promise<unknown[] | DomainError> {
+  private async pages(
+    path: string,
+    query: Record<string, string | number>,
+    field: string,
+    stopAt?: (item: unknown) => boolean,
+    call: VenueCallOptions = {},
+  ): Promise<unknown[] | DomainError> {
     const items: unknown[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page += 1) {
-      const outcome = await this.session.request<Record<string, unknown> | undefined>('GET', path, { kind: 'read', query: { ...query, limit: PAGE_LIMIT, cursor } });
+      const outcome = await this.session.request<Record<string, unknown> | undefined>('GET', path, { kind: 'read', query: { ...query, limit: PAGE_LIMIT, cursor }, deadline: call.deadline });
       if (outcome.kind !== 'answered') return errorOf(outcome);
       const list = outcome.body?.[field];
       if (!Array.isArray(list)) return unreadableAnswer(`GET ${path}`);

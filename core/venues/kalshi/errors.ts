@@ -1,4 +1,4 @@
-import { DomainError, type ErrorCode } from '../../domain/errors';
+import { DomainError, RateLimited, type ErrorCode } from '../../domain/errors';
 
 /**
  * Kalshi's error answers (Trade API v2, as of 2026-08) read and mapped to our codes
@@ -57,9 +57,18 @@ function describe(venue: KalshiErrorBody): string {
   return `Kalshi refused the request with code '${venue.code}'${details}${message}.`;
 }
 
+/** Kalshi refills its buckets every second: a 429 we stopped retrying is worth trying again after one. */
+export const KALSHI_429_RETRY_AFTER_MS = 1000;
+
+/** Our rate_limited error for this credential's Kalshi rate limit; nothing was sent, so it may be retried after `retryAfterMs`. */
+export function rateLimited(what: string, retryAfterMs: number): RateLimited {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new RateLimited(`Kalshi's rate limit for this subaccount's credential: ${what}. Retry after ${seconds} s.`, seconds);
+}
+
 /** The DomainError for a Kalshi refusal (an answer with an error status). */
 export function kalshiRefusalError(status: number, venue: KalshiErrorBody): DomainError {
-  if (status === 429) return new DomainError('venue_unavailable', `Kalshi kept answering 429 '${venue.code}' (rate limited) after our backoff.`);
+  if (status === 429) return rateLimited(`Kalshi answered 429 '${venue.code}' and our backoff ran out`, KALSHI_429_RETRY_AFTER_MS);
   if (status >= 500) return new DomainError('venue_unavailable', `Kalshi answered ${status} '${venue.code}'.`);
   return new DomainError(CODE_MAP[venue.code] ?? 'venue_error', describe(venue));
 }

@@ -7,9 +7,11 @@ import type {
   OurOrderRecord,
   OurOrders,
   QueuePositionView,
+  VenueCallOptions,
   VenueCancelResult,
   VenueErrorCode,
   VenueFill,
+  VenueNotSent,
   VenueOrderRequest,
   VenueOrderState,
   VenuePlaceResult,
@@ -17,6 +19,7 @@ import type {
 } from '../venue';
 import { KalshiAccountReads, ONE_ORDER_COST, oldestFirst, type KalshiOrderLookup } from './accountReads';
 import { createOrderBody, fillFromRest, fillFromStream, fillOrderIds, stateFromCreateAnswer, type OurOrderTerms } from './orderWire';
+import { KALSHI_429_RETRY_AFTER_MS } from './errors';
 import type { KalshiOutcome, KalshiSession } from './session';
 
 export type { KalshiOrderLookup } from './accountReads';
@@ -60,10 +63,17 @@ const BY_ERROR_CODE: Partial<Readonly<Record<ErrorCode, VenueErrorCode>>> = {
   insufficient_funds: 'insufficient_funds',
   market_not_tradable: 'market_not_tradable',
   not_found: 'order_not_found', // 404 on the order paths: no such order, or already canceled or executed
-  venue_unavailable: 'venue_unavailable', // 429 after our backoff
+  rate_limited: 'rate_limited', // 429 after our backoff
 };
 
 const rejected = (code: VenueErrorCode, venueCode: string, message: string) => ({ outcome: 'rejected', code, venueCode, message }) as const;
+
+/** A create the session never sent: over our rate limit (its tokens are `retryAfterMs` away), no connection, or no time left. */
+function notSent(outcome: Extract<KalshiOutcome, { kind: 'unavailable' }>): VenueNotSent {
+  return outcome.reason === 'rate_wait_exceeded'
+    ? { outcome: 'not_sent', reason: 'rate_limited', retryAfterMs: outcome.retryAfterMs ?? KALSHI_429_RETRY_AFTER_MS, message: outcome.error.message }
+    : { outcome: 'not_sent', reason: 'unreachable', retryAfterMs: 0, message: outcome.error.message };
+}
 
 function refusalCode(outcome: Extract<KalshiOutcome, { kind: 'refused' }>): VenueErrorCode {
   return BY_VENUE_CODE[outcome.venueCode] ?? BY_ERROR_CODE[outcome.error.code] ?? 'venue_error';
@@ -88,20 +98,27 @@ export class KalshiVenue implements LiveVenue {
     this.lookupWindowMs = options.lookupWindowMs ?? DEFAULT_LOOKUP_WINDOW_MS;
   }
 
-  async placeOrder(request: VenueOrderRequest): Promise<VenuePlaceResult> {
+  /**
+   * One V2 create. Within the caller's deadline (`call`): the create is sent only if it can be
+   * answered in time, and the reads after it (the fills of an order that traded) are left to the
+   * reconciliation sweep when no time is left.
+   */
+  async placeOrder(request: VenueOrderRequest, call: VenueCallOptions = {}): Promise<VenuePlaceResult> {
     const built = createOrderBody(request);
     if (!built.ok) return rejected('invalid_request', built.refusal.code, built.refusal.message);
-    const outcome = await this.session.request('POST', CREATE, { kind: 'write', body: built.body });
+    const outcome = await this.session.request('POST', CREATE, { kind: 'write', body: built.body, deadline: call.deadline });
     if (outcome.kind === 'unknown') return { outcome: 'unknown', message: outcome.error.message };
-    // Only when nothing can have been sent (no connection, or the rate-limit wait was too long).
-    if (outcome.kind === 'unavailable') return rejected('venue_unavailable', outcome.reason, outcome.error.message);
+    // A write is `unavailable` only when nothing was sent (no connection, the rate-limit wait, no time left).
+    if (outcome.kind === 'unavailable') return notSent(outcome);
     if (outcome.kind === 'answered') {
       const state = stateFromCreateAnswer(outcome.body, request);
       // Kalshi acted but we cannot read what it did: the reconciler finds the order by its client_order_id.
       if (state === null) return { outcome: 'unknown', message: 'Kalshi accepted the order with an answer we could not read; it is reconciled by its client order id.' };
-      return this.accepted(state, request);
+      return this.accepted(state, request, call);
     }
-    if (outcome.venueCode === 'order_already_exists') return this.alreadyPlaced(request);
+    // Kalshi's 429 comes before it acts: the order is not there.
+    if (outcome.status === 429) return { outcome: 'not_sent', reason: 'rate_limited', retryAfterMs: KALSHI_429_RETRY_AFTER_MS, message: outcome.error.message };
+    if (outcome.venueCode === 'order_already_exists') return this.alreadyPlaced(request, call);
     // A killed fill-or-kill is an answer, not an error: Kalshi keeps no order for it.
     if (outcome.venueCode === 'fill_or_kill_insufficient_resting_volume') {
       const killed = { venueOrderId: null, clientOrderId: request.clientOrderId, status: 'canceled', filledQuantity: '0', remainingQuantity: '0' } as const;
@@ -135,17 +152,17 @@ export class KalshiVenue implements LiveVenue {
    * known venue bug; the action itself is right). When that read fails the outcome is `unknown`:
    * the cancel was done, but what the order looks like now is not known.
    */
-  async cancelOrder(clientOrderId: string): Promise<VenueCancelResult> {
+  async cancelOrder(clientOrderId: string, call: VenueCallOptions = {}): Promise<VenueCancelResult> {
     const record = await this.ourOrders.byClientOrderId(clientOrderId);
     if (record === null) return rejected('order_not_found', 'not_ours', `No order of ours has client order id '${clientOrderId}'.`);
-    const venueOrderId = await this.venueOrderIdOf(record);
+    const venueOrderId = await this.venueOrderIdOf(record, call);
     if (venueOrderId === 'unavailable') return rejected('venue_unavailable', 'lookup_failed', `Kalshi could not be asked where order '${clientOrderId}' is; nothing was canceled.`);
     if (venueOrderId === null) return rejected('order_not_found', 'not_found', `Kalshi holds no order with client order id '${clientOrderId}'.`);
-    const outcome = await this.session.request('DELETE', `${CREATE}/${encodeURIComponent(venueOrderId)}`, { kind: 'write', cost: ONE_ORDER_COST });
+    const outcome = await this.session.request('DELETE', `${CREATE}/${encodeURIComponent(venueOrderId)}`, { kind: 'write', cost: ONE_ORDER_COST, deadline: call.deadline });
     if (outcome.kind === 'unknown') return { outcome: 'unknown', message: outcome.error.message };
-    if (outcome.kind === 'unavailable') return rejected('venue_unavailable', outcome.reason, outcome.error.message);
+    if (outcome.kind === 'unavailable') return rejected(outcome.reason === 'rate_wait_exceeded' ? 'rate_limited' : 'venue_unavailable', outcome.reason, outcome.error.message);
     if (outcome.kind === 'refused') return rejected(refusalCode(outcome), outcome.venueCode, outcome.error.message);
-    const after = await this.reads.orderById(venueOrderId);
+    const after = await this.reads.orderById(venueOrderId, call);
     if (after === null || after === 'unavailable') {
       return { outcome: 'unknown', message: 'Kalshi accepted the cancel, but the order could not be read back; its state comes with reconciliation.' };
     }
@@ -153,12 +170,12 @@ export class KalshiVenue implements LiveVenue {
   }
 
   /** The contracts ahead of our resting order (Kalshi does not count the orders); null when it is not resting or not ours. */
-  async queuePosition(clientOrderId: string): Promise<QueuePositionView | null> {
+  async queuePosition(clientOrderId: string, call: VenueCallOptions = {}): Promise<QueuePositionView | null> {
     const record = await this.ourOrders.byClientOrderId(clientOrderId);
     if (record === null) return null;
-    const venueOrderId = await this.venueOrderIdOf(record);
+    const venueOrderId = await this.venueOrderIdOf(record, call);
     if (venueOrderId === 'unavailable') throw new DomainError('venue_unavailable', `Kalshi could not be asked where order '${clientOrderId}' is.`);
-    return venueOrderId === null ? null : this.reads.queuePosition(venueOrderId);
+    return venueOrderId === null ? null : this.reads.queuePosition(venueOrderId, call);
   }
 
   async orderBook(venueMarketId: string, depth?: number): Promise<OrderBookView> {
@@ -236,38 +253,41 @@ export class KalshiVenue implements LiveVenue {
   // --- helpers ---------------------------------------------------------------------------
 
   /** An accepted order with its fills (`GET /portfolio/fills?order_id=`) when anything filled. */
-  private async accepted(state: VenueOrderState, order: OurOrderTerms): Promise<VenuePlaceResult> {
+  private async accepted(state: VenueOrderState, order: OurOrderTerms, call: VenueCallOptions): Promise<VenuePlaceResult> {
     if (state.venueOrderId === null || new Decimal(state.filledQuantity).isZero()) return { outcome: 'accepted', order: state, fills: [] };
-    const fills = await this.reads.fillsOfOrder(state.venueOrderId, order);
+    const fills = await this.reads.fillsOfOrder(state.venueOrderId, order, call);
     // The order is placed either way: if its fills cannot be read now, the REST sweep (fillsSince) brings them.
     return { outcome: 'accepted', order: state, fills: fills instanceof DomainError ? [] : fills };
   }
 
   /** A 409 `order_already_exists`: the first send with this client_order_id landed. Report that order; never place another. */
-  private async alreadyPlaced(request: VenueOrderRequest): Promise<VenuePlaceResult> {
+  private async alreadyPlaced(request: VenueOrderRequest, call: VenueCallOptions): Promise<VenuePlaceResult> {
     const record = await this.ourOrders.byClientOrderId(request.clientOrderId);
-    const found = await this.locate({
-      clientOrderId: request.clientOrderId,
-      venueMarketId: request.venueMarketId,
-      venueOrderId: record?.venueOrderId ?? null,
-      createdAt: record?.createdAt ?? new Date(this.clock()),
-    });
+    const found = await this.locate(
+      {
+        clientOrderId: request.clientOrderId,
+        venueMarketId: request.venueMarketId,
+        venueOrderId: record?.venueOrderId ?? null,
+        createdAt: record?.createdAt ?? new Date(this.clock()),
+      },
+      call,
+    );
     if (found === null || found === 'unavailable') {
       return { outcome: 'unknown', message: `Kalshi already holds an order with client order id '${request.clientOrderId}' but it could not be read now; it is reconciled later.` };
     }
-    return this.accepted(found.state, request);
+    return this.accepted(found.state, request, call);
   }
 
   /** By venue order id when we have it, else by ticker and time window from our creation minus `lookupWindowMs`. */
-  private async locate(order: Lookup): Promise<KalshiOrderLookup> {
-    if (order.venueOrderId !== null) return this.reads.orderById(order.venueOrderId);
-    return this.reads.orderByClientId(order.venueMarketId, order.clientOrderId, new Date(order.createdAt.getTime() - this.lookupWindowMs));
+  private async locate(order: Lookup, call: VenueCallOptions = {}): Promise<KalshiOrderLookup> {
+    if (order.venueOrderId !== null) return this.reads.orderById(order.venueOrderId, call);
+    return this.reads.orderByClientId(order.venueMarketId, order.clientOrderId, new Date(order.createdAt.getTime() - this.lookupWindowMs), call);
   }
 
   /** Our venue order id for a record: the recorded one, else found by lookup; null when Kalshi holds no such order. */
-  private async venueOrderIdOf(record: OurOrderRecord): Promise<string | null | 'unavailable'> {
+  private async venueOrderIdOf(record: OurOrderRecord, call: VenueCallOptions = {}): Promise<string | null | 'unavailable'> {
     if (record.venueOrderId !== null) return record.venueOrderId;
-    const found = await this.locate(record);
+    const found = await this.locate(record, call);
     return found === null || found === 'unavailable' ? found : found.state.venueOrderId;
   }
 

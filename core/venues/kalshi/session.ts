@@ -3,7 +3,7 @@ import { Pool } from 'undici';
 import { DomainError } from '../../domain/errors';
 import { kalshiEnvironmentNamed, type KalshiCredential } from '../../domain/credentialShapes';
 import { kalshiEndpoints, type KalshiUrls } from './endpoints';
-import { kalshiRefusalError, readKalshiError } from './errors';
+import { kalshiRefusalError, rateLimited, readKalshiError } from './errors';
 import { kalshiSignerFromCredential, type KalshiSigner } from './signing';
 import { KALSHI_DEFAULT_COST, KALSHI_RATE_TIERS, KalshiTokenBuckets, type BucketKind, type KalshiRateTier, type KalshiTierName } from './tokenBuckets';
 
@@ -28,7 +28,12 @@ import { KALSHI_DEFAULT_COST, KALSHI_RATE_TIERS, KalshiTokenBuckets, type Bucket
  * exponential backoff with full jitter, bounded in attempts, but only when re-sending is safe: a
  * read, a cancel, or a create carrying a `client_order_id` (a 429 is refused before the venue acts,
  * and the same id makes a duplicate impossible: Kalshi answers 409 `order_already_exists`). Other
- * writes get the 429 as a refusal.
+ * writes get the 429 as a refusal. A 429 that is not retried is refused as `rate_limited`.
+ *
+ * A call may carry a `deadline` (epoch ms, the caller's: a client is waiting). Nothing is sent that
+ * could not be answered before it: a rate-limit wait or a 429 backoff that would leave less than
+ * `minSendMs` is not waited (the call ends `unavailable`, or `refused` with the last 429), and a
+ * send's own timeout is cut to the deadline.
  *
  * Nothing here logs. No header, signature or key ever goes into an outcome or an error: messages
  * are written here from the status and Kalshi's code, never from a transport error's text.
@@ -42,6 +47,8 @@ export interface KalshiRequestOptions {
   readonly cost?: number;
   /** Whether a 429 may be retried; by default reads, DELETEs (cancels) and bodies with a `client_order_id`. */
   readonly retryOn429?: boolean;
+  /** Epoch ms past which the caller no longer waits (see above). */
+  readonly deadline?: number;
 }
 
 export type KalshiLostReason = 'timeout' | 'connection_lost' | 'server_error' | 'unreadable_answer';
@@ -52,9 +59,11 @@ export type KalshiOutcome<T = unknown> =
   | { readonly kind: 'unknown'; readonly reason: KalshiLostReason; readonly error: DomainError; readonly attempts: number }
   | {
       readonly kind: 'unavailable';
-      readonly reason: KalshiLostReason | 'not_connected' | 'rate_wait_exceeded';
+      /** `deadline`: no time was left to send it; `rate_wait_exceeded`: its tokens are `retryAfterMs` away. */
+      readonly reason: KalshiLostReason | 'not_connected' | 'rate_wait_exceeded' | 'deadline';
       readonly error: DomainError;
       readonly attempts: number;
+      readonly retryAfterMs?: number;
     };
 
 export interface KalshiBackoff {
@@ -80,6 +89,8 @@ export interface KalshiSessionOptions {
   readonly backoff?: KalshiBackoff;
   /** Keep-alive connections in the pool; 8 by default. */
   readonly connections?: number;
+  /** The least time a send is given before a caller's deadline; 250 ms (or the timeout, if shorter) by default. */
+  readonly minSendMs?: number;
   readonly clock?: () => number;
   readonly random?: () => number;
 }
@@ -100,6 +111,8 @@ export class KalshiSession {
   private readonly buckets: KalshiTokenBuckets;
   private readonly backoff: KalshiBackoff;
   private readonly maxRateWaitMs: number;
+  private readonly minSendMs: number;
+  private readonly clock: () => number;
   private readonly random: () => number;
 
   constructor(private readonly options: KalshiSessionOptions) {
@@ -116,6 +129,8 @@ export class KalshiSession {
     this.buckets = new KalshiTokenBuckets(options.tier, options.clock);
     this.backoff = options.backoff ?? KALSHI_DEFAULT_BACKOFF;
     this.maxRateWaitMs = options.maxRateWaitMs ?? options.timeoutMs;
+    this.minSendMs = options.minSendMs ?? Math.min(250, options.timeoutMs);
+    this.clock = options.clock ?? Date.now;
     this.random = options.random ?? Math.random;
   }
 
@@ -128,22 +143,33 @@ export class KalshiSession {
     const retryOn429 = options.retryOn429 ?? defaultRetryOn429(verb, options);
     const isWrite = options.kind === 'write';
 
+    const cost = options.cost ?? KALSHI_DEFAULT_COST;
+    // Time left before the caller's deadline, less the least a send needs.
+    const spare = () => (options.deadline === undefined ? Infinity : options.deadline - this.clock() - this.minSendMs);
+
     for (let attempt = 1; ; attempt += 1) {
-      const waitMs = this.buckets.reserve(options.kind, options.cost ?? KALSHI_DEFAULT_COST, this.maxRateWaitMs);
+      if (spare() < 0) {
+        return { kind: 'unavailable', reason: 'deadline', attempts: attempt - 1, error: new DomainError('venue_unavailable', 'No time was left within the request to send it to Kalshi; it was not sent.') };
+      }
+      const waitMs = this.buckets.reserve(options.kind, cost, Math.min(this.maxRateWaitMs, spare()));
       if (waitMs === null) {
-        return { kind: 'unavailable', reason: 'rate_wait_exceeded', attempts: attempt - 1, error: new DomainError('venue_unavailable', 'Kalshi rate limit: the call would wait too long for its turn, so it was not sent.') };
+        const retryAfterMs = this.buckets.waitFor(options.kind, cost);
+        return { kind: 'unavailable', reason: 'rate_wait_exceeded', attempts: attempt - 1, retryAfterMs, error: rateLimited('the call would wait too long for its turn under our Kalshi rate limit, so it was not sent', retryAfterMs) };
       }
       if (waitMs > 0) await sleep(waitMs);
-      const result = await this.send(verb, fullPath, target, body);
+      const result = await this.send(verb, fullPath, target, body, options.deadline);
 
       if (result.sent === 'not_sent') {
         return { kind: 'unavailable', reason: 'not_connected', attempts: attempt, error: new DomainError('venue_unavailable', 'Kalshi could not be reached; the request was not sent.') };
       }
       if (result.sent === 'lost') return lostOutcome(isWrite, result.reason, attempt);
       if (result.status === 429 && retryOn429 && attempt < this.backoff.maxAttempts) {
+        const backoffMs = this.backoffMs(attempt);
         this.buckets.drain(options.kind);
-        await sleep(this.backoffMs(attempt));
-        continue;
+        if (backoffMs <= spare()) {
+          await sleep(backoffMs);
+          continue;
+        }
       }
       if (result.status >= 500) return lostOutcome(isWrite, 'server_error', attempt, result.status);
       const parsed = parseJson(result.text);
@@ -166,10 +192,11 @@ export class KalshiSession {
     return Math.round(this.random() * ceiling);
   }
 
-  private async send(method: string, signedPath: string, target: string, body: string | undefined): Promise<Attempt> {
+  private async send(method: string, signedPath: string, target: string, body: string | undefined, deadline: number | undefined): Promise<Attempt> {
     const headers: Record<string, string> = { accept: 'application/json', ...this.options.signer?.request(method, signedPath) };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    const timeoutMs = deadline === undefined ? this.options.timeoutMs : Math.max(1, Math.min(this.options.timeoutMs, deadline - this.clock()));
+    const signal = AbortSignal.timeout(timeoutMs);
     try {
       const res = await this.pool.request({ method: method as 'GET', path: target, headers, body, signal });
       return { sent: 'answer', status: res.statusCode, text: await res.body.text() };

@@ -58,12 +58,17 @@ export class TokenBucket {
    */
   reserve(cost: number, maxWaitMs: number): number | null {
     if (!(cost > 0) || cost > this.capacity) return null;
+    const waitMs = this.waitFor(cost);
+    if (waitMs > maxWaitMs) return null;
+    this.tokens -= cost;
+    return waitMs;
+  }
+
+  /** How many milliseconds `cost` tokens are away now (0 when they are there); reserves nothing. */
+  waitFor(cost: number): number {
     this.refill();
     const after = this.tokens - cost;
-    const waitMs = after >= 0 ? 0 : Math.ceil((-after / this.perSecond) * 1000);
-    if (waitMs > maxWaitMs) return null;
-    this.tokens = after;
-    return waitMs;
+    return after >= 0 ? 0 : Math.ceil((-after / this.perSecond) * 1000);
   }
 
   /** The venue said 429: what we thought was there is not; start again from empty. */
@@ -85,6 +90,10 @@ export class KalshiTokenBuckets {
 
   reserve(kind: BucketKind, cost: number, maxWaitMs: number): number | null {
     return this.buckets[kind].reserve(cost, maxWaitMs);
+  }
+
+  waitFor(kind: BucketKind, cost: number): number {
+    return this.buckets[kind].waitFor(cost);
   }
 
   drain(kind: BucketKind): void {
