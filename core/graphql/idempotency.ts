@@ -3,7 +3,8 @@ import canonicalize from 'canonicalize';
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { CoreErrorCode } from '../../contract/errors';
-import type { Db } from '../db/prismaClient';
+import { sqlPoolOf, type Db } from '../db/prismaClient';
+import type { SqlClient } from '../db/sql';
 import type { CoreContext, IdempotencyClaim } from './context';
 import { graphqlError } from './errorMasking';
 
@@ -26,7 +27,15 @@ const NOT_STORED = new Set<unknown>(['invalid_request', 'internal_error', 'venue
 type StoredError = { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> };
 type Stored = { data?: unknown; errors?: StoredError[] };
 
+// The claim, its release and its completion: the statements of every order, over `pg` directly (core/db/sql.ts).
+const CLAIM = `INSERT INTO idempotency_records (api_key_id, key, operation, request_hash, state, created_at)
+  VALUES ($1, $2, $3, $4, 'in_flight', now()) ON CONFLICT (api_key_id, key) DO NOTHING`;
+const RELEASE = 'DELETE FROM idempotency_records WHERE api_key_id = $1 AND key = $2';
+const COMPLETE = `UPDATE idempotency_records SET state = 'completed', response_body = $3, completed_at = now()
+  WHERE api_key_id = $1 AND key = $2`;
+
 export function useIdempotency(db: Db, maskError: (error: unknown) => Error): Plugin<CoreContext> {
+  const sql = sqlPoolOf(db);
   return {
     async onExecute({ args, setResultAndStopExecution, extendContext }) {
       const context = args.contextValue as CoreContext & { params?: { extensions?: Record<string, unknown> } };
@@ -34,7 +43,7 @@ export function useIdempotency(db: Db, maskError: (error: unknown) => Error): Pl
       if (typeof key !== 'string' || context.principal.kind !== 'api_key') return;
       const claim: IdempotencyClaim = { apiKeyId: context.principal.keyId, key };
       const requestHash = hashOf(args.operationName ?? '', args.variableValues ?? {});
-      const outcome = await claimKey(db, claim, args.operationName ?? '', requestHash);
+      const outcome = await claimKey(db, sql, claim, args.operationName ?? '', requestHash);
       if (outcome.kind === 'replay') {
         setResultAndStopExecution(replayOf(outcome.stored));
         return;
@@ -49,19 +58,15 @@ export function useIdempotency(db: Db, maskError: (error: unknown) => Error): Pl
           const single = result as ExecutionResult;
           const errors = (single.errors ?? []).map((e) => maskError(e) as GraphQLError);
           const code = errors[0]?.extensions?.code;
-          const where = { apiKeyId_key: { apiKeyId: claim.apiKeyId, key: claim.key } };
           if (NOT_STORED.has(code) || claim.outcomeNotFinal) {
-            await db.idempotencyRecord.delete({ where });
+            await sql.query({ name: 'idempotency_release', text: RELEASE, values: [claim.apiKeyId, claim.key] });
             return;
           }
           const stored: Stored = {
             ...(single.data !== undefined ? { data: single.data } : {}),
             ...(errors.length ? { errors: errors.map((e) => e.toJSON() as StoredError) } : {}),
           };
-          await db.idempotencyRecord.update({
-            where,
-            data: { state: 'completed', responseBody: JSON.stringify(stored), completedAt: new Date() },
-          });
+          await sql.query({ name: 'idempotency_complete', text: COMPLETE, values: [claim.apiKeyId, claim.key, JSON.stringify(stored)] });
         },
       };
     },
@@ -74,14 +79,11 @@ function hashOf(operation: string, variables: unknown): string {
 
 type ClaimOutcome = { kind: 'claimed' } | { kind: 'replay'; stored: Stored } | { kind: 'refused'; error: GraphQLError };
 
-async function claimKey(db: Db, claim: IdempotencyClaim, operation: string, requestHash: string): Promise<ClaimOutcome> {
-  const inserted = await db.$executeRaw`
-    INSERT INTO idempotency_records (api_key_id, key, operation, request_hash, state, created_at)
-    VALUES (${claim.apiKeyId}, ${claim.key}, ${operation}, ${requestHash}, 'in_flight', now())
-    ON CONFLICT (api_key_id, key) DO NOTHING`;
-  if (inserted === 1) return { kind: 'claimed' };
-  const record = await db.idempotencyRecord.findUnique({ where: { apiKeyId_key: claim } });
-  if (!record) return claimKey(db, claim, operation, requestHash); // removed in between: try again
+async function claimKey(db: Db, sql: SqlClient, claim: IdempotencyClaim, operation: string, requestHash: string): Promise<ClaimOutcome> {
+  const inserted = await sql.query({ name: 'idempotency_claim', text: CLAIM, values: [claim.apiKeyId, claim.key, operation, requestHash] });
+  if (inserted.rowCount === 1) return { kind: 'claimed' };
+  const record = await db.idempotencyRecord.findUnique({ where: { apiKeyId_key: { apiKeyId: claim.apiKeyId, key: claim.key } } });
+  if (!record) return claimKey(db, sql, claim, operation, requestHash); // removed in between: try again
   if (record.requestHash !== requestHash || record.operation !== operation) {
     return refuse('idempotency_key_reused', 'This Idempotency-Key was already used with a different request.');
   }

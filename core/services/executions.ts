@@ -1,4 +1,4 @@
-import type { Db } from '../db/prismaClient';
+import { sqlPoolOf, type Db } from '../db/prismaClient';
 import type { Order, Prisma } from '../generated/prisma/client';
 import { newId } from '../domain/ids';
 import { applyFill, type FillEffect } from '../domain/positionAccounting';
@@ -7,6 +7,7 @@ import { averagePriceOf, Decimal, formatDecimal } from '../domain/decimals';
 import { venueName } from '../domain/venues';
 import { statusAfterReport } from '../domain/orderLifecycle';
 import type { VenueFill, VenueOrderState } from '../venues/venue';
+import { findOrder, setOrderStatusIfUnchanged } from './orderStatements';
 
 type Tx = Prisma.TransactionClient;
 
@@ -15,13 +16,16 @@ type Tx = Prisma.TransactionClient;
  * by venue fill id), the position, the cash of a test subaccount, the order's filled quantity,
  * average price, fees and status, and a receipt for the fills. Called with the venue's answer to a
  * placement and with fills the venue pushes later; applying the same fill twice changes nothing.
+ * `known`: the order as the caller just wrote or read it (the placement), so that an answer
+ * without fills is one compare-and-set statement and no read.
  */
 export async function recordExecution(
   db: Db,
   orderId: string,
   report: { fills: VenueFill[]; state?: VenueOrderState },
+  known?: Order,
 ): Promise<Order> {
-  if (report.fills.length === 0 && report.state) return recordStateOnly(db, orderId, report.state);
+  if (report.fills.length === 0 && report.state) return recordStateOnly(db, orderId, report.state, known);
   return recordUnderLock(db, orderId, report);
 }
 
@@ -110,16 +114,13 @@ async function addToDailyPnl(tx: Tx, order: Order, executedAt: Date, fill: { rea
  * lock: the status is decided by `statusAfterReport`, as on the locked path, and written only if the
  * order has not changed since it was read (compare-and-set); if it has, the locked path decides.
  */
-async function recordStateOnly(db: Db, orderId: string, state: VenueOrderState): Promise<Order> {
-  const order = await db.order.findUniqueOrThrow({ where: { id: orderId } });
+async function recordStateOnly(db: Db, orderId: string, state: VenueOrderState, known?: Order): Promise<Order> {
+  const sql = sqlPoolOf(db);
+  const order = known ?? (await findOrder(sql, orderId));
+  if (!order) throw new Error(`recordExecution: order ${orderId} does not exist`);
   const status = statusAfterReport(order.status, { filled: new Decimal(order.filledQuantity.toString()), quantity: order.quantity.toString() }, state.status);
-  const change = { status, venueOrderId: state.venueOrderId, updatedAt: new Date() };
-  const { count } = await db.order.updateMany({
-    where: { id: orderId, status: order.status, filledQuantity: order.filledQuantity },
-    data: change,
-  });
-  if (count === 1) return { ...order, ...change };
-  return recordUnderLock(db, orderId, { fills: [], state });
+  const written = await setOrderStatusIfUnchanged(sql, order, { status, venueOrderId: state.venueOrderId });
+  return written ?? recordUnderLock(db, orderId, { fills: [], state });
 }
 
 async function newFillsOnly(tx: Tx, order: Order, fills: VenueFill[]): Promise<VenueFill[]> {

@@ -1,10 +1,9 @@
 import { Decimal } from '../domain/decimals';
 import { grossExposure } from '../domain/limitUsage';
+import { queryPlain, type SqlClient } from '../db/sql';
 import { Prisma } from '../generated/prisma/client';
 import type { RiskLimitValues, SubaccountExposure } from '../domain/preTradeRisk';
 import { limitUsageOf, limitUsageStatement, type LimitUsageRow } from './limitUsage';
-
-type Tx = Prisma.TransactionClient;
 
 
 export interface PreTradeState {
@@ -23,13 +22,13 @@ export interface PreTradeState {
  * taken after the lock.
  */
 export async function loadPreTradeState(
-  tx: Tx,
+  tx: SqlClient,
   subaccount: { id: string; workspaceId: string; cashBalance: Decimal.Value; environment: 'test' | 'live' },
   market: { id: string; side: 'yes' | 'no' },
   clientOrderId: string,
 ): Promise<PreTradeState> {
-  const [row] = await tx.$queryRaw<
-    (LimitUsageRow & {
+  const [row] = await queryPlain<
+    LimitUsageRow & {
       position: string;
       open_buys_here: string;
       open_sells_here: string;
@@ -41,18 +40,18 @@ export async function loadPreTradeState(
       max_orders_per_minute: number | null;
       trading_halted: boolean;
       existing_order_id: string | null;
-    })[]
+    }
   >(
+    tx,
     limitUsageStatement([subaccount.id], {
       columns: Prisma.sql`,
       coalesce((SELECT quantity FROM positions WHERE subaccount_id = ${subaccount.id} AND market_id = ${market.id} AND side = ${market.side}::"OrderSide"), 0)::text AS position,
-      coalesce((SELECT sum(remaining) FROM working WHERE market_id = ${market.id} AND side = ${market.side}::"OrderSide" AND action = 'buy'), 0)::text AS open_buys_here,
-      coalesce((SELECT sum(remaining) FROM working WHERE market_id = ${market.id} AND side = ${market.side}::"OrderSide" AND action = 'sell'), 0)::text AS open_sells_here,
+      coalesce((SELECT remaining FROM totals WHERE market_id = ${market.id} AND side = ${market.side}::"OrderSide" AND action = 'buy'), 0)::text AS open_buys_here,
+      coalesce((SELECT remaining FROM totals WHERE market_id = ${market.id} AND side = ${market.side}::"OrderSide" AND action = 'sell'), 0)::text AS open_sells_here,
       l.max_order_notional::text, l.max_position_per_market::text, l.max_gross_exposure::text,
       l.max_daily_realized_loss::text, l.max_open_orders, l.max_orders_per_minute,
       (SELECT trading_halted FROM workspaces WHERE id = ${subaccount.workspaceId}) AS trading_halted,
       (SELECT id FROM orders WHERE workspace_id = ${subaccount.workspaceId} AND client_order_id = ${clientOrderId}) AS existing_order_id`,
-      joins: Prisma.sql`JOIN risk_limits l ON l.subaccount_id = s.id`,
     }),
   );
   const position = new Decimal(row.position);

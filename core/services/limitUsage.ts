@@ -5,10 +5,10 @@ import { Prisma } from '../generated/prisma/client';
 import type { LimitUsage } from '../domain/limitUsage';
 import { WORKING_STATUSES } from '../domain/orderLifecycle';
 
-/** The columns limitUsageStatement gives for each subaccount. */
+/** The columns limitUsageStatement gives for each subaccount (`largest_order_notional` is null for the pre-trade check). */
 export interface LimitUsageRow {
   subaccount_id: string;
-  largest_order_notional: string;
+  largest_order_notional: string | null;
   largest_position: string;
   positions_cost: string;
   open_buy_notional: string;
@@ -19,40 +19,55 @@ export interface LimitUsageRow {
 
 /**
  * The one statement that measures limit use (see domain/limitUsage.ts), one row per subaccount.
- * The pre-trade check adds its own columns and joins (`more`) so that its figures come from one
- * snapshot; its `working` CTE (market_id, side, action, remaining, notional of every working order
- * of the subaccounts) is there to use.
+ * Working orders are read from their totals (`working_order_totals`, kept by a trigger on orders,
+ * the CTE `totals`: market_id, side, action, orders, remaining, notional), so its cost does not grow
+ * with the number of working orders, with two exceptions that only the risk statistics pay
+ * (`statistics`): the largest single working order is found among the orders, and the orders of the
+ * last minute are counted exactly. The pre-trade check counts the last minute's orders only up to its
+ * limit (the index on subaccount and creation time stops there; 0 without a limit, which is never
+ * tested) and adds its own columns and joins (`more`; `l` is the subaccount's risk_limits row) so
+ * that its figures come from one snapshot.
  */
-export function limitUsageStatement(subaccountIds: readonly string[], more: { columns: Prisma.Sql; joins: Prisma.Sql } = { columns: Prisma.empty, joins: Prisma.empty }): Prisma.Sql {
+export function limitUsageStatement(
+  subaccountIds: readonly string[],
+  purpose: 'statistics' | { columns: Prisma.Sql },
+): Prisma.Sql {
   const ids = [...subaccountIds];
+  const statistics = purpose === 'statistics';
+  const recent = Prisma.sql`SELECT 1 FROM orders o WHERE o.subaccount_id = s.id AND o.created_at > now() - interval '60 seconds'`;
   return Prisma.sql`
-    WITH working AS (
-      SELECT subaccount_id, market_id, side, action, (quantity - filled_quantity) AS remaining,
-             (quantity - filled_quantity) * coalesce(price, 1) AS notional
-        FROM orders
-       WHERE subaccount_id = ANY(${ids}) AND status IN ${sqlList(WORKING_STATUSES)}
+    WITH totals AS (
+      SELECT subaccount_id, market_id, side, action, orders, remaining, notional
+        FROM working_order_totals WHERE subaccount_id = ANY(${ids})
     ), held_or_wanted AS (
       SELECT subaccount_id, market_id, side, sum(quantity) AS quantity FROM (
         SELECT subaccount_id, market_id, side, quantity FROM positions WHERE subaccount_id = ANY(${ids})
         UNION ALL
-        SELECT subaccount_id, market_id, side, remaining FROM working WHERE action = 'buy') AS contracts
+        SELECT subaccount_id, market_id, side, remaining FROM totals WHERE action = 'buy') AS contracts
        GROUP BY subaccount_id, market_id, side
     )
     SELECT s.id AS subaccount_id,
-      coalesce((SELECT max(notional) FROM working w WHERE w.subaccount_id = s.id), 0)::text AS largest_order_notional,
+      ${statistics
+        ? Prisma.sql`coalesce((SELECT max((o.quantity - o.filled_quantity) * coalesce(o.price, 1)) FROM orders o
+                       WHERE o.subaccount_id = s.id AND o.status IN ${sqlList(WORKING_STATUSES)}), 0)::text`
+        : Prisma.sql`NULL::text`} AS largest_order_notional,
       greatest(coalesce((SELECT max(quantity) FROM held_or_wanted h WHERE h.subaccount_id = s.id), 0), 0)::text AS largest_position,
       coalesce((SELECT sum(quantity * average_cost) FROM positions p WHERE p.subaccount_id = s.id), 0)::text AS positions_cost,
-      coalesce((SELECT sum(notional) FROM working w WHERE w.subaccount_id = s.id AND w.action = 'buy'), 0)::text AS open_buy_notional,
-      (SELECT count(*) FROM working w WHERE w.subaccount_id = s.id)::int AS open_orders,
-      (SELECT count(*) FROM orders o WHERE o.subaccount_id = s.id AND o.created_at > now() - interval '60 seconds')::int AS orders_last_minute,
+      coalesce((SELECT sum(notional) FROM totals t WHERE t.subaccount_id = s.id AND t.action = 'buy'), 0)::text AS open_buy_notional,
+      coalesce((SELECT sum(orders) FROM totals t WHERE t.subaccount_id = s.id), 0)::int AS open_orders,
+      ${statistics
+        ? Prisma.sql`(SELECT count(*) FROM (${recent}) AS recent)::int`
+        : Prisma.sql`CASE WHEN l.max_orders_per_minute IS NULL THEN 0
+                          ELSE (SELECT count(*) FROM (${recent} LIMIT l.max_orders_per_minute + 1) AS recent)::int END`} AS orders_last_minute,
       coalesce((SELECT realized_pnl FROM daily_pnl d WHERE d.subaccount_id = s.id
                  AND d.day = (now() AT TIME ZONE 'UTC')::date), 0)::text AS realized_today
-      ${more.columns}
-    FROM unnest(${ids}::text[]) AS s(id) ${more.joins}`;
+      ${statistics ? Prisma.empty : purpose.columns}
+    FROM unnest(${ids}::text[]) AS s(id) ${statistics ? Prisma.empty : Prisma.sql`JOIN risk_limits l ON l.subaccount_id = s.id`}`;
 }
 
+/** A row of the statistics' statement as limit use. */
 export const limitUsageOf = (row: LimitUsageRow): LimitUsage => ({
-  largestOrderNotional: new Decimal(row.largest_order_notional),
+  largestOrderNotional: new Decimal(row.largest_order_notional ?? 0),
   largestPositionIncludingOpenBuys: new Decimal(row.largest_position),
   positionsCost: new Decimal(row.positions_cost),
   openBuyNotional: new Decimal(row.open_buy_notional),
@@ -64,6 +79,6 @@ export const limitUsageOf = (row: LimitUsageRow): LimitUsage => ({
 /** Limit use of each of the subaccounts, by id. */
 export async function loadLimitUsage(db: Db, subaccountIds: readonly string[]): Promise<Map<string, LimitUsage>> {
   if (subaccountIds.length === 0) return new Map();
-  const rows = await db.$queryRaw<LimitUsageRow[]>(limitUsageStatement(subaccountIds));
+  const rows = await db.$queryRaw<LimitUsageRow[]>(limitUsageStatement(subaccountIds, 'statistics'));
   return new Map(rows.map((row) => [row.subaccount_id, limitUsageOf(row)]));
 }

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '../db/prismaClient';
-import { Prisma, type Order } from '../generated/prisma/client';
+import { sqlPoolOf, type Db } from '../db/prismaClient';
+import { inTransaction, isUniqueViolation, type SqlClient } from '../db/sql';
+import type { Order } from '../generated/prisma/client';
+import { findMarket, findOrder, insertPendingOrder, linkChildOrder, lockActiveSubaccount, setOrderStatusIfUnchanged, type NewOrder } from './orderStatements';
 import { Decimal, formatDecimal } from '../domain/decimals';
 import { DomainError, invalidRequest, notFound, RateLimited } from '../domain/errors';
 import { newId } from '../domain/ids';
@@ -60,7 +62,8 @@ export async function placeOrder(
   call: VenueCallOptions = {},
 ): Promise<Order> {
   const { idempotency, child } = origin;
-  const market = await db.market.findUnique({ where: { id: input.marketId } });
+  const sql = sqlPoolOf(db);
+  const market = await findMarket(sql, input.marketId);
   if (!market || market.environment !== scope.environment) throw notFound('market', input.marketId);
   if (market.status !== 'open') throw new DomainError('market_not_tradable', `Market '${market.id}' is ${market.status}.`);
   const timeInForce = input.timeInForce ?? (input.type === 'limit' ? 'gtc' : 'ioc');
@@ -88,16 +91,12 @@ export async function placeOrder(
   const price = input.price == null ? null : new Decimal(input.price);
   const quantity = new Decimal(input.quantity);
 
-  const { order, created } = await db.$transaction(async (tx) => {
-    const [subaccount] = await tx.$queryRaw<{ id: string; cash_balance: string }[]>`
-      SELECT id, cash_balance::text FROM subaccounts
-       WHERE id = ${input.subaccountId} AND workspace_id = ${scope.workspaceId}
-         AND environment = ${scope.environment}::"Environment" AND status = 'active'
-       FOR UPDATE`;
+  const { order, created } = await inTransaction(sql, async (tx) => {
+    const subaccount = await lockActiveSubaccount(tx, scope, input.subaccountId);
     if (!subaccount) throw notFound('subaccount', input.subaccountId);
     const state = await loadPreTradeState(
       tx,
-      { id: subaccount.id, workspaceId: scope.workspaceId, cashBalance: subaccount.cash_balance, environment: scope.environment },
+      { id: subaccount.id, workspaceId: scope.workspaceId, cashBalance: subaccount.cashBalance.toString(), environment: scope.environment },
       { id: market.id, side: input.side },
       clientOrderId,
     );
@@ -105,7 +104,7 @@ export async function placeOrder(
       if (!idempotency && !child) {
         throw new DomainError('conflict', `clientOrderId '${clientOrderId}' is already used by order '${state.existingOrderId}'.`);
       }
-      return { order: await tx.order.findUniqueOrThrow({ where: { id: state.existingOrderId } }), created: false };
+      return { order: (await findOrder(tx, state.existingOrderId))!, created: false };
     }
     const worstPrice = price ?? new Decimal(1);
     checkPreTradeRisk(
@@ -114,26 +113,23 @@ export async function placeOrder(
       state.exposure,
       state.tradingHalted,
     );
-    const order = await createOrderRow(tx, clientOrderId, {
-        id: newId('order'),
-        workspaceId: scope.workspaceId,
-        environment: scope.environment,
-        subaccountId: subaccount.id,
-        marketId: market.id,
-        venue: market.venue,
-        side: input.side,
-        action: input.action,
-        type: input.type,
-        timeInForce,
-        price: price?.toFixed() ?? null,
-        quantity: quantity.toFixed(),
-        clientOrderId,
-        complexOrderId: child?.complexOrderId ?? null,
-        status: 'pending',
+    const order = await createOrderRow(tx, {
+      id: newId('order'),
+      workspaceId: scope.workspaceId,
+      environment: scope.environment,
+      subaccountId: subaccount.id,
+      marketId: market.id,
+      venue: market.venue,
+      side: input.side,
+      action: input.action,
+      type: input.type,
+      timeInForce,
+      price: price?.toFixed() ?? null,
+      quantity: quantity.toFixed(),
+      clientOrderId,
+      complexOrderId: child?.complexOrderId ?? null,
     });
-    if (child) {
-      await tx.childOrder.update({ where: { id: child.childOrderId }, data: { orderId: order.id, status: 'sent' } });
-    }
+    if (child) await linkChildOrder(tx, child.childOrderId, order.id);
     return { order, created: true };
   });
   // An existing order is sent again only while its fate at the venue is not known.
@@ -194,15 +190,19 @@ export function venueRequestOf(order: Order, venueMarketId: string): VenueOrderR
   };
 }
 
+/**
+ * Records the venue's answer on the order as this request wrote or found it (no re-read). `unknown`
+ * and `rejected` are written only over that state (a fill recorded meanwhile, e.g. from a venue's
+ * stream, is the venue's later word and stays).
+ */
 async function recordPlacement(db: Db, order: Order, result: Exclude<VenuePlaceResult, VenueNotSent>): Promise<Order> {
-  if (result.outcome === 'accepted') return recordExecution(db, order.id, { fills: result.fills, state: result.order });
+  if (result.outcome === 'accepted') return recordExecution(db, order.id, { fills: result.fills, state: result.order }, order);
+  const sql = sqlPoolOf(db);
   if (result.outcome === 'unknown') {
-    return db.order.update({ where: { id: order.id }, data: { status: 'unknown', updatedAt: new Date() } });
+    return (await setOrderStatusIfUnchanged(sql, order, { status: 'unknown' })) ?? (await findOrder(sql, order.id))!;
   }
-  await db.order.update({
-    where: { id: order.id },
-    data: { status: 'rejected', rejectReason: `${result.venueCode}: ${result.message}`, updatedAt: new Date() },
-  });
+  const rejected = await setOrderStatusIfUnchanged(sql, order, { status: 'rejected', rejectReason: `${result.venueCode}: ${result.message}` });
+  if (!rejected) return (await findOrder(sql, order.id))!;
   const message = `${venueName(order.venue)} rejected the order (${result.venueCode}): ${result.message}`;
   switch (result.code) {
     case 'market_not_tradable':
@@ -224,13 +224,11 @@ async function recordPlacement(db: Db, order: Order, result: Exclude<VenuePlaceR
  * The pending order row. Subaccount locks do not cover the workspace-wide uniqueness of client
  * order ids: two subaccounts may race for one, and the unique index decides; the loser is a conflict.
  */
-async function createOrderRow(tx: Prisma.TransactionClient, clientOrderId: string, data: Prisma.OrderUncheckedCreateInput) {
+async function createOrderRow(tx: SqlClient, data: NewOrder): Promise<Order> {
   try {
-    return await tx.order.create({ data });
+    return await insertPendingOrder(tx, data);
   } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
-      throw new DomainError('conflict', `clientOrderId '${clientOrderId}' is already used by another order.`);
-    }
+    if (isUniqueViolation(error)) throw new DomainError('conflict', `clientOrderId '${data.clientOrderId}' is already used by another order.`);
     throw error;
   }
 }

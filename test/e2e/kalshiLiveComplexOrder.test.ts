@@ -127,9 +127,11 @@ describe('a live passive order on Kalshi', () => {
     restAs(MAKER, 'ask', '0.4000', '7.00');
     const [fill] = production.exchange.listFills('user-alice', { orderId: resting!.orderId });
     expect(fill).toBeDefined();
-    const completed = await eventually('the parent completed by its streamed fill', async () => {
+    // Kalshi's user_orders message (executed) and its fill message arrive separately: the parent is
+    // completed once its child's order is final, and its figures are the fills recorded.
+    const completed = await eventually('the parent completed with its streamed fill', async () => {
       const parent = ok(await get(`/v1/complex_orders/${placed.id}`));
-      return parent.status === 'completed' ? parent : undefined;
+      return parent.status === 'completed' && parent.filled_quantity === '2' ? parent : undefined;
     }, 5000);
     expect(completed).toMatchObject({ filled_quantity: '2', average_fill_price: expect.stringMatching(/^0\.40*$/) });
     const fills = ok(await get(`/v1/fills?order_id=${child.order.id}`)).data;

@@ -1,0 +1,95 @@
+import { queryRow, type SqlClient } from '../db/sql';
+import { Prisma, type Market, type Order, type OrderStatus } from '../generated/prisma/client';
+
+/**
+ * The statements of the order path (placement and the venue's answer), over `pg` directly
+ * (core/db/sql.ts): one round trip each, no re-read of what a statement just returned.
+ */
+
+const MARKET_COLUMNS = Prisma.raw(
+  'id, environment, venue, venue_market_id, question_key, title, description, category, status, tick_size, min_size, fair_value, ' +
+    'close_time, price_ranges, fee_type, fee_multiplier, fractional_trading, created_at, updated_at',
+);
+
+export function findMarket(sql: SqlClient, id: string): Promise<Omit<Market, 'searchVector'> | undefined> {
+  return queryRow(sql, Prisma.sql`SELECT ${MARKET_COLUMNS} FROM markets WHERE id = ${id}`);
+}
+
+/** Locks the subaccount's row for the transaction (every order of one subaccount passes its checks in turn). */
+export function lockActiveSubaccount(sql: SqlClient, scope: { workspaceId: string; environment: string }, subaccountId: string) {
+  return queryRow<{ id: string; cashBalance: Prisma.Decimal }>(
+    sql,
+    Prisma.sql`
+      SELECT id, cash_balance FROM subaccounts
+       WHERE id = ${subaccountId} AND workspace_id = ${scope.workspaceId}
+         AND environment = ${scope.environment}::"Environment" AND status = 'active'
+       FOR UPDATE`,
+  );
+}
+
+export interface NewOrder {
+  id: string;
+  workspaceId: string;
+  environment: 'test' | 'live';
+  subaccountId: string;
+  marketId: string;
+  venue: Order['venue'];
+  side: Order['side'];
+  action: Order['action'];
+  type: Order['type'];
+  timeInForce: Order['timeInForce'];
+  price: string | null;
+  quantity: string;
+  clientOrderId: string;
+  complexOrderId: string | null;
+}
+
+/** The pending order row, as stored. */
+export async function insertPendingOrder(sql: SqlClient, o: NewOrder): Promise<Order> {
+  const row = await queryRow<Order>(
+    sql,
+    Prisma.sql`
+      INSERT INTO orders (id, workspace_id, environment, subaccount_id, market_id, venue, side, action, type, time_in_force,
+                          price, quantity, client_order_id, complex_order_id, status)
+      VALUES (${o.id}, ${o.workspaceId}, ${o.environment}::"Environment", ${o.subaccountId}, ${o.marketId}, ${o.venue}::"Venue",
+              ${o.side}::"OrderSide", ${o.action}::"OrderAction", ${o.type}::"OrderType", ${o.timeInForce}::"TimeInForce",
+              ${o.price}::numeric, ${o.quantity}::numeric, ${o.clientOrderId}, ${o.complexOrderId}, 'pending')
+      RETURNING *`,
+  );
+  return row!;
+}
+
+export function findOrder(sql: SqlClient, id: string): Promise<Order | undefined> {
+  return queryRow<Order>(sql, Prisma.sql`SELECT * FROM orders WHERE id = ${id}`);
+}
+
+/** Links a complex order's child to the order that carries it, in the transaction that creates the order. */
+export async function linkChildOrder(sql: SqlClient, childOrderId: string, orderId: string): Promise<void> {
+  await sql.query({
+    name: 'link_child_order',
+    text: `UPDATE child_orders SET order_id = $1, status = 'sent' WHERE id = $2`,
+    values: [orderId, childOrderId],
+  });
+}
+
+/**
+ * The order's new status (and the venue's order id, when given), written only if the order is
+ * still as it was read (`expected`: status and filled quantity): a compare-and-set. Undefined when
+ * it changed meanwhile.
+ */
+export function setOrderStatusIfUnchanged(
+  sql: SqlClient,
+  expected: Pick<Order, 'id' | 'status' | 'filledQuantity'>,
+  change: { status: OrderStatus; venueOrderId?: string | null; rejectReason?: string },
+): Promise<Order | undefined> {
+  return queryRow<Order>(
+    sql,
+    Prisma.sql`
+      UPDATE orders SET status = ${change.status}::"OrderStatus",
+             venue_order_id = coalesce(${change.venueOrderId ?? null}, venue_order_id),
+             reject_reason = coalesce(${change.rejectReason ?? null}, reject_reason),
+             updated_at = now()
+       WHERE id = ${expected.id} AND status = ${expected.status}::"OrderStatus" AND filled_quantity = ${expected.filledQuantity.toString()}::numeric
+      RETURNING *`,
+  );
+}

@@ -1,0 +1,120 @@
+import fc from 'fast-check';
+import { createPrismaClient, type Db } from '../../core/db/prismaClient';
+import { newId } from '../../core/domain/ids';
+import { ORDER_STATUSES, WORKING_STATUSES } from '../../core/domain/orderLifecycle';
+import { createSubaccount } from '../../core/services/subaccounts';
+import { loadLimitUsage } from '../../core/services/limitUsage';
+import { seedSimulatedMarkets } from '../../core/services/marketCatalog';
+import { ownDatabase } from '../support/ownDatabase';
+import { buildWorkspace } from '../support/factories';
+
+/**
+ * working_order_totals, which the pre-trade check and the risk statistics read instead of scanning
+ * working orders, is kept by a trigger on orders (migration working_order_totals). Against real
+ * PostgreSQL: after any sequence of inserts, status changes, fills, price changes and deletes, the
+ * totals are exactly what the working orders add up to.
+ */
+
+let db: Db;
+let subaccounts: string[];
+let markets: string[];
+
+beforeAll(async () => {
+  // A database of its own: its orders are of any status and shape, and a core starting on the
+  // shared database restores every resting order it finds into its simulated books.
+  db = createPrismaClient(await ownDatabase('working_order_totals'), 4);
+  await seedSimulatedMarkets(db);
+  const { workspace } = await buildWorkspace(db, { name: 'working order totals' });
+  subaccounts = [];
+  for (const name of ['a', 'b']) subaccounts.push((await createSubaccount(db, { workspaceId: workspace.id, environment: 'test' }, { name, startingBalance: '1000' }, '1000')).id);
+  markets = (await db.market.findMany({ where: { environment: 'test' }, take: 2, orderBy: { id: 'asc' } })).map((m) => m.id);
+});
+afterAll(async () => {
+  await db.$disconnect();
+});
+
+type Step =
+  | { kind: 'insert'; sub: number; market: number; side: 'yes' | 'no'; action: 'buy' | 'sell'; price: string | null; quantity: string; status: (typeof ORDER_STATUSES)[number] }
+  | { kind: 'status'; pick: number; status: (typeof ORDER_STATUSES)[number] }
+  | { kind: 'fill'; pick: number; quantity: string }
+  | { kind: 'price'; pick: number; price: string }
+  | { kind: 'delete'; pick: number };
+
+const decimal = (max: number) => fc.integer({ min: 1, max }).map((n) => (n / 100).toFixed(2));
+const step: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({
+    kind: fc.constant('insert' as const), sub: fc.nat(1), market: fc.nat(1), side: fc.constantFrom('yes' as const, 'no' as const),
+    action: fc.constantFrom('buy' as const, 'sell' as const), price: fc.option(decimal(99), { nil: null }), quantity: decimal(5000),
+    status: fc.constantFrom(...ORDER_STATUSES),
+  }),
+  fc.record({ kind: fc.constant('status' as const), pick: fc.nat(), status: fc.constantFrom(...ORDER_STATUSES) }),
+  fc.record({ kind: fc.constant('fill' as const), pick: fc.nat(), quantity: decimal(300) }),
+  fc.record({ kind: fc.constant('price' as const), pick: fc.nat(), price: decimal(99) }),
+  fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }),
+);
+
+async function apply(ids: string[], s: Step) {
+  if (s.kind === 'insert') {
+    const id = newId('order');
+    const sub = await db.subaccount.findUniqueOrThrow({ where: { id: subaccounts[s.sub]! } });
+    const market = await db.market.findUniqueOrThrow({ where: { id: markets[s.market]! } });
+    await db.order.create({
+      data: {
+        id, workspaceId: sub.workspaceId, environment: 'test', subaccountId: sub.id, marketId: market.id, venue: market.venue,
+        side: s.side, action: s.action, type: s.price === null ? 'market' : 'limit', timeInForce: 'gtc', price: s.price,
+        quantity: s.quantity, clientOrderId: id, status: s.status,
+      },
+    });
+    ids.push(id);
+    return;
+  }
+  if (ids.length === 0) return;
+  const id = ids[s.pick % ids.length]!;
+  if (s.kind === 'status') await db.order.update({ where: { id }, data: { status: s.status } });
+  if (s.kind === 'price') await db.order.update({ where: { id }, data: { price: s.price } });
+  if (s.kind === 'fill') await db.$executeRaw`UPDATE orders SET filled_quantity = least(quantity, filled_quantity + ${s.quantity}::numeric) WHERE id = ${id}`;
+  if (s.kind === 'delete') {
+    await db.order.delete({ where: { id } });
+    ids.splice(ids.indexOf(id), 1);
+  }
+}
+
+/** The totals as the trigger kept them, and as the working orders add up, per subaccount, market, side and action (zero rows left out). */
+async function bothWays() {
+  const kept = await db.$queryRaw<{ key: string; orders: number; remaining: string; notional: string }[]>`
+    SELECT subaccount_id || '/' || market_id || '/' || side || '/' || action AS key, orders, remaining::text, notional::text
+      FROM working_order_totals WHERE subaccount_id = ANY(${subaccounts}) AND orders <> 0 ORDER BY key`;
+  const summed = await db.$queryRaw<{ key: string; orders: number; remaining: string; notional: string }[]>`
+    SELECT subaccount_id || '/' || market_id || '/' || side || '/' || action AS key, count(*)::int AS orders,
+           sum(quantity - filled_quantity)::numeric(24, 6)::text AS remaining,
+           sum((quantity - filled_quantity) * coalesce(price, 1))::numeric(36, 12)::text AS notional
+      FROM orders WHERE subaccount_id = ANY(${subaccounts}) AND status::text = ANY(${[...WORKING_STATUSES]})
+     GROUP BY 1 ORDER BY key`;
+  return { kept, summed };
+}
+
+describe('working_order_totals', () => {
+  it('equals the sum over working orders after any sequence of order changes', async () => {
+    const ids: string[] = [];
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
+        for (const s of steps) await apply(ids, s);
+        const { kept, summed } = await bothWays();
+        expect(kept).toEqual(summed);
+      }),
+      { numRuns: 25 },
+    );
+    expect(ids.length).toBeGreaterThan(0);
+  });
+
+  it('is what the risk statistics report: open orders and the notional of open buys', async () => {
+    const usage = await loadLimitUsage(db, subaccounts);
+    for (const id of subaccounts) {
+      const [row] = await db.$queryRaw<{ open_orders: number; open_buy_notional: string }[]>`
+        SELECT count(*)::int AS open_orders, coalesce(sum((quantity - filled_quantity) * coalesce(price, 1)) FILTER (WHERE action = 'buy'), 0)::text AS open_buy_notional
+          FROM orders WHERE subaccount_id = ${id} AND status::text = ANY(${[...WORKING_STATUSES]})`;
+      expect(usage.get(id)!.openOrders).toBe(row!.open_orders);
+      expect(usage.get(id)!.openBuyNotional.eq(row!.open_buy_notional)).toBe(true);
+    }
+  });
+});
