@@ -49,7 +49,7 @@ export async function openCore(
   const database = await openDatabase(config);
   const applied = await applyMigrations(database.url);
   if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
-  const db = createPrismaClient(database.url, database.embedded ? 4 : 20);
+  const db = createPrismaClient(database.url, database.embedded ? 4 : config.DATABASE_POOL_SIZE);
   const seeded = await seedSimulatedMarkets(db);
   if (seeded) logger.info({ markets: seeded }, 'seeded simulated markets');
   const revocations = createRevocationBus(config.REDIS_URL);

@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       PORT: 3000,
       CORE_PORT: 4000,
       CORE_TIMEOUT_MS: 5000,
+      DATABASE_POOL_SIZE: 20,
       PGLITE_DATA_DIR: '.data/pglite',
       CREDENTIALS_KEK_ID: 'kek1',
       RATE_LIMIT_DEFAULT: 50,

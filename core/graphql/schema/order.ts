@@ -98,10 +98,12 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  placeOrder: t.prismaField({
-    type: 'Order',
+  // t.field, not t.prismaField: the order comes from the order path's own statements, so the Prisma
+  // plugin's selection (computed from the document on every call) would go unused.
+  placeOrder: t.field({
+    type: OrderType,
     args: { input: t.arg({ type: PlaceOrderInput, required: true }) },
-    resolve: async (_query, _root, { input }, ctx) => {
+    resolve: async (_root, { input }, ctx) => {
       const order = await placeOrder(ctx.db, ctx.venues, tradingScope(ctx), input, { idempotency: ctx.idempotency }, { deadline: ctx.deadline });
       // Its fate at the venue unknown: a retry with the same key must ask again (same client order id), not replay this.
       if (ctx.idempotency && isUnconfirmed(order.status)) ctx.idempotency.outcomeNotFinal = true;
