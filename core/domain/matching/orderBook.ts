@@ -151,17 +151,26 @@ export class OrderBook {
     return { ok: true, sequence, orderId, canceledQuantity };
   }
 
-  /** How many orders and how much quantity are ahead of a resting order at its price. */
+  /**
+   * How many orders and how much quantity are ahead of a resting order at its price: the level's
+   * totals less the order and those behind it. Counted from the back of the queue, so that the
+   * answer to a placement (the order is last) costs the same however long the queue is.
+   */
   queuePosition(orderId: string): QueuePosition | null {
     const order = this.ownOrder(orderId);
     if (order === null) return null;
-    let ordersAhead = 0;
-    let quantityAhead = 0;
-    for (let o = order.level.head; o !== order && o !== null; o = o.next) {
-      ordersAhead++;
-      quantityAhead += o.remaining;
+    let ordersBehind = 0;
+    let quantityBehind = 0;
+    for (let o = order.level.tail; o !== order && o !== null; o = o.prev) {
+      ordersBehind++;
+      quantityBehind += o.remaining;
     }
-    return { ...viewOf(order), ordersAhead, quantityAhead };
+    const { level } = order;
+    return {
+      ...viewOf(order),
+      ordersAhead: level.orderCount - 1 - ordersBehind,
+      quantityAhead: level.totalQuantity - order.remaining - quantityBehind,
+    };
   }
 
   getOrder(orderId: string): RestingOrderView | null {
