@@ -1,7 +1,9 @@
 /**
  * Predicted vs realized execution over the scope's final complex orders, in PostgreSQL: fill rates
  * and the error of the predicted average price (bps), overall and by venue, strategy and market.
- * Two queries, whatever the number of orders and fills; no fill is loaded into the process.
+ * Two queries, whatever the number of orders and fills; no fill is read: each child's order carries
+ * its filled quantity and the exact Σ price × quantity of its fills (`filled_notional`, kept by a
+ * trigger on fills).
  * Formulas, filters and a worked example: docs/execution-analytics.md.
  */
 import { Prisma } from '../generated/prisma/client';
@@ -161,8 +163,8 @@ export async function executionAnalytics(db: Db, scope: Scope, filter: Execution
     db.$queryRaw<OrderGroupRow[]>`
       WITH co AS (${orders}),
       realized AS (
-        SELECT ch.complex_order_id, sum(f.quantity) AS filled, sum(f.price * f.quantity) AS notional
-          FROM co JOIN child_orders ch ON ch.complex_order_id = co.id JOIN fills f ON f.order_id = ch.order_id
+        SELECT ch.complex_order_id, sum(o.filled_quantity) AS filled, sum(o.filled_notional) AS notional
+          FROM co JOIN child_orders ch ON ch.complex_order_id = co.id JOIN orders o ON o.id = ch.order_id
          GROUP BY ch.complex_order_id),
       measured AS (
         SELECT co.strategy, co.market_id, co.quantity, co.predicted_filled_quantity, coalesce(r.filled, 0) AS filled,
@@ -193,8 +195,8 @@ export async function executionAnalytics(db: Db, scope: Scope, filter: Execution
          WHERE ${venue}::"Venue" IS NULL OR ch.venue = ${venue}::"Venue"
          GROUP BY ch.complex_order_id, ch.venue, co.s),
       realized AS (
-        SELECT ch.complex_order_id, ch.venue, sum(f.quantity) AS filled, sum(f.price * f.quantity) AS notional
-          FROM co JOIN child_orders ch ON ch.complex_order_id = co.id JOIN fills f ON f.order_id = ch.order_id
+        SELECT ch.complex_order_id, ch.venue, sum(o.filled_quantity) AS filled, sum(o.filled_notional) AS notional
+          FROM co JOIN child_orders ch ON ch.complex_order_id = co.id JOIN orders o ON o.id = ch.order_id
          WHERE ${venue}::"Venue" IS NULL OR ch.venue = ${venue}::"Venue"
          GROUP BY ch.complex_order_id, ch.venue),
       measured AS (

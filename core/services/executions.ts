@@ -38,8 +38,9 @@ async function recordUnderLock(db: Db, orderId: string, report: { fills: VenueFi
     const order = await tx.order.findUniqueOrThrow({ where: { id: orderId } });
     const fresh = await newFillsOnly(tx, order, report.fills);
     let filled = new Decimal(order.filledQuantity.toString());
-    // The average is taken over the fills themselves, not over the stored (rounded) average: rounded once.
-    let notional = await filledNotional(tx, order.id);
+    // The average is taken over the fills themselves (their exact Σ price × quantity, kept on the
+    // order by a trigger on fills), not over the stored (rounded) average: rounded once.
+    let notional = new Decimal(order.filledNotional.toString());
     let fees = new Decimal(order.feesPaid.toString());
     for (const fill of fresh) {
       const quantity = new Decimal(fill.quantity);
@@ -86,13 +87,6 @@ async function recordUnderLock(db: Db, orderId: string, report: { fills: VenueFi
     if (fresh.length > 0) await writeReceipt(tx, updated, fresh);
     return updated;
   });
-}
-
-/** Σ price × quantity over the fills recorded so far for one order. */
-async function filledNotional(tx: Tx, orderId: string): Promise<Decimal> {
-  const [row] = await tx.$queryRaw<{ notional: string }[]>`
-    SELECT COALESCE(sum(price * quantity), 0)::text AS notional FROM fills WHERE order_id = ${orderId}`;
-  return new Decimal(row!.notional);
 }
 
 /** The UTC day's rollup of realized P&L, fees, fills and volume (read by the P&L history). */
