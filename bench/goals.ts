@@ -17,58 +17,16 @@ export interface Goal {
 }
 
 export const GOALS = {
-  orderSequential: {
-    figure: 'POST /v1/orders, 1 connection, sequential',
-    source: 'issue 12',
-    atMost: { p50Ms: 3, p99Ms: 8 },
-  },
-  orderOneSubaccount: {
-    figure: 'POST /v1/orders, 50 connections, 1 subaccount',
-    source: 'issue 12',
-    atLeast: { ratio: 0.1 },
-  },
-  orderManySubaccounts: {
-    figure: 'POST /v1/orders, 50 connections over 50 subaccounts (IOC)',
-    source: 'issue 12',
-    atLeast: { ratio: 0.3 },
-    atMost: { p99Ms: 50 },
-  },
-  marketUncached: {
-    figure: 'GET /v1/markets/{id} uncached (CATALOG_CACHE_MS=0), 1 process',
-    source: 'issue 12',
-    atLeast: { ratio: 0.1 },
-  },
-  marketSplitRedisUncached: {
-    figure: 'GET /v1/markets/{id} uncached, split gateway + core, with Redis',
-    source: 'issue 12',
-    atLeast: { ratio: 0.08 },
-  },
-  executionAnalytics: {
-    figure: 'execution analytics over 1,000,000 fills',
-    source: 'issue 12',
-    atMost: { medianMs: 50 },
-  },
-  riskStatsWorkingOrders: {
-    figure: 'risk stats with 10,000 working orders',
-    source: 'issue 12',
-    atMost: { medianMs: 20 },
-  },
-  marketCached: {
-    figure: 'GET /v1/markets/{id} with the catalog cache, 1 process',
-    source: 'earlier goal (gateway benchmark)',
-    atLeast: { ratio: 0.2 },
-    atMost: { p99Ms: 10 },
-  },
-  riskStatsPositions: {
-    figure: 'risk stats over positions (no working order)',
-    source: 'earlier goal (aggregations)',
-    atMost: { medianMs: 100 },
-  },
-  pnlHistory: {
-    figure: 'one-year daily P&L history (daily_pnl rollup)',
-    source: 'earlier goal (aggregations)',
-    atMost: { medianMs: 100 },
-  },
+  orderSequential: { figure: 'POST /v1/orders, 1 connection, sequential', source: 'issue 12', atMost: { p50Ms: 3, p99Ms: 8 } },
+  orderOneSubaccount: { figure: 'POST /v1/orders, 50 connections, 1 subaccount', source: 'issue 12', atLeast: { ratio: 0.1 } },
+  orderManySubaccounts: { figure: 'POST /v1/orders, 50 connections over 50 subaccounts (IOC)', source: 'issue 12', atLeast: { ratio: 0.3 }, atMost: { p99Ms: 50 } },
+  marketUncached: { figure: 'GET /v1/markets/{id} uncached (CATALOG_CACHE_MS=0), 1 process', source: 'issue 12', atLeast: { ratio: 0.1 } },
+  marketSplitRedisUncached: { figure: 'GET /v1/markets/{id} uncached, split gateway + core, with Redis', source: 'issue 12', atLeast: { ratio: 0.08 } },
+  executionAnalytics: { figure: 'execution analytics over 1,000,000 fills', source: 'issue 12', atMost: { medianMs: 50 } },
+  riskStatsWorkingOrders: { figure: 'risk stats with 10,000 working orders', source: 'issue 12', atMost: { medianMs: 20 } },
+  marketCached: { figure: 'GET /v1/markets/{id} with the catalog cache, 1 process', source: 'earlier goal (gateway benchmark)', atLeast: { ratio: 0.2 }, atMost: { p99Ms: 10 } },
+  riskStatsPositions: { figure: 'risk stats over positions (no working order)', source: 'earlier goal (aggregations)', atMost: { medianMs: 100 } },
+  pnlHistory: { figure: 'one-year daily P&L history (daily_pnl rollup)', source: 'earlier goal (aggregations)', atMost: { medianMs: 100 } },
 } as const satisfies Record<string, Goal>;
 
 export type GoalId = keyof typeof GOALS;
