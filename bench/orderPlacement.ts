@@ -7,7 +7,7 @@
  *  - one subaccount: BENCH_CONNECTIONS (50) connections, resting limit buys on 1 subaccount;
  *    baseline 50 INSERT clients;
  *  - many subaccounts: 50 connections, IOC limit buys round-robin over 50 subaccounts; baseline
- *    50 INSERT clients. The IOC buys are priced under the book's best ask, so each expires unfilled
+ *    50 INSERT clients. The IOC buys are priced under the book's best ask, so each is canceled unfilled
  *    and nothing rests.
  *
  * Every order is a YES buy of 1 contract at 0.05 on sim-kalshi FED-CUT-DEC with its own
@@ -92,7 +92,7 @@ const TARGETS: OrderTargetSpec[] = [
   },
   {
     target: 'many subaccounts', tag: 'm', connections: CONNECTIONS, subaccounts: CONNECTIONS, timeInForce: 'ioc', goal: 'orderManySubaccounts',
-    description: `${CONNECTIONS} connections, IOC limit buys (expire unfilled) round-robin over ${CONNECTIONS} subaccounts`,
+    description: `${CONNECTIONS} connections, IOC limit buys (canceled unfilled) round-robin over ${CONNECTIONS} subaccounts`,
   },
 ];
 
