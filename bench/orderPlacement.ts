@@ -101,6 +101,8 @@ export interface InsertBaseline {
   rowsPerSecond: number;
   latencyMs: { p50: number; p99: number };
   seconds: number;
+  /** Cores other processes used in the window (this process and the database's backends are ours). */
+  otherCores?: number;
 }
 
 export interface OrderTargetResult {
@@ -155,7 +157,7 @@ function percentile(sorted: number[], p: number): number {
  * Single-row INSERTs with a unique text key, from `clients` concurrent pg connections in a closed
  * loop (as pgbench would): a second of warm-up, then `seconds` measured.
  */
-async function insertBaseline(url: string, clients: number, seconds: number): Promise<InsertBaseline> {
+async function insertBaseline(url: string, database: string, clients: number, seconds: number): Promise<InsertBaseline> {
   const pool = new Pool({ connectionString: url, max: clients });
   try {
     await pool.query('CREATE TABLE IF NOT EXISTS bench_insert (key text PRIMARY KEY, payload text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())');
@@ -176,9 +178,12 @@ async function insertBaseline(url: string, clients: number, seconds: number): Pr
       }
     });
     await new Promise((resolve) => setTimeout(resolve, INSERT_WARMUP_SECONDS * 1000));
+    const probe = cpuProbe(() => ({ 'postgres backends': postgresBackendPids(database) }));
+    probe.start();
     windowStart = performance.now();
     windowEnd = windowStart + seconds * 1000;
     await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    probe.end();
     stop = true;
     await Promise.all(lanes);
     latencies.sort((a, b) => a - b);
@@ -187,6 +192,7 @@ async function insertBaseline(url: string, clients: number, seconds: number): Pr
       rowsPerSecond: Math.round(latencies.length / seconds),
       latencyMs: { p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)) },
       seconds,
+      otherCores: probe.result(latencies.length / seconds)?.cores['other processes'],
     };
   } finally {
     await pool.end();
@@ -237,12 +243,14 @@ export async function runOrderPlacementBench(): Promise<OrderPlacementReport> {
 
       const runTarget = async (spec: OrderTargetSpec, warmup: { requests: number; seconds: number; measuredSeconds: number }): Promise<OrderTargetResult> => {
         const subaccountIds = await createSubaccounts(spec);
-        const baseline = spec.goal ? await insertBaseline(database.url, spec.connections, SECONDS) : undefined;
+        const baseline = spec.goal ? await insertBaseline(database.url, database.name, spec.connections, SECONDS) : undefined;
         if (baseline) {
           process.stdout.write(
             `  baseline for ${spec.target}: single-row INSERT, ${baseline.clients} client(s): ${baseline.rowsPerSecond.toLocaleString('en-US')} rows/s, ` +
               `p50 ${baseline.latencyMs.p50} ms, p99 ${baseline.latencyMs.p99} ms\n`,
           );
+          const note = busyNote(baseline.otherCores, `${spec.target}'s INSERT baseline`);
+          if (note) process.stdout.write(`    ${note}\n`);
         }
         const sent: SentOrder[] = [];
         let n = 0;
@@ -385,7 +393,8 @@ export function orderPlacementGoalResults(report: OrderPlacementReport): GoalRes
         ? `p50 ${t.load.latencyMs.p50} / p99 ${t.load.latencyMs.p99} ms, ${n(t.load.requestsPerSecond)} orders/s, ` +
           `ratio ${t.ratio} of INSERTs at 1 client (p50 ${b.latencyMs.p50} / p99 ${b.latencyMs.p99} ms)`
         : `${n(t.load.requestsPerSecond)} orders/s, p99 ${t.load.latencyMs.p99} ms, ratio ${t.ratio} of ${n(b.rowsPerSecond)} INSERTs/s at ${b.clients} clients`;
-    return [{ id: t.goal.id, measured, met: t.goal.met, otherCores: t.cpu?.cores['other processes'] }];
+    const otherCores = Math.max(t.cpu?.cores['other processes'] ?? 0, b.otherCores ?? 0);
+    return [{ id: t.goal.id, measured, met: t.goal.met, otherCores }];
   });
 }
 
