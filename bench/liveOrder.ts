@@ -42,6 +42,7 @@ import { createKalshiSigner, type KalshiSigner } from '../core/venues/kalshi/sig
 import { formatProfileSummary, summarizeProfile, type ProfileSummary } from './profileSummary';
 import {
   RESULTS_DIR,
+  busyNote,
   cpuProbe,
   createBenchDatabase,
   onCleanup,
@@ -605,9 +606,6 @@ export async function runLiveOrderBench(): Promise<LiveOrderReport> {
 const fmt = (value: number) => (Number.isFinite(value) ? value.toLocaleString('en-US', { maximumFractionDigits: 2 }) : '–');
 const signed = (value: number) => `${value >= 0 ? '+' : ''}${fmt(value)}`;
 
-/** Above this, other processes on the machine depress and blur a window's figures (as in gatewayMarket.ts). */
-const OTHER_LOAD_NOTE_CORES = 0.25;
-
 function formatStep(step: LiveOrderStep): string {
   const row = (label: string, f: LoopFigures) =>
     `    ${label.padEnd(26)} ${fmt(f.ordersPerSecond).padStart(8)} orders/s  p50 ${fmt(f.latencyMs.p50).padStart(7)} ms  p99 ${fmt(f.latencyMs.p99).padStart(7)} ms  (${f.responses} answers in ${f.seconds} s; whole run ${JSON.stringify(f.statuses)})`;
@@ -622,8 +620,8 @@ function formatStep(step: LiveOrderStep): string {
       .join(', ');
   };
   const note = (label: string, f: LoopFigures) => {
-    const others = f.cpu?.cores['other processes'] ?? 0;
-    return others > OTHER_LOAD_NOTE_CORES ? [`    !!! NOTE: other processes used ${others.toFixed(2)} CPU cores during ${label}'s window: its figures are depressed and noisy.`] : [];
+    const text = busyNote(f.cpu?.cores['other processes'], label);
+    return text ? [`    ${text}`] : [];
   };
   return [
     `  ${step.connections} connection(s):`,

@@ -33,6 +33,17 @@ export interface LoadOptions {
   seconds: number;
   /** Every response body must equal this; others are counted as mismatches. */
   expectBody?: string;
+  /**
+   * Instead of a GET of `url` with `headers`: a request built anew before each send (e.g. a POST
+   * with its own Idempotency-Key) and a callback with each answer's status and body. autocannon
+   * calls `onResponse` with the context that `setupRequest` was given for the request answered
+   * (pipelining 1), over the whole run, warm-up included.
+   */
+  request?: {
+    method: string;
+    setupRequest: (request: Record<string, unknown>, context: Record<string, unknown>) => Record<string, unknown>;
+    onResponse: (status: number, body: string, context: Record<string, unknown>) => void;
+  };
   /** Called synchronously when the measured window opens and closes (CPU accounting). */
   onWindowStart?: () => void;
   onWindowEnd?: () => void;
@@ -111,7 +122,8 @@ export function measure(options: LoadOptions): Promise<LoadResult> {
         duration: warmupMax + options.seconds + 30,
         timeout: 10,
         expectBody: options.expectBody,
-      },
+        ...(options.request ? { requests: [options.request] } : {}),
+      } as autocannon.Options,
       (error: unknown, result: autocannon.Result) => {
         clearTimeout(capTimer);
         clearTimeout(windowTimer);

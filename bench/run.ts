@@ -1,21 +1,32 @@
 /**
- * `npm run bench`: every benchmark in turn, then one summary table. Starts and stops everything it
- * needs (a fresh PostgreSQL database, the servers as child processes) and cleans up on success,
- * failure and Ctrl-C. Exits 0 when every benchmark ran (goals missed are reported, not fatal), 1
- * when one failed.
+ * `npm run bench`: every benchmark in turn, then one summary table with a row per goal of
+ * bench/goals.ts (figure, measured, goal, met or missed). Starts and stops everything it needs (a
+ * fresh PostgreSQL database, the servers as child processes) and cleans up on success, failure and
+ * Ctrl-C. Exits 0 when every benchmark ran and every order count held (goals missed are reported,
+ * not fatal); 1 when a benchmark could not run or an order count found a duplicate, stray or lost
+ * order (or an answer other than 200).
  *
- * Settings (environment; see bench/README.md): BENCH_PG_ADMIN_URL, BENCH_CONNECTIONS (50),
+ * Settings (environment; see bench/README.md): BENCH_PG_ADMIN_URL, BENCH_REDIS_URL, BENCH_CONNECTIONS (50),
  * BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (3) / BENCH_WARMUP_REQUESTS (5000) /
- * BENCH_WARMUP_MAX_SECONDS (20), BENCH_SPLIT_REDIS=1 (also split mode with Redis),
+ * BENCH_WARMUP_MAX_SECONDS (20), BENCH_SPLIT_CACHED=1 (also split mode with the catalog cache on),
  * BENCH_PROFILE=single|split|all (CPU-profiled extra runs, summarised; `live`: the live-order
  * bench's service runs under the profiler instead), BENCH_NODE_ENV.
  */
-import { formatGatewayMarketReport, runGatewayMarketBench, type GatewayMarketReport } from './gatewayMarket';
-import { formatAggregationReport, runAggregationBench, type AggregationReport } from './aggregations';
+import { formatGatewayMarketReport, gatewayMarketGoalResults, runGatewayMarketBench, type GatewayMarketReport } from './gatewayMarket';
+import { aggregationGoalResults, formatAggregationReport, runAggregationBench, type AggregationReport } from './aggregations';
+import { formatGoalSummary } from './goals';
 import { runMatchingEngineBench, type MatchingEngineBenchResult } from './matchingEngine';
 import { formatLiveOrderReport, liveOrderCountsHold, runLiveOrderBench, writeLiveOrderReport, type LiveOrderReport } from './liveOrder';
-import { formatOrderPlacementReport, runOrderPlacementBench, writeOrderPlacementReport, type OrderPlacementReport } from './orderPlacement';
-import { runAsBenchmarkMain, runCleanups } from './support';
+import {
+  formatOrderPlacementReport,
+  orderPlacementGoalResults,
+  orderPlacementHolds,
+  orderPlacementProblems,
+  runOrderPlacementBench,
+  writeOrderPlacementReport,
+  type OrderPlacementReport,
+} from './orderPlacement';
+import { OTHER_LOAD_NOTE_CORES, runAsBenchmarkMain, runCleanups } from './support';
 
 async function main(): Promise<number> {
   const started = Date.now();
@@ -41,11 +52,11 @@ async function main(): Promise<number> {
   }
 
   let orders: OrderPlacementReport | undefined;
-  process.stdout.write('\n== POST /v1/orders through the gateway vs single-row INSERTs, on PostgreSQL\n');
+  process.stdout.write('\n== POST /v1/orders through the gateway vs single-row INSERTs at the same concurrency, on PostgreSQL\n');
   try {
     orders = await runOrderPlacementBench();
     await writeOrderPlacementReport(orders);
-    if (orders.duplicates !== 0 || orders.lost !== 0) failures.push(`order placement: ${orders.duplicates} duplicates, ${orders.lost} lost`);
+    if (!orderPlacementHolds(orders)) failures.push(`order placement: ${orderPlacementProblems(orders)}`);
   } catch (error) {
     failures.push(`order placement: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
@@ -71,7 +82,7 @@ async function main(): Promise<number> {
   }
 
   let aggregations: AggregationReport | undefined;
-  process.stdout.write('\n== risk stats and one-year P&L history over 1,000,000 fills\n');
+  process.stdout.write('\n== aggregations over 1,000,000 fills: risk stats, P&L history, execution analytics, risk stats with 10,000 working orders\n');
   try {
     aggregations = await runAggregationBench();
   } catch (error) {
@@ -86,6 +97,17 @@ async function main(): Promise<number> {
   if (orders) process.stdout.write(`order placement:\n${formatOrderPlacementReport(orders)}\n  details: bench-results/order-placement.json\n`);
   if (liveOrder) process.stdout.write(`live order on Kalshi (fake):\n${formatLiveOrderReport(liveOrder)}\n  details: bench-results/live-order.json\n`);
   if (aggregations) process.stdout.write(`aggregations:\n${formatAggregationReport(aggregations)}\n`);
+  process.stdout.write('\ngoals (bench/goals.ts):\n');
+  process.stdout.write(
+    `${formatGoalSummary(
+      [
+        ...(orders ? orderPlacementGoalResults(orders) : []),
+        ...(gateway ? gatewayMarketGoalResults(gateway) : []),
+        ...(aggregations ? aggregationGoalResults(aggregations) : []),
+      ],
+      OTHER_LOAD_NOTE_CORES,
+    )}\n`,
+  );
   for (const failure of failures) process.stderr.write(`FAILED ${failure}\n`);
   return failures.length ? 1 : 0;
 }

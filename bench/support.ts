@@ -508,3 +508,21 @@ export function cpuProbe(groups: () => Record<string, number[]>) {
     },
   };
 }
+
+/** Above this many cores used by other processes in a window, that window's figures are depressed and noisy. */
+export const OTHER_LOAD_NOTE_CORES = 0.25;
+
+/** The NOTE printed when other processes used more than OTHER_LOAD_NOTE_CORES (`otherCores`) during `label`'s window. */
+export function busyNote(otherCores: number | undefined, label: string): string | undefined {
+  const others = otherCores ?? 0;
+  if (others <= OTHER_LOAD_NOTE_CORES) return undefined;
+  return `!!! NOTE: other processes used ${others.toFixed(2)} CPU cores during ${label}'s window: its figures are depressed and noisy.`;
+}
+
+/** "server 0.95 (1.234 ms/req), postgres backends 0.40 (...), ...; machine 1.9 of 2". */
+export function formatCpuCores(cpu: CpuReport, unit = 'req'): string {
+  const parts = Object.entries(cpu.cores)
+    .filter(([group]) => group !== 'machine (all)')
+    .map(([group, cores]) => `${group} ${cores.toFixed(2)}${Number.isFinite(cpu.msPerRequest[group]) && group !== 'other processes' ? ` (${cpu.msPerRequest[group]!.toFixed(3)} ms/${unit})` : ''}`);
+  return `cpu cores: ${parts.join(', ')}; machine ${cpu.cores['machine (all)']?.toFixed(2) ?? '?'} of ${cpu.machineCores}`;
+}
