@@ -33,6 +33,7 @@ import { createApiKey } from '../core/services/apiKeys';
 import { seedSimulatedMarkets } from '../core/services/marketCatalog';
 import { createWorkspace } from '../core/services/workspaces';
 import { GOALS, goalMet, goalText, type GoalId, type GoalResult } from './goals';
+import { formatProfileSummary, summarizeProfile } from './profileSummary';
 import { measure, type LoadResult } from './load';
 import {
   countOrders,
@@ -52,6 +53,7 @@ import {
   postgresBackendPids,
   runAsBenchmarkMain,
   startChild,
+  type ManagedChild,
   type CpuReport,
 } from './support';
 
@@ -228,9 +230,14 @@ export async function runOrderPlacementBench(): Promise<OrderPlacementReport> {
       return ids;
     };
 
+    // BENCH_PROFILE=orders: the service runs under --cpu-prof (its figures are then the profiler's),
+    // and each target's measured window is summarised by layer (profileSummary.ts).
+    const profileDir = process.env.BENCH_PROFILE === 'orders' ? path.join(RESULTS_DIR, 'profiles', `orders-${Date.now()}`) : null;
+    const windows: { target: string; from: bigint; to: bigint }[] = [];
     const server = startChild({
       label: 'orders-single',
       script: 'bin/start.ts',
+      nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
       env: {
         DATABASE_URL: database.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info',
         INTERNAL_TOKEN: randomBytes(32).toString('base64url'), RATE_LIMIT_DEFAULT: '1000000',
@@ -262,8 +269,14 @@ export async function runOrderPlacementBench(): Promise<OrderPlacementReport> {
           warmupRequests: warmup.requests,
           warmupMaxSeconds: WARMUP_MAX_SECONDS,
           seconds: warmup.measuredSeconds,
-          onWindowStart: () => probe.start(),
-          onWindowEnd: () => probe.end(),
+          onWindowStart: () => {
+            probe.start();
+            windows.push({ target: spec.target, from: process.hrtime.bigint(), to: 0n });
+          },
+          onWindowEnd: () => {
+            probe.end();
+            windows[windows.length - 1]!.to = process.hrtime.bigint();
+          },
           abort: server.exited.then(({ code, signal }) => `the server exited (${signal ?? `code ${code}`}) under load\n${server.tail()}`),
           request: {
             method: 'POST',
@@ -328,6 +341,7 @@ export async function runOrderPlacementBench(): Promise<OrderPlacementReport> {
         process.stdout.write(`  ${spec.target}: ${spec.description}; warm-up >= ${WARMUP_SECONDS} s, then ${SECONDS} s measured\n`);
         targets.push(await runTarget(spec, { requests: 0, seconds: WARMUP_SECONDS, measuredSeconds: SECONDS }));
       }
+      if (profileDir) await summariseOrderProfiles(server, profileDir, windows.filter((w) => w.target !== WARMUP.target));
       return {
         date: new Date().toISOString(),
         settings: {
@@ -396,6 +410,23 @@ export function orderPlacementGoalResults(report: OrderPlacementReport): GoalRes
     const otherCores = Math.max(t.cpu?.cores['other processes'] ?? 0, b.otherCores ?? 0);
     return [{ id: t.goal.id, measured, met: t.goal.met, otherCores }];
   });
+}
+
+/** Stops the profiled service and prints, per target, where its main thread spent the measured window. */
+async function summariseOrderProfiles(server: ManagedChild, profileDir: string, windows: { target: string; from: bigint; to: bigint }[]) {
+  await server.stop();
+  const exitedAt = process.hrtime.bigint();
+  const mainThread = fs.readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile') && f.includes(`.${server.pid}.0.`));
+  if (!mainThread) throw new Error(`no main-thread CPU profile for pid ${server.pid} in ${profileDir}`);
+  for (const window of windows) {
+    const summary = summarizeProfile(path.join(profileDir, mainThread), {
+      startBeforeEndUs: Number(exitedAt - window.from) / 1000,
+      endBeforeEndUs: Number(exitedAt - window.to) / 1000,
+    });
+    const label = `orders-${window.target.replace(/\W+/g, '-')}`;
+    process.stdout.write(`\n  == profile, ${window.target}: ${formatProfileSummary(summary, 15).split('\n').join('\n  ')}\n`);
+    fs.writeFileSync(path.join(RESULTS_DIR, `profile-${label}.txt`), `${formatProfileSummary(summary, 40)}\n`);
+  }
 }
 
 export async function writeOrderPlacementReport(report: OrderPlacementReport) {
