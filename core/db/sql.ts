@@ -52,23 +52,63 @@ export async function queryRow<T>(client: SqlClient, statement: Prisma.Sql): Pro
   return (await queryRows<T>(client, statement))[0];
 }
 
+/** A transaction on one pipelining connection (createPrismaClient's pool: `pipeline: true`). */
+export interface Transaction {
+  /**
+   * Starts the statements `issue` sends (without awaiting them in between) in one write to
+   * PostgreSQL, behind whatever was sent before, BEGIN included: they are answered in one round
+   * trip, in order. A statement that depends on an earlier one's effect (a row lock) may follow it
+   * in the same write: PostgreSQL runs them one after another, each with its own snapshot.
+   */
+  together<R>(issue: (client: SqlClient) => R): R;
+  /**
+   * Sends COMMIT behind what was sent (inside `together`, in the same write). Await every statement
+   * sent with it: after a failed statement PostgreSQL answers COMMIT with a ROLLBACK, not an error.
+   */
+  commit(client: SqlClient): Promise<void>;
+}
+
 /**
- * Runs `work` in a transaction on one connection of the pool: committed when it resolves, rolled
- * back when it throws. Its prepared statements run on generic plans (`plan_cache_mode`, for this
- * transaction only, sent with BEGIN in one round trip): PostgreSQL otherwise keeps re-planning a
- * statement whose custom plans it estimates cheaper, and planning the pre-trade statement costs
- * ~0.5 ms, more than running it. The statements of the order path are point lookups by key, whose
- * generic plan is the custom one.
+ * Runs `work` in a transaction on one connection of the pool: committed when it resolves (unless it
+ * committed itself), rolled back when it throws. Its prepared statements run on generic plans
+ * (`plan_cache_mode`, for this transaction only, sent with BEGIN): PostgreSQL otherwise keeps
+ * re-planning a statement whose custom plans it estimates cheaper, and planning the pre-trade
+ * statement costs ~0.5 ms, more than running it. The statements of the order path are lookups by
+ * key, whose generic plan is the custom one.
  */
-export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(pool: pg.Pool, work: (tx: Transaction) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  // The connection's socket, corked while `together` starts its statements so that they leave in
+  // one write (pg itself corks each statement alone). pg's `connection` is not typed; without a
+  // socket to cork, the statements still go out back to back, only in several writes.
+  const stream = (client as unknown as { connection?: { stream?: { cork?(): void; uncork?(): void } } }).connection?.stream;
+  let begun: Promise<unknown> | undefined;
+  let committed: Promise<void> | undefined;
   let broken: unknown;
+  const tx: Transaction = {
+    together(issue) {
+      stream?.cork?.();
+      try {
+        begun ??= client.query('BEGIN; SET LOCAL plan_cache_mode = force_generic_plan');
+        return issue(client);
+      } finally {
+        stream?.uncork?.();
+      }
+    },
+    commit(sql) {
+      committed = sql.query('COMMIT').then(() => undefined);
+      return committed;
+    },
+  };
   try {
-    await client.query('BEGIN; SET LOCAL plan_cache_mode = force_generic_plan');
-    const result = await work(client);
-    await client.query('COMMIT');
+    const result = await work(tx);
+    await begun;
+    await (committed ?? tx.together((sql) => tx.commit(sql)));
     return result;
   } catch (error) {
+    await begun?.catch(() => undefined);
+    await committed?.catch(() => undefined);
+    // After a failed statement PostgreSQL turns COMMIT into ROLLBACK; a ROLLBACK outside a transaction only warns.
     await client.query('ROLLBACK').catch((rollbackError: unknown) => {
       broken = rollbackError; // the connection is in an unknown state: do not give it back to the pool
     });

@@ -23,10 +23,10 @@ export interface PreTradeState {
  */
 export async function loadPreTradeState(
   tx: SqlClient,
-  subaccount: { id: string; workspaceId: string; cashBalance: Decimal.Value; environment: 'test' | 'live' },
+  subaccount: { id: string; workspaceId: string; environment: 'test' | 'live' },
   market: { id: string; side: 'yes' | 'no' },
   clientOrderId: string,
-): Promise<PreTradeState> {
+): Promise<PreTradeState | null> {
   const [row] = await queryPlain<
     LimitUsageRow & {
       position: string;
@@ -40,6 +40,7 @@ export async function loadPreTradeState(
       max_orders_per_minute: number | null;
       trading_halted: boolean;
       existing_order_id: string | null;
+      cash_balance: string;
     }
   >(
     tx,
@@ -51,9 +52,11 @@ export async function loadPreTradeState(
       l.max_order_notional::text, l.max_position_per_market::text, l.max_gross_exposure::text,
       l.max_daily_realized_loss::text, l.max_open_orders, l.max_orders_per_minute,
       (SELECT trading_halted FROM workspaces WHERE id = ${subaccount.workspaceId}) AS trading_halted,
-      (SELECT id FROM orders WHERE workspace_id = ${subaccount.workspaceId} AND client_order_id = ${clientOrderId}) AS existing_order_id`,
+      (SELECT id FROM orders WHERE workspace_id = ${subaccount.workspaceId} AND client_order_id = ${clientOrderId}) AS existing_order_id,
+      (SELECT cash_balance FROM subaccounts WHERE id = ${subaccount.id})::text AS cash_balance`,
     }),
   );
+  if (!row) return null; // no such subaccount (its risk_limits row is created with it)
   const position = new Decimal(row.position);
   const usage = limitUsageOf(row);
   const decimal = (value: string | null) => (value === null ? null : new Decimal(value));
@@ -64,7 +67,7 @@ export async function loadPreTradeState(
       openOrders: usage.openOrders,
       ordersInLastMinute: usage.ordersInLastMinute,
       realizedPnlToday: usage.realizedPnlToday,
-      availableCash: subaccount.environment === 'test' ? new Decimal(subaccount.cashBalance.toString()).sub(usage.openBuyNotional) : null,
+      availableCash: subaccount.environment === 'test' ? new Decimal(row.cash_balance).sub(usage.openBuyNotional) : null,
       sellableQuantity: position.sub(row.open_sells_here),
     },
     limits: {

@@ -15,12 +15,12 @@ export function findMarket(sql: SqlClient, id: string): Promise<Omit<Market, 'se
   return queryRow(sql, Prisma.sql`SELECT ${MARKET_COLUMNS} FROM markets WHERE id = ${id}`);
 }
 
-/** Locks the subaccount's row for the transaction (every order of one subaccount passes its checks in turn). */
+/** Locks the subaccount's row for the transaction (every order of one subaccount passes its checks in turn); undefined if it is not the scope's or not active. */
 export function lockActiveSubaccount(sql: SqlClient, scope: { workspaceId: string; environment: string }, subaccountId: string) {
-  return queryRow<{ id: string; cashBalance: Prisma.Decimal }>(
+  return queryRow<{ id: string }>(
     sql,
     Prisma.sql`
-      SELECT id, cash_balance FROM subaccounts
+      SELECT id FROM subaccounts
        WHERE id = ${subaccountId} AND workspace_id = ${scope.workspaceId}
          AND environment = ${scope.environment}::"Environment" AND status = 'active'
        FOR UPDATE`,

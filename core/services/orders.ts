@@ -91,20 +91,22 @@ export async function placeOrder(
   const price = input.price == null ? null : new Decimal(input.price);
   const quantity = new Decimal(input.quantity);
 
+  // Two round trips, the subaccount's row locked from the first to COMMIT: BEGIN, the lock and the
+  // pre-trade state in one write (the state statement runs after the lock, with a snapshot that sees
+  // every order committed before it); then the order row and COMMIT (sql.ts, Transaction).
   const { order, created } = await inTransaction(sql, async (tx) => {
-    const subaccount = await lockActiveSubaccount(tx, scope, input.subaccountId);
-    if (!subaccount) throw notFound('subaccount', input.subaccountId);
-    const state = await loadPreTradeState(
-      tx,
-      { id: subaccount.id, workspaceId: scope.workspaceId, cashBalance: subaccount.cashBalance.toString(), environment: scope.environment },
-      { id: market.id, side: input.side },
-      clientOrderId,
+    const [subaccount, state] = await tx.together((c) =>
+      Promise.all([
+        lockActiveSubaccount(c, scope, input.subaccountId),
+        loadPreTradeState(c, { id: input.subaccountId, workspaceId: scope.workspaceId, environment: scope.environment }, { id: market.id, side: input.side }, clientOrderId),
+      ]),
     );
+    if (!subaccount || !state) throw notFound('subaccount', input.subaccountId);
     if (state.existingOrderId) {
       if (!idempotency && !child) {
         throw new DomainError('conflict', `clientOrderId '${clientOrderId}' is already used by order '${state.existingOrderId}'.`);
       }
-      return { order: (await findOrder(tx, state.existingOrderId))!, created: false };
+      return { order: (await tx.together((c) => findOrder(c, state.existingOrderId!)))!, created: false };
     }
     const worstPrice = price ?? new Decimal(1);
     checkPreTradeRisk(
@@ -113,7 +115,7 @@ export async function placeOrder(
       state.exposure,
       state.tradingHalted,
     );
-    const order = await createOrderRow(tx, {
+    const row: NewOrder = {
       id: newId('order'),
       workspaceId: scope.workspaceId,
       environment: scope.environment,
@@ -128,8 +130,10 @@ export async function placeOrder(
       quantity: quantity.toFixed(),
       clientOrderId,
       complexOrderId: child?.complexOrderId ?? null,
-    });
-    if (child) await linkChildOrder(tx, child.childOrderId, order.id);
+    };
+    const [order] = await tx.together((c) =>
+      Promise.all([createOrderRow(c, row), child ? linkChildOrder(c, child.childOrderId, row.id) : undefined, tx.commit(c)]),
+    );
     return { order, created: true };
   });
   // An existing order is sent again only while its fate at the venue is not known.
