@@ -33,10 +33,23 @@ export async function queryPlain<T>(client: SqlClient, statement: Prisma.Sql): P
   return (await prepared(client, statement)).rows as T[];
 }
 
+type FieldMapping = { from: string; to: string; numeric: boolean }[];
+const fieldMappings = new Map<string, FieldMapping>();
+
+/** How a statement's columns become fields: worked out once per statement (its columns do not change). */
+function fieldMappingOf(name: string, fields: pg.FieldDef[]): FieldMapping {
+  let mapping = fieldMappings.get(name);
+  if (!mapping || mapping.length !== fields.length) {
+    mapping = fields.map((field) => ({ from: field.name, to: camelCase(field.name), numeric: field.dataTypeID === NUMERIC_OID }));
+    fieldMappings.set(name, mapping);
+  }
+  return mapping;
+}
+
 /** Runs one statement as a named prepared statement; rows as Prisma would give them. */
 export async function queryRows<T>(client: SqlClient, statement: Prisma.Sql): Promise<T[]> {
   const result = await prepared(client, statement);
-  const fields = result.fields.map((field) => ({ from: field.name, to: camelCase(field.name), numeric: field.dataTypeID === NUMERIC_OID }));
+  const fields = fieldMappingOf(nameOf(statement.text), result.fields);
   return result.rows.map((row: Record<string, unknown>) => {
     const mapped: Record<string, unknown> = {};
     for (const { from, to, numeric } of fields) {

@@ -1,3 +1,4 @@
+import { randomFillSync } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 
 /**
@@ -22,7 +23,21 @@ export const ID_PREFIX = {
 
 export type IdKind = keyof typeof ID_PREFIX;
 
-const ulid = monotonicFactory();
+/**
+ * ulid's own generator draws one crypto.randomBytes(1) per character (16 calls per id, 3% of an
+ * order's CPU); this one reads the same CSPRNG from a buffer filled 4 KiB at a time.
+ */
+const entropy = new Uint8Array(4096);
+let used = entropy.length;
+function cryptoRandom(): number {
+  if (used === entropy.length) {
+    randomFillSync(entropy);
+    used = 0;
+  }
+  return entropy[used++]! / 256;
+}
+
+const ulid = monotonicFactory(cryptoRandom);
 
 export function newId(kind: IdKind): string {
   return `${ID_PREFIX[kind]}_${ulid().toLowerCase()}`;
