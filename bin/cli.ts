@@ -172,7 +172,7 @@ async function execute(db: Db, config: Config, argv: string[]): Promise<string[]
 async function main(): Promise<number> {
   const config = configOrExit();
   const database = await openDatabase(config);
-  const db = createPrismaClient(database.url, 1);
+  const db = createPrismaClient(database.url, 1, { embedded: database.embedded });
   try {
     await applyMigrations(database.url);
     const lines = await execute(db, config, process.argv.slice(2));

@@ -16,7 +16,7 @@ const schema = z.object({
   CORE_URL: z.url({ protocol: /^https?$/ }).optional(),
   CORE_TIMEOUT_MS: integer.pipe(z.number().positive().max(120_000)).default(5000),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
-  /** Connections the core keeps to PostgreSQL (DATABASE_URL). PGlite's embedded server serves 4. */
+  /** Connections the core keeps to PostgreSQL (DATABASE_URL); the embedded PGlite always gets 1. */
   DATABASE_POOL_SIZE: integer.pipe(z.number().min(1).max(500)).default(20),
   PGLITE_DATA_DIR: z.string().min(1).default('.data/pglite'),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),

@@ -49,7 +49,9 @@ export async function openCore(
   const database = await openDatabase(config);
   const applied = await applyMigrations(database.url);
   if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
-  const db = createPrismaClient(database.url, database.embedded ? 4 : config.DATABASE_POOL_SIZE);
+  // One connection to PGlite: its socket server runs every connection on one session and interleaves
+  // their protocol messages outside transactions, so two connections' statements could mix.
+  const db = createPrismaClient(database.url, database.embedded ? 1 : config.DATABASE_POOL_SIZE, { embedded: database.embedded });
   const seeded = await seedSimulatedMarkets(db);
   if (seeded) logger.info({ markets: seeded }, 'seeded simulated markets');
   const revocations = createRevocationBus(config.REDIS_URL);

@@ -25,10 +25,31 @@ function nameOf(text: string): string {
 
 const camelCase = (column: string) => column.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
-const prepared = (client: SqlClient, statement: Prisma.Sql) =>
-  client.query({ name: nameOf(statement.text), text: statement.text, values: statement.values as unknown[] });
+/**
+ * Pools and connections whose connections share one database session (PGlite's socket server
+ * serves every connection on its one session): a named statement prepared on one connection would
+ * already exist on the next, so their statements go unnamed, parsed every time.
+ */
+const sharedSession = new WeakSet<object>();
 
-/** Runs one statement as a named prepared statement; rows as `pg` gives them (column names as they are, numeric as strings). */
+export function useUnnamedStatements(pool: pg.Pool): void {
+  sharedSession.add(pool);
+}
+
+/** One statement for `client.query`: named (prepared once per connection) unless the session is shared. */
+export function statementFor(client: SqlClient, name: string, text: string, values: unknown[]): pg.QueryConfig {
+  return sharedSession.has(client) ? { text, values } : { name, text, values };
+}
+
+const prepared = (client: SqlClient, statement: Prisma.Sql) =>
+  client.query(statementFor(client, nameOf(statement.text), statement.text, statement.values as unknown[]));
+
+/**
+ * Runs one statement as a named prepared statement; rows as `pg` gives them (column names as they
+ * are, numeric as strings). For statements whose text is fixed (a statement per text is prepared on
+ * every connection): no lists of varying length. Columns are named, never `*`: PostgreSQL refuses a
+ * prepared `*` once a column is added (`cached plan must not change result type`).
+ */
 export async function queryPlain<T>(client: SqlClient, statement: Prisma.Sql): Promise<T[]> {
   return (await prepared(client, statement)).rows as T[];
 }
@@ -91,6 +112,15 @@ export interface Transaction {
  */
 export async function inTransaction<T>(pool: pg.Pool, work: (tx: Transaction) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  if (sharedSession.has(pool)) sharedSession.add(client);
+  // The pool listens for a checked-out client's errors no more: a connection lost mid-transaction
+  // (a PostgreSQL restart) would otherwise be an unhandled 'error' event, which ends the process.
+  // Its queries fail with the error; the connection is not given back.
+  let lost: Error | undefined;
+  const onError = (error: Error) => {
+    lost = error;
+  };
+  client.on('error', onError);
   // The connection's socket, corked while `together` starts its statements so that they leave in
   // one write (pg itself corks each statement alone). pg's `connection` is not typed; without a
   // socket to cork, the statements still go out back to back, only in several writes.
@@ -102,14 +132,20 @@ export async function inTransaction<T>(pool: pg.Pool, work: (tx: Transaction) =>
     together(issue) {
       stream?.cork?.();
       try {
-        begun ??= client.query('BEGIN; SET LOCAL plan_cache_mode = force_generic_plan');
+        if (!begun) {
+          begun = client.query('BEGIN; SET LOCAL plan_cache_mode = force_generic_plan');
+          begun.catch(() => undefined); // awaited below; its failure also fails every statement after it
+        }
         return issue(client);
       } finally {
         stream?.uncork?.();
       }
     },
     commit(sql) {
-      committed = sql.query('COMMIT').then(() => undefined);
+      committed = sql.query('COMMIT').then((result) => {
+        // After a failed statement PostgreSQL answers COMMIT with ROLLBACK, and no error.
+        if (result.command !== 'COMMIT') throw new Error(`the transaction was not committed (${result.command})`);
+      });
       return committed;
     },
   };
@@ -127,8 +163,22 @@ export async function inTransaction<T>(pool: pg.Pool, work: (tx: Transaction) =>
     });
     throw error;
   } finally {
-    client.release(broken instanceof Error ? broken : undefined);
+    client.removeListener('error', onError);
+    const unusable = lost ?? (broken instanceof Error ? broken : undefined);
+    client.release(unusable);
   }
+}
+
+/**
+ * Waits for every statement of one write and gives their results in order, or throws the error of
+ * the first one that failed, in the order they were sent (not the first to settle): a statement's
+ * own error, not the "transaction was not committed" of the COMMIT behind it.
+ */
+export async function allInOrder<T extends readonly unknown[]>(statements: readonly [...{ [K in keyof T]: Promise<T[K]> }]): Promise<T> {
+  const settled = await Promise.allSettled(statements);
+  const failed = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
 
 /** PostgreSQL's unique_violation, as `pg` reports it. */

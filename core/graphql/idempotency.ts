@@ -4,7 +4,7 @@ import { GraphQLError, type ExecutionResult } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { CoreErrorCode } from '../../contract/errors';
 import { sqlPoolOf, type Db } from '../db/prismaClient';
-import type { SqlClient } from '../db/sql';
+import { statementFor, type SqlClient } from '../db/sql';
 import type { CoreContext, IdempotencyClaim } from './context';
 import { graphqlError } from './errorMasking';
 
@@ -59,14 +59,14 @@ export function useIdempotency(db: Db, maskError: (error: unknown) => Error): Pl
           const errors = (single.errors ?? []).map((e) => maskError(e) as GraphQLError);
           const code = errors[0]?.extensions?.code;
           if (NOT_STORED.has(code) || claim.outcomeNotFinal) {
-            await sql.query({ name: 'idempotency_release', text: RELEASE, values: [claim.apiKeyId, claim.key] });
+            await sql.query(statementFor(sql, 'idempotency_release', RELEASE, [claim.apiKeyId, claim.key]));
             return;
           }
           const stored: Stored = {
             ...(single.data !== undefined ? { data: single.data } : {}),
             ...(errors.length ? { errors: errors.map((e) => e.toJSON() as StoredError) } : {}),
           };
-          await sql.query({ name: 'idempotency_complete', text: COMPLETE, values: [claim.apiKeyId, claim.key, JSON.stringify(stored)] });
+          await sql.query(statementFor(sql, 'idempotency_complete', COMPLETE, [claim.apiKeyId, claim.key, JSON.stringify(stored)]));
         },
       };
     },
@@ -80,7 +80,7 @@ function hashOf(operation: string, variables: unknown): string {
 type ClaimOutcome = { kind: 'claimed' } | { kind: 'replay'; stored: Stored } | { kind: 'refused'; error: GraphQLError };
 
 async function claimKey(db: Db, sql: SqlClient, claim: IdempotencyClaim, operation: string, requestHash: string): Promise<ClaimOutcome> {
-  const inserted = await sql.query({ name: 'idempotency_claim', text: CLAIM, values: [claim.apiKeyId, claim.key, operation, requestHash] });
+  const inserted = await sql.query(statementFor(sql, 'idempotency_claim', CLAIM, [claim.apiKeyId, claim.key, operation, requestHash]));
   if (inserted.rowCount === 1) return { kind: 'claimed' };
   const record = await db.idempotencyRecord.findUnique({ where: { apiKeyId_key: { apiKeyId: claim.apiKeyId, key: claim.key } } });
   if (!record) return claimKey(db, sql, claim, operation, requestHash); // removed in between: try again

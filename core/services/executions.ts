@@ -33,8 +33,11 @@ async function recordUnderLock(db: Db, orderId: string, report: { fills: VenueFi
   return db.$transaction(async (tx) => {
     // Serialise everything that moves this subaccount's money and positions, and read the order
     // only once the lock is held: a concurrent recording of the same fills must see its result.
+    // The order's row is locked too: a compare-and-set of its status (recordStateOnly, which takes
+    // no subaccount lock) then waits, finds the order changed, and comes here instead of being
+    // overwritten by what this transaction read before it.
     await tx.$queryRaw`
-      SELECT s.id FROM subaccounts s JOIN orders o ON o.subaccount_id = s.id WHERE o.id = ${orderId} FOR UPDATE OF s`;
+      SELECT s.id FROM subaccounts s JOIN orders o ON o.subaccount_id = s.id WHERE o.id = ${orderId} FOR UPDATE OF s, o`;
     const order = await tx.order.findUniqueOrThrow({ where: { id: orderId } });
     const fresh = await newFillsOnly(tx, order, report.fills);
     let filled = new Decimal(order.filledQuantity.toString());

@@ -1,4 +1,4 @@
-import { queryRow, type SqlClient } from '../db/sql';
+import { queryRow, statementFor, type SqlClient } from '../db/sql';
 import { Prisma, type Market, type Order, type OrderStatus } from '../generated/prisma/client';
 
 /**
@@ -9,6 +9,12 @@ import { Prisma, type Market, type Order, type OrderStatus } from '../generated/
 const MARKET_COLUMNS = Prisma.raw(
   'id, environment, venue, venue_market_id, question_key, title, description, category, status, tick_size, min_size, fair_value, ' +
     'close_time, price_ranges, fee_type, fee_multiplier, fractional_trading, created_at, updated_at',
+);
+
+/** Every column of orders, named: a prepared `*` is refused once a migration adds a column (sql.ts). */
+const ORDER_COLUMNS = Prisma.raw(
+  'id, workspace_id, environment, subaccount_id, market_id, complex_order_id, venue, side, action, type, time_in_force, price, quantity, ' +
+    'filled_quantity, average_fill_price, filled_notional, fees_paid, status, client_order_id, venue_order_id, reject_reason, created_at, updated_at',
 );
 
 export function findMarket(sql: SqlClient, id: string): Promise<Omit<Market, 'searchVector'> | undefined> {
@@ -54,22 +60,19 @@ export async function insertPendingOrder(sql: SqlClient, o: NewOrder): Promise<O
       VALUES (${o.id}, ${o.workspaceId}, ${o.environment}::"Environment", ${o.subaccountId}, ${o.marketId}, ${o.venue}::"Venue",
               ${o.side}::"OrderSide", ${o.action}::"OrderAction", ${o.type}::"OrderType", ${o.timeInForce}::"TimeInForce",
               ${o.price}::numeric, ${o.quantity}::numeric, ${o.clientOrderId}, ${o.complexOrderId}, 'pending')
-      RETURNING *`,
+      RETURNING ${ORDER_COLUMNS}`,
   );
   return row!;
 }
 
 export function findOrder(sql: SqlClient, id: string): Promise<Order | undefined> {
-  return queryRow<Order>(sql, Prisma.sql`SELECT * FROM orders WHERE id = ${id}`);
+  return queryRow<Order>(sql, Prisma.sql`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = ${id}`);
 }
 
 /** Links a complex order's child to the order that carries it, in the transaction that creates the order. */
 export async function linkChildOrder(sql: SqlClient, childOrderId: string, orderId: string): Promise<void> {
-  await sql.query({
-    name: 'link_child_order',
-    text: `UPDATE child_orders SET order_id = $1, status = 'sent' WHERE id = $2`,
-    values: [orderId, childOrderId],
-  });
+  const linked = await sql.query(statementFor(sql, 'link_child_order', `UPDATE child_orders SET order_id = $1, status = 'sent' WHERE id = $2`, [orderId, childOrderId]));
+  if (linked.rowCount !== 1) throw new Error(`child order ${childOrderId} does not exist`);
 }
 
 /**
@@ -90,6 +93,6 @@ export function setOrderStatusIfUnchanged(
              reject_reason = coalesce(${change.rejectReason ?? null}, reject_reason),
              updated_at = now()
        WHERE id = ${expected.id} AND status = ${expected.status}::"OrderStatus" AND filled_quantity = ${expected.filledQuantity.toString()}::numeric
-      RETURNING *`,
+      RETURNING ${ORDER_COLUMNS}`,
   );
 }

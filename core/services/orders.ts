@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sqlPoolOf, type Db } from '../db/prismaClient';
-import { inTransaction, isUniqueViolation, type SqlClient } from '../db/sql';
+import { allInOrder, inTransaction, isUniqueViolation, type SqlClient } from '../db/sql';
 import type { Order } from '../generated/prisma/client';
 import { findMarket, findOrder, insertPendingOrder, linkChildOrder, lockActiveSubaccount, setOrderStatusIfUnchanged, type NewOrder } from './orderStatements';
 import { Decimal, formatDecimal } from '../domain/decimals';
@@ -96,7 +96,7 @@ export async function placeOrder(
   // every order committed before it); then the order row and COMMIT (sql.ts, Transaction).
   const { order, created } = await inTransaction(sql, async (tx) => {
     const [subaccount, state] = await tx.together((c) =>
-      Promise.all([
+      allInOrder([
         lockActiveSubaccount(c, scope, input.subaccountId),
         loadPreTradeState(c, { id: input.subaccountId, workspaceId: scope.workspaceId, environment: scope.environment }, { id: market.id, side: input.side }, clientOrderId),
       ]),
@@ -132,7 +132,7 @@ export async function placeOrder(
       complexOrderId: child?.complexOrderId ?? null,
     };
     const [order] = await tx.together((c) =>
-      Promise.all([createOrderRow(c, row), child ? linkChildOrder(c, child.childOrderId, row.id) : undefined, tx.commit(c)]),
+      allInOrder([createOrderRow(c, row), child ? linkChildOrder(c, child.childOrderId, row.id) : Promise.resolve(), tx.commit(c)]),
     );
     return { order, created: true };
   });

@@ -11,6 +11,9 @@ import { seedSimulatedMarkets } from '../../core/services/marketCatalog';
 import { searchMarkets } from '../../core/services/markets';
 import { createSubaccount, getSubaccount, listSubaccounts } from '../../core/services/subaccounts';
 import { createWorkspace } from '../../core/services/workspaces';
+import { placeOrder } from '../../core/services/orders';
+import { createLogger } from '../../core/support/logger';
+import { openVenues } from '../../core/venues/registry';
 import { databaseUrl } from '../support/env';
 
 /** The same storage behaviour on both databases the service runs on. */
@@ -33,7 +36,7 @@ const backends: [string, () => Promise<Backend>][] = [
     async () => {
       const embedded: EmbeddedPostgres = await startEmbeddedPostgres('memory');
       await applyMigrations(embedded.url);
-      const db = createPrismaClient(embedded.url, 2);
+      const db = createPrismaClient(embedded.url, 1, { embedded: true });
       return {
         url: embedded.url,
         db,
@@ -66,6 +69,29 @@ describe.each(backends)('storage on %s', (_name, open) => {
 
   it('seeding the catalog twice creates nothing the second time', async () => {
     expect(await seedSimulatedMarkets(backend.db)).toBe(0);
+  });
+
+  it('places concurrent orders through the order path (its own statements, the pipelined transaction): each once, with their totals', async () => {
+    const workspace = await createWorkspace(backend.db, 'orders');
+    const scope = { workspaceId: workspace.id, environment: 'test' as const };
+    const sub = await createSubaccount(backend.db, scope, { name: 'orders', startingBalance: '1000' }, '0');
+    const market = await backend.db.market.findFirstOrThrow({ where: { environment: 'test', venue: 'sim_kalshi' }, orderBy: { id: 'asc' } });
+    const venues = await openVenues(backend.db, createLogger('silent', 'test'), async () => undefined);
+    try {
+      const order = (i: number) =>
+        placeOrder(backend.db, venues, scope, {
+          subaccountId: sub.id, marketId: market.id, side: 'yes', action: 'buy', type: 'limit', price: '0.01', quantity: '2', clientOrderId: `c-${i}`,
+        });
+      const placed = await Promise.all(Array.from({ length: 12 }, (_, i) => order(i)));
+      expect(placed.map((o) => o.status)).toEqual(Array(12).fill('open'));
+      expect(await backend.db.order.count({ where: { subaccountId: sub.id } })).toBe(12);
+      // The same client order id again is refused, and nothing is added.
+      await expect(order(0)).rejects.toMatchObject({ code: 'conflict' });
+      const [totals] = await backend.db.workingOrderTotal.findMany({ where: { subaccountId: sub.id } });
+      expect({ orders: totals!.orders, remaining: totals!.remaining.toFixed(), notional: totals!.notional.toFixed() }).toEqual({ orders: 12, remaining: '24', notional: '0.24' });
+    } finally {
+      await venues.close();
+    }
   });
 
   it('keeps money exact: a balance with six decimals comes back digit for digit', async () => {

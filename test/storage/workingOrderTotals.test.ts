@@ -1,5 +1,9 @@
 import fc from 'fast-check';
-import { createPrismaClient, type Db } from '../../core/db/prismaClient';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { createPrismaClient, sqlPoolOf, type Db } from '../../core/db/prismaClient';
+import { inTransaction, queryPlain } from '../../core/db/sql';
+import { Prisma } from '../../core/generated/prisma/client';
 import { newId } from '../../core/domain/ids';
 import { ORDER_STATUSES, WORKING_STATUSES } from '../../core/domain/orderLifecycle';
 import { createSubaccount } from '../../core/services/subaccounts';
@@ -16,13 +20,15 @@ import { buildWorkspace } from '../support/factories';
  */
 
 let db: Db;
+let url: string;
 let subaccounts: string[];
 let markets: string[];
 
 beforeAll(async () => {
   // A database of its own: its orders are of any status and shape, and a core starting on the
   // shared database restores every resting order it finds into its simulated books.
-  db = createPrismaClient(await ownDatabase('working_order_totals'), 4);
+  url = await ownDatabase('working_order_totals');
+  db = createPrismaClient(url, 4);
   await seedSimulatedMarkets(db);
   const { workspace } = await buildWorkspace(db, { name: 'working order totals' });
   subaccounts = [];
@@ -116,5 +122,55 @@ describe('working_order_totals', () => {
       expect(usage.get(id)!.openOrders).toBe(row!.open_orders);
       expect(usage.get(id)!.openBuyNotional.eq(row!.open_buy_notional)).toBe(true);
     }
+  });
+});
+
+describe('the order path’s transaction (core/db/sql.ts)', () => {
+  it('a connection lost in the middle fails that transaction, not the process; the pool goes on', () => {
+    // In a process of its own: an unhandled 'error' event of a checked-out pg client ends a process.
+    const script = `
+      const { Client } = require('pg');
+      const { createPrismaClient, sqlPoolOf } = require('./core/db/prismaClient');
+      const { inTransaction, queryPlain } = require('./core/db/sql');
+      const { Prisma } = require('./core/generated/prisma/client');
+      (async () => {
+        const db = createPrismaClient(process.env.URL, 2);
+        const pool = sqlPoolOf(db);
+        const admin = new Client({ connectionString: process.env.URL });
+        await admin.connect();
+        const failed = await inTransaction(pool, async (tx) => {
+          const [me] = await tx.together((c) => queryPlain(c, Prisma.sql\`SELECT pg_backend_pid() AS pid\`));
+          await admin.query('SELECT pg_terminate_backend($1)', [me.pid]);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          await tx.together((c) => queryPlain(c, Prisma.sql\`SELECT 1\`));
+        }).then(() => 'committed', (error) => 'failed: ' + error.message);
+        const after = await queryPlain(pool, Prisma.sql\`SELECT 1 AS one\`);
+        console.log(JSON.stringify({ failed, after }));
+        await admin.end();
+        process.exit(0);
+      })();`;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: path.resolve(__dirname, '../..'), env: { ...process.env, URL: url }, encoding: 'utf8', timeout: 60_000 });
+    expect(run.status).toBe(0);
+    const answer = JSON.parse(run.stdout.trim().split('\n').pop()!);
+    expect(answer.failed).toMatch(/^failed: /);
+    expect(answer.after).toEqual([{ one: 1 }]);
+  }, 60_000);
+
+  it('a statement that failed beside COMMIT leaves nothing committed, and the caller sees the failure', async () => {
+    const pool = sqlPoolOf(db);
+    const id = newId('order');
+    await expect(
+      inTransaction(pool, async (tx) => {
+        // The first statement would insert; the second fails; COMMIT behind them is answered ROLLBACK.
+        await tx.together((c) =>
+          Promise.all([
+            queryPlain(c, Prisma.sql`INSERT INTO working_order_totals (subaccount_id, market_id, side, action, orders, remaining, notional) VALUES (${id}, ${id}, 'yes', 'buy', 1, 1, 1)`),
+            queryPlain(c, Prisma.sql`SELECT 1 / 0`),
+            tx.commit(c),
+          ]),
+        );
+      }),
+    ).rejects.toThrow();
+    expect(await db.workingOrderTotal.count({ where: { subaccountId: id } })).toBe(0);
   });
 });

@@ -42,7 +42,7 @@ BEGIN
 END $$;
 
 CREATE TRIGGER orders_working_order_totals
-  AFTER INSERT OR DELETE OR UPDATE OF status, quantity, filled_quantity, price ON orders
+  AFTER INSERT OR DELETE OR UPDATE OF status, quantity, filled_quantity, price, subaccount_id, market_id, side, action ON orders
   FOR EACH ROW EXECUTE FUNCTION working_order_totals_apply();
 
 -- The orders working when this migration runs.
