@@ -58,7 +58,7 @@ export function limitUsageStatement(
       ${statistics
         ? Prisma.sql`(SELECT count(*) FROM (${recent}) AS recent)::int`
         : Prisma.sql`CASE WHEN l.max_orders_per_minute IS NULL THEN 0
-                          ELSE (SELECT count(*) FROM (${recent} LIMIT l.max_orders_per_minute + 1) AS recent)::int END`} AS orders_last_minute,
+                          ELSE (SELECT count(*) FROM (${recent} LIMIT l.max_orders_per_minute) AS recent)::int END`} AS orders_last_minute,
       coalesce((SELECT realized_pnl FROM daily_pnl d WHERE d.subaccount_id = s.id
                  AND d.day = (now() AT TIME ZONE 'UTC')::date), 0)::text AS realized_today
       ${statistics ? Prisma.empty : purpose.columns}

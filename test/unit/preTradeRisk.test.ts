@@ -99,7 +99,7 @@ describe('checkPreTradeRisk', () => {
       passes(buy(), { maxOpenOrders: 4, maxOrdersPerMinute: 6 });
       expect(refusal(buy(), { maxOpenOrders: 3 })).toMatchObject({ limit: 'max_open_orders', message: '3 orders are open; max_open_orders is 3.' });
       expect(refusal(sell(1), { maxOrdersPerMinute: 5 })).toMatchObject({
-        limit: 'max_orders_per_minute', message: '5 orders in the last minute; max_orders_per_minute is 5.',
+        limit: 'max_orders_per_minute', message: '5 orders or more in the last minute; max_orders_per_minute is 5.',
       });
     });
   });
