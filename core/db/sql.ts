@@ -41,8 +41,8 @@ export function statementFor(client: SqlClient, name: string, text: string, valu
   return sharedSession.has(client) ? { text, values } : { name, text, values };
 }
 
-const prepared = (client: SqlClient, statement: Prisma.Sql) =>
-  client.query(statementFor(client, nameOf(statement.text), statement.text, statement.values as unknown[]));
+const prepared = (client: SqlClient, name: string, statement: Prisma.Sql) =>
+  client.query(statementFor(client, name, statement.text, statement.values as unknown[]));
 
 /**
  * Runs one statement as a named prepared statement; rows as `pg` gives them (column names as they
@@ -51,7 +51,7 @@ const prepared = (client: SqlClient, statement: Prisma.Sql) =>
  * prepared `*` once a column is added (`cached plan must not change result type`).
  */
 export async function queryPlain<T>(client: SqlClient, statement: Prisma.Sql): Promise<T[]> {
-  return (await prepared(client, statement)).rows as T[];
+  return (await prepared(client, nameOf(statement.text), statement)).rows as T[];
 }
 
 type FieldMapping = { from: string; to: string; numeric: boolean }[];
@@ -69,8 +69,9 @@ function fieldMappingOf(name: string, fields: pg.FieldDef[]): FieldMapping {
 
 /** Runs one statement as a named prepared statement; rows as Prisma would give them. */
 export async function queryRows<T>(client: SqlClient, statement: Prisma.Sql): Promise<T[]> {
-  const result = await prepared(client, statement);
-  const fields = fieldMappingOf(nameOf(statement.text), result.fields);
+  const name = nameOf(statement.text);
+  const result = await prepared(client, name, statement);
+  const fields = fieldMappingOf(name, result.fields);
   return result.rows.map((row: Record<string, unknown>) => {
     const mapped: Record<string, unknown> = {};
     for (const { from, to, numeric } of fields) {

@@ -25,6 +25,9 @@ export class DomainError extends Error {
  * (its 429s, or our client-side buckets that keep us under it). Nothing was sent to the venue, so
  * the request may be sent again after `retryAfterSeconds`, the gateway's `Retry-After`.
  */
+/** A wait of `ms` as Retry-After: whole seconds, at least 1 (1 when nobody said how long). */
+export const retryAfterSeconds = (ms: number | undefined): number => Math.max(1, Math.ceil((ms ?? 0) / 1000));
+
 export class RateLimited extends DomainError {
   constructor(
     message: string,

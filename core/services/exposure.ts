@@ -5,7 +5,6 @@ import { Prisma } from '../generated/prisma/client';
 import type { RiskLimitValues, SubaccountExposure } from '../domain/preTradeRisk';
 import { limitUsageOf, limitUsageStatement, type LimitUsageRow } from './limitUsage';
 
-
 export interface PreTradeState {
   exposure: SubaccountExposure;
   limits: RiskLimitValues;

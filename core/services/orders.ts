@@ -4,7 +4,7 @@ import { allInOrder, inTransaction, isUniqueViolation, type SqlClient } from '..
 import type { Order } from '../generated/prisma/client';
 import { findMarket, findOrder, insertPendingOrder, linkChildOrder, lockActiveSubaccount, setOrderStatusIfUnchanged, type NewOrder } from './orderStatements';
 import { Decimal, formatDecimal } from '../domain/decimals';
-import { DomainError, invalidRequest, notFound, RateLimited } from '../domain/errors';
+import { DomainError, invalidRequest, notFound, RateLimited, retryAfterSeconds } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { createdWithin, decodeCursor, isIdCursor, parseLimit, toPage } from '../domain/pagination';
 import { checkPreTradeRisk } from '../domain/preTradeRisk';
@@ -174,10 +174,10 @@ async function withdrawUnsent(db: Db, order: Order, created: boolean, result: Ve
       });
     if (withdrawn) {
       const message = `The order was not placed: ${result.message}`;
-      throw result.reason === 'rate_limited' ? new RateLimited(message, Math.max(1, Math.ceil(result.retryAfterMs / 1000))) : new DomainError('venue_unavailable', message);
+      throw result.reason === 'rate_limited' ? new RateLimited(message, retryAfterSeconds(result.retryAfterMs)) : new DomainError('venue_unavailable', message);
     }
   }
-  return db.order.findUniqueOrThrow({ where: { id: order.id } });
+  return (await findOrder(sqlPoolOf(db), order.id))!;
 }
 
 /** What the venue is sent for one of our orders; the same every time it is sent (the client order id is our order id). */
@@ -202,11 +202,11 @@ export function venueRequestOf(order: Order, venueMarketId: string): VenueOrderR
 async function recordPlacement(db: Db, order: Order, result: Exclude<VenuePlaceResult, VenueNotSent>): Promise<Order> {
   if (result.outcome === 'accepted') return recordExecution(db, order.id, { fills: result.fills, state: result.order }, order);
   const sql = sqlPoolOf(db);
-  if (result.outcome === 'unknown') {
-    return (await setOrderStatusIfUnchanged(sql, order, { status: 'unknown' })) ?? (await findOrder(sql, order.id))!;
-  }
-  const rejected = await setOrderStatusIfUnchanged(sql, order, { status: 'rejected', rejectReason: `${result.venueCode}: ${result.message}` });
-  if (!rejected) return (await findOrder(sql, order.id))!;
+  const change = result.outcome === 'unknown' ? { status: 'unknown' as const } : { status: 'rejected' as const, rejectReason: `${result.venueCode}: ${result.message}` };
+  const written = await setOrderStatusIfUnchanged(sql, order, change);
+  // Changed meanwhile: the venue's later word stands, and the answer is the order as it is now.
+  if (!written) return (await findOrder(sql, order.id))!;
+  if (result.outcome === 'unknown') return written;
   const message = `${venueName(order.venue)} rejected the order (${result.venueCode}): ${result.message}`;
   switch (result.code) {
     case 'market_not_tradable':
@@ -215,7 +215,7 @@ async function recordPlacement(db: Db, order: Order, result: Exclude<VenuePlaceR
     case 'venue_unavailable':
       throw new DomainError('venue_unavailable', message);
     case 'rate_limited':
-      throw new RateLimited(message, 1);
+      throw new RateLimited(message, retryAfterSeconds(result.retryAfterMs));
     case 'invalid_request':
       // The venue's own rules refused what ours let through (e.g. a price off Kalshi's price_ranges): the client's to fix.
       throw new DomainError('invalid_request', message, result.venueCode === 'invalid_price' ? 'price' : undefined);
@@ -305,7 +305,7 @@ export async function cancelOrder(db: Db, venues: VenueRegistry, scope: Scope, i
   if (result.outcome === 'unknown') throw new DomainError('venue_unavailable', `The cancel's outcome is unknown: ${result.message}`);
   if (result.outcome === 'rejected') {
     // Not sent: the order rests as it was.
-    if (result.code === 'rate_limited') throw new RateLimited(`The cancel was not sent: ${result.message}`, 1);
+    if (result.code === 'rate_limited') throw new RateLimited(`The cancel was not sent: ${result.message}`, retryAfterSeconds(result.retryAfterMs));
     if (result.code === 'venue_unavailable') throw new DomainError('venue_unavailable', `The cancel was not sent: ${result.message}`);
     const current = await venue.getOrder(order.id);
     if (current) return recordExecution(db, order.id, { fills: [], state: current }); // filled meanwhile

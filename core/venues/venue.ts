@@ -58,9 +58,19 @@ export interface VenueOrderState {
   remainingQuantity: string;
 }
 
+/** The venue refused (or, for `rate_limited` and `venue_unavailable`, was never sent) the request. */
+export interface VenueRejection {
+  outcome: 'rejected';
+  code: VenueErrorCode;
+  venueCode: string;
+  message: string;
+  /** `rate_limited`: when a retry may be carried out, if the venue or our buckets say. */
+  retryAfterMs?: number;
+}
+
 export type VenuePlaceResult =
   | { outcome: 'accepted'; order: VenueOrderState; fills: VenueFill[] }
-  | { outcome: 'rejected'; code: VenueErrorCode; venueCode: string; message: string }
+  | VenueRejection
   /** The request may or may not have reached the venue: reconcile by clientOrderId, never resend blindly. */
   | { outcome: 'unknown'; message: string }
   | VenueNotSent;
@@ -89,7 +99,7 @@ export interface VenueCallOptions {
 
 export type VenueCancelResult =
   | { outcome: 'canceled'; order: VenueOrderState }
-  | { outcome: 'rejected'; code: VenueErrorCode; venueCode: string; message: string }
+  | VenueRejection
   | { outcome: 'unknown'; message: string };
 
 /** Venue errors mapped to our codes; `venueCode` keeps the venue's own. */

@@ -11,9 +11,8 @@
 import type { KalshiFake } from '../../fakes/kalshi/server';
 import { testConfig } from '../support/env';
 import { call, envelopeOf } from '../support/http';
-import { CREATE_PATH, eventually, FED, liveMarketId, liveSubaccount, newKek, newLiveTrader, placeLive, startKalshiFake, type LiveTrader } from '../support/kalshiLive';
+import { CREATE_PATH, eventually, FED, liveMarketId, liveCoreSettings, liveSubaccount, newLiveTrader, placeLive, startKalshiFake, type LiveTrader } from '../support/kalshiLive';
 import { newKalshiKey } from '../support/kalshiKeys';
-import { ownDatabase } from '../support/ownDatabase';
 import { startStack, type Stack } from '../support/stack';
 
 const erin = newKalshiKey();
@@ -31,18 +30,15 @@ const ordersOfErin = () => stack.core.db.order.count({ where: { subaccountId: er
 beforeAll(async () => {
   fake = await startKalshiFake('production', [{ userId: 'user-erin', key: erin }]);
   stack = await startStack(
-    testConfig({
-      DATABASE_URL: await ownDatabase('kalshi_deadline'),
-      KALSHI_PRODUCTION_URL: fake.baseUrl,
-      KALSHI_PRODUCTION_WS_URL: fake.wsUrl,
-      KALSHI_CATALOG_SYNC_MS: '10000', // the start-up sync runs at once
-      CREDENTIALS_KEK: newKek(),
-      // The gateway waits 1.2 s for the core; one Kalshi call alone may take 2.5 s.
-      CORE_TIMEOUT_MS: '1200',
-      KALSHI_TIMEOUT_MS: '2500',
-      LIVE_RECONCILER_ENABLED: 'true',
-      LIVE_RECONCILE_INTERVAL_MS: '200',
-    }),
+    testConfig(
+      await liveCoreSettings('kalshi_deadline', fake, {
+        // The gateway waits 1.2 s for the core; one Kalshi call alone may take 2.5 s.
+        CORE_TIMEOUT_MS: '1200',
+        KALSHI_TIMEOUT_MS: '2500',
+        LIVE_RECONCILER_ENABLED: 'true',
+        LIVE_RECONCILE_INTERVAL_MS: '200',
+      }),
+    ),
   );
   trader = await newLiveTrader(stack.core.db, stack.gateways[0]!);
   fed = await liveMarketId(stack.core.db, FED);

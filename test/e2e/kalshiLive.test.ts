@@ -19,17 +19,16 @@ import {
   eventually,
   FED,
   HIGH,
+  liveCoreSettings,
   liveMarketId,
   liveSubaccount,
   MAKER,
-  newKek,
   newLiveTrader,
   placeLive,
   startKalshiFake,
   type LiveTrader,
 } from '../support/kalshiLive';
 import { newKalshiKey } from '../support/kalshiKeys';
-import { ownDatabase } from '../support/ownDatabase';
 import { startStack, type Stack } from '../support/stack';
 
 const alice = newKalshiKey(); // production
@@ -55,16 +54,7 @@ beforeAll(async () => {
   production = await startKalshiFake('production', [{ userId: 'user-alice', key: alice }, { userId: 'user-carol', key: carol }]);
   demo = await startKalshiFake('demo', [{ userId: 'user-bob', key: bob }]);
   stack = await startStack(
-    testConfig({
-      DATABASE_URL: await ownDatabase('kalshi_live'),
-      KALSHI_PRODUCTION_URL: production.baseUrl,
-      KALSHI_PRODUCTION_WS_URL: production.wsUrl,
-      KALSHI_DEMO_URL: demo.baseUrl,
-      KALSHI_DEMO_WS_URL: demo.wsUrl,
-      KALSHI_CATALOG_SYNC_MS: '10000', // the start-up sync runs at once
-      CREDENTIALS_KEK: newKek(),
-      KALSHI_TIMEOUT_MS: '1000',
-    }),
+    testConfig(await liveCoreSettings('kalshi_live', production, { KALSHI_DEMO_URL: demo.baseUrl, KALSHI_DEMO_WS_URL: demo.wsUrl, KALSHI_TIMEOUT_MS: '1000' })),
   );
   trader = await newLiveTrader(stack.core.db, stack.gateways[0]!);
   [fed, high] = await Promise.all([liveMarketId(stack.core.db, FED), liveMarketId(stack.core.db, HIGH)]);

@@ -15,9 +15,8 @@ import type { KalshiFake } from '../../fakes/kalshi/server';
 import { testConfig } from '../support/env';
 import { call, type ApiResponse } from '../support/http';
 import { v2OrderBody } from '../support/kalshiOrders';
-import { CREATE_PATH, eventually, FED, liveMarketId, liveSubaccount, MAKER, newKek, newLiveTrader, startKalshiFake, type LiveTrader } from '../support/kalshiLive';
+import { CREATE_PATH, eventually, FED, liveMarketId, liveCoreSettings, liveSubaccount, MAKER, newLiveTrader, startKalshiFake, type LiveTrader } from '../support/kalshiLive';
 import { newKalshiKey } from '../support/kalshiKeys';
-import { ownDatabase } from '../support/ownDatabase';
 import { startStack, type Stack } from '../support/stack';
 
 const alice = newKalshiKey(); // ours
@@ -45,16 +44,7 @@ const D = (value: Decimal.Value) => new Decimal(value);
 beforeAll(async () => {
   production = await startKalshiFake('production', [{ userId: 'user-alice', key: alice }, { userId: 'user-dave', key: dave }]);
   stack = await startStack(
-    testConfig({
-      DATABASE_URL: await ownDatabase('kalshi_live_complex'),
-      KALSHI_PRODUCTION_URL: production.baseUrl,
-      KALSHI_PRODUCTION_WS_URL: production.wsUrl,
-      KALSHI_CATALOG_SYNC_MS: '10000', // the start-up sync runs at once
-      CREDENTIALS_KEK: newKek(),
-      KALSHI_TIMEOUT_MS: '1000',
-      SCHEDULER_ENABLED: 'true',
-      SCHEDULER_INTERVAL_MS: '50',
-    }),
+    testConfig(await liveCoreSettings('kalshi_live_complex', production, { KALSHI_TIMEOUT_MS: '1000', SCHEDULER_ENABLED: 'true', SCHEDULER_INTERVAL_MS: '50' })),
   );
   trader = await newLiveTrader(stack.core.db, stack.gateways[0]!, 'Kalshi live complex orders');
   fed = await liveMarketId(stack.core.db, FED);

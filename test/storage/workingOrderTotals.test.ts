@@ -23,6 +23,7 @@ let db: Db;
 let url: string;
 let subaccounts: string[];
 let markets: string[];
+let inserted = 0;
 
 beforeAll(async () => {
   // A database of its own: its orders are of any status and shape, and a core starting on the
@@ -72,6 +73,7 @@ async function apply(ids: string[], s: Step) {
       },
     });
     ids.push(id);
+    inserted += 1;
     return;
   }
   if (ids.length === 0) return;
@@ -110,7 +112,7 @@ describe('working_order_totals', () => {
       }),
       { numRuns: 25 },
     );
-    expect(ids.length).toBeGreaterThan(0);
+    expect(inserted).toBeGreaterThan(0); // the property ran over real orders (deletes may leave none at the end)
   });
 
   it('is what the risk statistics report: open orders and the notional of open buys', async () => {

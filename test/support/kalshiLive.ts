@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { KalshiKey } from './kalshiKeys';
 import type { Db } from '../../core/db/prismaClient';
 import { KalshiFake } from '../../fakes/kalshi/server';
+import { ownDatabase } from './ownDatabase';
 import { buildWorkspace } from './factories';
 import { call } from './http';
 
@@ -43,6 +44,22 @@ export function startKalshiFake(environment: 'production' | 'demo', accounts: { 
 
 /** A 32-byte key-encryption key, base64 (CREDENTIALS_KEK). */
 export const newKek = () => randomBytes(32).toString('base64');
+
+/**
+ * The settings of a core that trades live against a production fake: a database of its own (the
+ * start-up catalog sync closes every live Kalshi row the fake does not list), the fake's URLs, the
+ * catalog synced at start-up, a fresh KEK; `overrides` on top.
+ */
+export async function liveCoreSettings(label: string, production: KalshiFake, overrides: Record<string, string> = {}): Promise<Record<string, string>> {
+  return {
+    DATABASE_URL: await ownDatabase(label),
+    KALSHI_PRODUCTION_URL: production.baseUrl,
+    KALSHI_PRODUCTION_WS_URL: production.wsUrl,
+    KALSHI_CATALOG_SYNC_MS: '10000', // the start-up sync runs at once
+    CREDENTIALS_KEK: newKek(),
+    ...overrides,
+  };
+}
 
 export interface LiveTrader {
   base: string;

@@ -1,4 +1,4 @@
-import { DomainError, RateLimited, type ErrorCode } from '../../domain/errors';
+import { DomainError, RateLimited, retryAfterSeconds, type ErrorCode } from '../../domain/errors';
 
 /**
  * Kalshi's error answers (Trade API v2, as of 2026-08) read and mapped to our codes
@@ -62,7 +62,7 @@ export const KALSHI_429_RETRY_AFTER_MS = 1000;
 
 /** Our rate_limited error for this credential's Kalshi rate limit; nothing was sent, so it may be retried after `retryAfterMs`. */
 export function rateLimited(what: string, retryAfterMs: number): RateLimited {
-  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  const seconds = retryAfterSeconds(retryAfterMs);
   return new RateLimited(`Kalshi's rate limit for this subaccount's credential: ${what}. Retry after ${seconds} s.`, seconds);
 }
 

@@ -10,6 +10,7 @@ import type {
   VenueCallOptions,
   VenueCancelResult,
   VenueErrorCode,
+  VenueRejection,
   VenueFill,
   VenueNotSent,
   VenueOrderRequest,
@@ -66,7 +67,9 @@ const BY_ERROR_CODE: Partial<Readonly<Record<ErrorCode, VenueErrorCode>>> = {
   rate_limited: 'rate_limited', // 429 after our backoff
 };
 
-const rejected = (code: VenueErrorCode, venueCode: string, message: string) => ({ outcome: 'rejected', code, venueCode, message }) as const;
+const rejected = (code: VenueErrorCode, venueCode: string, message: string, retryAfterMs?: number): VenueRejection =>
+  // Kalshi's 429 says no Retry-After: a refused rate_limited may be retried once its buckets refill.
+  ({ outcome: 'rejected', code, venueCode, message, ...(code === 'rate_limited' ? { retryAfterMs: retryAfterMs ?? KALSHI_429_RETRY_AFTER_MS } : {}) });
 
 /** A create the session never sent: over our rate limit (its tokens are `retryAfterMs` away), no connection, or no time left. */
 function notSent(outcome: Extract<KalshiOutcome, { kind: 'unavailable' }>): VenueNotSent {
@@ -160,7 +163,7 @@ export class KalshiVenue implements LiveVenue {
     if (venueOrderId === null) return rejected('order_not_found', 'not_found', `Kalshi holds no order with client order id '${clientOrderId}'.`);
     const outcome = await this.session.request('DELETE', `${CREATE}/${encodeURIComponent(venueOrderId)}`, { kind: 'write', cost: ONE_ORDER_COST, deadline: call.deadline });
     if (outcome.kind === 'unknown') return { outcome: 'unknown', message: outcome.error.message };
-    if (outcome.kind === 'unavailable') return rejected(outcome.reason === 'rate_wait_exceeded' ? 'rate_limited' : 'venue_unavailable', outcome.reason, outcome.error.message);
+    if (outcome.kind === 'unavailable') return rejected(outcome.reason === 'rate_wait_exceeded' ? 'rate_limited' : 'venue_unavailable', outcome.reason, outcome.error.message, outcome.retryAfterMs);
     if (outcome.kind === 'refused') return rejected(refusalCode(outcome), outcome.venueCode, outcome.error.message);
     const after = await this.reads.orderById(venueOrderId, call);
     if (after === null || after === 'unavailable') {
