@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { sqlPoolOf, type Db } from '../db/prismaClient';
 import { allInOrder, inTransaction, isUniqueViolation, type SqlClient } from '../db/sql';
 import type { Order } from '../generated/prisma/client';
+import { marketIdentityOf } from './marketIdentities';
 import { findMarket, findOrder, insertPendingOrder, linkChildOrder, lockActiveSubaccount, setOrderStatusIfUnchanged, type NewOrder } from './orderStatements';
 import { Decimal, formatDecimal } from '../domain/decimals';
 import { DomainError, invalidRequest, notFound, RateLimited, retryAfterSeconds } from '../domain/errors';
@@ -63,50 +64,55 @@ export async function placeOrder(
 ): Promise<Order> {
   const { idempotency, child } = origin;
   const sql = sqlPoolOf(db);
-  const market = await findMarket(sql, input.marketId);
-  if (!market || market.environment !== scope.environment) throw notFound('market', input.marketId);
-  if (market.status !== 'open') throw new DomainError('market_not_tradable', `Market '${market.id}' is ${market.status}.`);
+  // The market's venue is known before the transaction (it never changes); its status and rules are
+  // read in the transaction's first write, beside the lock, and checked there.
+  const identity = await marketIdentityOf(sql, input.marketId);
+  if (!identity || identity.environment !== scope.environment) throw notFound('market', input.marketId);
   const timeInForce = input.timeInForce ?? (input.type === 'limit' ? 'gtc' : 'ioc');
   if (input.type === 'market' && timeInForce === 'gtc') {
     throw invalidRequest('timeInForce', 'A market order never rests: timeInForce is ioc or fok.');
   }
   if (input.type === 'limit' && input.price == null) throw invalidRequest('price', 'price is required for a limit order.');
-  const rules = rulesForMarket(market);
-  const checked = validateOrderInput(rules, { type: input.type, side: input.side, price: input.price ?? undefined, quantity: input.quantity });
-  if (!checked.ok) throw invalidRequest(checked.param, checked.message);
   if (input.clientOrderId != null && !CLIENT_ORDER_ID.test(input.clientOrderId)) {
     throw invalidRequest('clientOrderId', 'clientOrderId is 1 to 64 of A-Z a-z 0-9 _ . : -');
   }
   // Live: the subaccount must be the caller's before its credential's account is opened. The
   // registry reads the credential row itself; only when it has no venue is the reason looked for.
   if (scope.environment === 'live') await getSubaccount(db, scope, input.subaccountId);
-  const venue = await venues.forSubaccount(market.venue, input.subaccountId);
+  const venue = await venues.forSubaccount(identity.venue, input.subaccountId);
   if (!venue) {
     // "Attach your credentials" comes first: it is the answer a live trader can act on.
-    if (scope.environment === 'live') await requireStoredCredential(db, input.subaccountId, market.venue);
-    throw new DomainError('venue_unavailable', `The venue ${venueName(market.venue)} is not available.`);
+    if (scope.environment === 'live') await requireStoredCredential(db, input.subaccountId, identity.venue);
+    throw new DomainError('venue_unavailable', `The venue ${venueName(identity.venue)} is not available.`);
   }
 
   const clientOrderId = child?.childOrderId ?? input.clientOrderId ?? (idempotency ? idempotencyReference(idempotency) : newId('order'));
   const price = input.price == null ? null : new Decimal(input.price);
   const quantity = new Decimal(input.quantity);
 
-  // Two round trips, the subaccount's row locked from the first to COMMIT: BEGIN, the lock and the
-  // pre-trade state in one write (the state statement runs after the lock, with a snapshot that sees
-  // every order committed before it); then the order row and COMMIT (sql.ts, Transaction).
-  const { order, created } = await inTransaction(sql, async (tx) => {
-    const [subaccount, state] = await tx.together((c) =>
+  // Two round trips, the subaccount's row locked from the first to COMMIT: BEGIN, the market, the
+  // lock and the pre-trade state in one write (the state statement runs after the lock, with a
+  // snapshot that sees every order committed before it); the market's status and rules are checked
+  // on what that write read; then the order row and COMMIT (sql.ts, Transaction).
+  const { order, created, market } = await inTransaction(sql, async (tx) => {
+    const [market, subaccount, state] = await tx.together((c) =>
       allInOrder([
+        findMarket(c, identity.id),
         lockActiveSubaccount(c, scope, input.subaccountId),
-        loadPreTradeState(c, { id: input.subaccountId, workspaceId: scope.workspaceId, environment: scope.environment }, { id: market.id, side: input.side }, clientOrderId),
+        loadPreTradeState(c, { id: input.subaccountId, workspaceId: scope.workspaceId, environment: scope.environment }, { id: identity.id, side: input.side }, clientOrderId),
       ]),
     );
+    if (!market) throw notFound('market', identity.id);
+    if (market.status !== 'open') throw new DomainError('market_not_tradable', `Market '${market.id}' is ${market.status}.`);
+    const rules = rulesForMarket(market);
+    const checked = validateOrderInput(rules, { type: input.type, side: input.side, price: input.price ?? undefined, quantity: input.quantity });
+    if (!checked.ok) throw invalidRequest(checked.param, checked.message);
     if (!subaccount || !state) throw notFound('subaccount', input.subaccountId);
     if (state.existingOrderId) {
       if (!idempotency && !child) {
         throw new DomainError('conflict', `clientOrderId '${clientOrderId}' is already used by order '${state.existingOrderId}'.`);
       }
-      return { order: (await tx.together((c) => findOrder(c, state.existingOrderId!)))!, created: false };
+      return { order: (await tx.together((c) => findOrder(c, state.existingOrderId!)))!, created: false, market };
     }
     const worstPrice = price ?? new Decimal(1);
     checkPreTradeRisk(
@@ -134,7 +140,7 @@ export async function placeOrder(
     const [order] = await tx.together((c) =>
       allInOrder([createOrderRow(c, row), child ? linkChildOrder(c, child.childOrderId, row.id) : Promise.resolve(), tx.commit(c)]),
     );
-    return { order, created: true };
+    return { order, created: true, market };
   });
   // An existing order is sent again only while its fate at the venue is not known.
   if (!created && !isUnconfirmed(order.status)) return order;
