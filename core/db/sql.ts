@@ -94,8 +94,10 @@ export interface Transaction {
    * PostgreSQL, behind whatever was sent before, BEGIN included: they are answered in one round
    * trip, in order. A statement that depends on an earlier one's effect (a row lock) may follow it
    * in the same write: PostgreSQL runs them one after another, each with its own snapshot.
+   * `outside`, on the first call only: a statement sent ahead of BEGIN in the same write, which is
+   * not part of the transaction (it commits on its own, whatever the transaction does).
    */
-  together<R>(issue: (client: SqlClient) => R): R;
+  together<R>(issue: (client: SqlClient) => R, outside?: (client: SqlClient) => unknown): R;
   /**
    * Sends COMMIT behind what was sent (inside `together`, in the same write). Await every statement
    * sent with it: after a failed statement PostgreSQL answers COMMIT with a ROLLBACK, not an error.
@@ -130,10 +132,12 @@ export async function inTransaction<T>(pool: pg.Pool, work: (tx: Transaction) =>
   let committed: Promise<void> | undefined;
   let broken: unknown;
   const tx: Transaction = {
-    together(issue) {
+    together(issue, outside) {
+      if (outside && begun) throw new Error('a statement outside the transaction goes only ahead of its BEGIN');
       stream?.cork?.();
       try {
         if (!begun) {
+          outside?.(client);
           begun = client.query('BEGIN; SET LOCAL plan_cache_mode = force_generic_plan');
           begun.catch(() => undefined); // awaited below; its failure also fails every statement after it
         }

@@ -6,10 +6,11 @@ import type { Principal } from '../../contract/principal';
 import type { RevocationBus } from '../../contract/revocationBus';
 import type { VenueRegistry } from '../venues/venue';
 import type { Scope } from '../services/scope';
+import type { ClaimInWrite } from '../services/claimInWrite';
 import { createLoaders, type Loaders } from './loaders';
 import type { Logger } from '../support/logger';
 
-/** The Idempotency-Key a request claimed, scoped to its API key (see idempotency.ts). */
+/** The Idempotency-Key a request claims, scoped to its API key (see idempotency.ts). */
 export interface IdempotencyClaim {
   apiKeyId: string;
   key: string;
@@ -18,6 +19,8 @@ export interface IdempotencyClaim {
    * the answer is not stored, so a retry with the same key runs again instead of replaying it.
    */
   outcomeNotFinal?: boolean;
+  /** Set for operations whose resolver sends the claim in its own first write (idempotency.ts, CLAIMED_IN_WRITE). */
+  inWrite?: ClaimInWrite;
 }
 
 /** What every resolver gets: the database, who is asking, and the core's shared parts. */
@@ -32,7 +35,7 @@ export interface CoreContext {
   logger: Logger;
   /** The key-encryption keys that seal and open venue credentials (CREDENTIALS_KEK…). */
   credentialKeys: CredentialKeys;
-  /** Set when the request carries an Idempotency-Key that this request claimed. */
+  /** Set when the request carries an Idempotency-Key (claimed, or to be claimed by the resolver: IdempotencyClaim.inWrite). */
   idempotency?: IdempotencyClaim;
   /** When the request's venue calls must end (epoch ms; requestDeadline.ts). */
   deadline: number;

@@ -5,6 +5,7 @@ import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { CoreErrorCode } from '../../contract/errors';
 import { sqlPoolOf, type Db } from '../db/prismaClient';
 import { statementFor, type SqlClient } from '../db/sql';
+import type { ClaimInWrite } from '../services/claimInWrite';
 import type { CoreContext, IdempotencyClaim } from './context';
 import { graphqlError } from './errorMasking';
 
@@ -21,6 +22,13 @@ import { graphqlError } from './errorMasking';
  * retry never places a second order. A claim whose request died is taken over after IN_FLIGHT_MS.
  */
 export const IN_FLIGHT_MS = 60_000;
+/**
+ * Operations whose resolver sends the claim itself, in its transaction's first write (ClaimInWrite):
+ * the order path, where it saves a round trip. Nothing is written before that claim, so a request
+ * that fails before sending it is claimed afterwards, here, and answered exactly as if it had
+ * claimed first (a replay, a refusal, or its own answer stored).
+ */
+const CLAIMED_IN_WRITE = new Set(['PlaceOrder']);
 export const RETENTION_HOURS = 24;
 const NOT_STORED = new Set<unknown>(['invalid_request', 'internal_error', 'venue_unavailable', 'rate_limited'] satisfies CoreErrorCode[]);
 
@@ -41,21 +49,35 @@ export function useIdempotency(db: Db, maskError: (error: unknown) => Error): Pl
       const context = args.contextValue as CoreContext & { params?: { extensions?: Record<string, unknown> } };
       const key = context.params?.extensions?.idempotencyKey;
       if (typeof key !== 'string' || context.principal.kind !== 'api_key') return;
+      const operation = args.operationName ?? '';
       const claim: IdempotencyClaim = { apiKeyId: context.principal.keyId, key };
-      const requestHash = hashOf(args.operationName ?? '', args.variableValues ?? {});
-      const outcome = await claimKey(db, sql, claim, args.operationName ?? '', requestHash);
-      if (outcome.kind === 'replay') {
-        setResultAndStopExecution(replayOf(outcome.stored));
-        return;
-      }
-      if (outcome.kind === 'refused') {
-        setResultAndStopExecution({ errors: [outcome.error] });
-        return;
+      const requestHash = hashOf(operation, args.variableValues ?? {});
+      if (CLAIMED_IN_WRITE.has(operation)) {
+        claim.inWrite = claimInWrite(db, sql, claim, operation, requestHash);
+      } else {
+        const outcome = await claimKey(db, sql, claim, operation, requestHash);
+        if (outcome.kind !== 'claimed') {
+          setResultAndStopExecution(answerOf(outcome));
+          return;
+        }
       }
       extendContext({ idempotency: claim } as Partial<CoreContext>);
       return {
-        async onExecuteDone({ result }) {
+        async onExecuteDone({ result, setResult }) {
           const single = result as ExecutionResult;
+          if (claim.inWrite && !claim.inWrite.held) {
+            const answered = single.errors?.map((e) => e.originalError).find((e) => e instanceof IdempotencyAnswered);
+            if (answered) {
+              setResult(answerOf(answered.outcome));
+              return;
+            }
+            // Failed before its claim was sent, so nothing was written: claimed now, as if first.
+            const outcome = await claimKey(db, sql, claim, operation, requestHash);
+            if (outcome.kind !== 'claimed') {
+              setResult(answerOf(outcome));
+              return;
+            }
+          }
           const errors = (single.errors ?? []).map((e) => maskError(e) as GraphQLError);
           const code = errors[0]?.extensions?.code;
           if (NOT_STORED.has(code) || claim.outcomeNotFinal) {
@@ -79,9 +101,45 @@ function hashOf(operation: string, variables: unknown): string {
 
 type ClaimOutcome = { kind: 'claimed' } | { kind: 'replay'; stored: Stored } | { kind: 'refused'; error: GraphQLError };
 
+/** What a request whose key another request holds (or held) answers: the stored answer, or a refusal. */
+class IdempotencyAnswered extends Error {
+  constructor(readonly outcome: Exclude<ClaimOutcome, { kind: 'claimed' }>) {
+    super('answered by the Idempotency-Key');
+  }
+}
+
+const answerOf = (outcome: Exclude<ClaimOutcome, { kind: 'claimed' }>): ExecutionResult =>
+  outcome.kind === 'replay' ? replayOf(outcome.stored) : { errors: [outcome.error] };
+
+const sendClaim = (sql: SqlClient, claim: IdempotencyClaim, operation: string, requestHash: string) =>
+  sql.query(statementFor(sql, 'idempotency_claim', CLAIM, [claim.apiKeyId, claim.key, operation, requestHash])).then((inserted) => inserted.rowCount === 1);
+
+/** The claim the order path sends in its own first write (services/claimInWrite.ts). */
+function claimInWrite(db: Db, sql: SqlClient, claim: IdempotencyClaim, operation: string, requestHash: string): ClaimInWrite {
+  let held = false;
+  return {
+    get held() {
+      return held;
+    },
+    async send(client) {
+      held = await sendClaim(client, claim, operation, requestHash);
+      return held;
+    },
+    async settle() {
+      const outcome = await settleTaken(db, sql, claim, operation, requestHash);
+      if (outcome.kind !== 'claimed') throw new IdempotencyAnswered(outcome);
+      held = true;
+    },
+  };
+}
+
 async function claimKey(db: Db, sql: SqlClient, claim: IdempotencyClaim, operation: string, requestHash: string): Promise<ClaimOutcome> {
-  const inserted = await sql.query(statementFor(sql, 'idempotency_claim', CLAIM, [claim.apiKeyId, claim.key, operation, requestHash]));
-  if (inserted.rowCount === 1) return { kind: 'claimed' };
+  if (await sendClaim(sql, claim, operation, requestHash)) return { kind: 'claimed' };
+  return settleTaken(db, sql, claim, operation, requestHash);
+}
+
+/** The key is claimed by another request, or was: a refusal, the stored answer, or a dead claim taken over. */
+async function settleTaken(db: Db, sql: SqlClient, claim: IdempotencyClaim, operation: string, requestHash: string): Promise<ClaimOutcome> {
   const record = await db.idempotencyRecord.findUnique({ where: { apiKeyId_key: { apiKeyId: claim.apiKeyId, key: claim.key } } });
   if (!record) return claimKey(db, sql, claim, operation, requestHash); // removed in between: try again
   if (record.requestHash !== requestHash || record.operation !== operation) {

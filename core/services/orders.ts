@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { sqlPoolOf, type Db } from '../db/prismaClient';
 import { allInOrder, inTransaction, isUniqueViolation, type SqlClient } from '../db/sql';
 import type { Order } from '../generated/prisma/client';
+import type { ClaimInWrite } from './claimInWrite';
 import { marketIdentityOf } from './marketIdentities';
 import { findMarket, findOrder, insertPendingOrder, linkChildOrder, lockActiveSubaccount, setOrderStatusIfUnchanged, type NewOrder } from './orderStatements';
 import { Decimal, formatDecimal } from '../domain/decimals';
@@ -41,7 +42,7 @@ const CLIENT_ORDER_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
  * Either way a second placement with the same derived id reconciles the existing order.
  */
 export interface PlacementOrigin {
-  idempotency?: { apiKeyId: string; key: string };
+  idempotency?: { apiKeyId: string; key: string; inWrite?: ClaimInWrite };
   child?: { complexOrderId: string; childOrderId: string };
 }
 
@@ -94,14 +95,21 @@ export async function placeOrder(
   // lock and the pre-trade state in one write (the state statement runs after the lock, with a
   // snapshot that sees every order committed before it); the market's status and rules are checked
   // on what that write read; then the order row and COMMIT (sql.ts, Transaction).
-  const { order, created, market } = await inTransaction(sql, async (tx) => {
-    const [market, subaccount, state] = await tx.together((c) =>
-      allInOrder([
-        findMarket(c, identity.id),
-        lockActiveSubaccount(c, scope, input.subaccountId),
-        loadPreTradeState(c, { id: input.subaccountId, workspaceId: scope.workspaceId, environment: scope.environment }, { id: identity.id, side: input.side }, clientOrderId),
-      ]),
+  // The Idempotency-Key's claim, when the resolver leaves it to us, goes ahead of BEGIN in the same
+  // write and commits on its own (ClaimInWrite); the key taken, nothing here is written.
+  const claim = idempotency?.inWrite;
+  const placement = () => inTransaction(sql, async (tx) => {
+    let claimed: Promise<boolean> | undefined;
+    const [market, subaccount, state] = await tx.together(
+      (c) =>
+        allInOrder([
+          findMarket(c, identity.id),
+          lockActiveSubaccount(c, scope, input.subaccountId),
+          loadPreTradeState(c, { id: input.subaccountId, workspaceId: scope.workspaceId, environment: scope.environment }, { id: identity.id, side: input.side }, clientOrderId),
+        ]),
+      claim && !claim.held ? (c) => (claimed = claim.send(c)).catch(() => undefined) : undefined,
     );
+    if (claimed && !(await claimed)) throw KEY_TAKEN;
     if (!market) throw notFound('market', identity.id);
     if (market.status !== 'open') throw new DomainError('market_not_tradable', `Market '${market.id}' is ${market.status}.`);
     const rules = rulesForMarket(market);
@@ -142,6 +150,15 @@ export async function placeOrder(
     );
     return { order, created: true, market };
   });
+  let placed: Awaited<ReturnType<typeof placement>>;
+  try {
+    placed = await placement();
+  } catch (error) {
+    if (error !== KEY_TAKEN) throw error;
+    await claim!.settle(); // throws the stored answer's replay or a refusal; resolves once a dead claim is ours
+    placed = await placement();
+  }
+  const { order, created, market } = placed;
   // An existing order is sent again only while its fate at the venue is not known.
   if (!created && !isUnconfirmed(order.status)) return order;
 
@@ -155,6 +172,7 @@ export async function placeOrder(
   return recordPlacement(db, order, result);
 }
 
+const KEY_TAKEN = Symbol('Idempotency-Key taken');
 const NOT_WITHDRAWN = Symbol('not withdrawn');
 
 /**

@@ -118,6 +118,33 @@ describe('Idempotency-Key on one gateway', () => {
     expect(replay.body.id).toBe(first.body.id);
   });
 
+  it('a key answers for its first request before the new one is checked: an unknown market or a market order that would rest, with a used key, is 422 idempotency_key_reused', async () => {
+    const subaccount = await createSubaccount(trader, 'reused before checks');
+    const key = freshKey();
+    const first = await placeOrder(trader, resting(subaccount), { 'Idempotency-Key': key });
+    expect(first.status).toBe(200);
+    const unknownMarket = await placeOrder(trader, { ...resting(subaccount), market_id: 'mkt_does_not_exist' }, { 'Idempotency-Key': key });
+    expectError(unknownMarket, 422, 'idempotency_key_reused');
+    const restingMarketOrder = await placeOrder(trader, { ...resting(subaccount), type: 'market', time_in_force: 'gtc' }, { 'Idempotency-Key': key });
+    expectError(restingMarketOrder, 422, 'idempotency_key_reused');
+    const replay = await placeOrder(trader, resting(subaccount), { 'Idempotency-Key': key });
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await stack.core.db.order.count({ where: { subaccountId: subaccount } })).toBe(1);
+  });
+
+  it('an unknown market with a fresh key is stored and replayed as the same 404', async () => {
+    const subaccount = await createSubaccount(trader, 'unknown market');
+    const key = freshKey();
+    const body = { ...resting(subaccount), market_id: 'mkt_does_not_exist' };
+    const first = await placeOrder(trader, body, { 'Idempotency-Key': key });
+    const original = expectError(first, 404, 'not_found');
+    expect(await stack.core.db.idempotencyRecord.findUnique({ where: { apiKeyId_key: { apiKeyId: trader.keyId, key } } })).toMatchObject({ state: 'completed' });
+    const replay = await placeOrder(trader, body, { 'Idempotency-Key': key });
+    expect(expectError(replay, 404, 'not_found').message).toBe(original.message);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+  });
+
   it('a risk rejection is stored and replayed as the same 422, even after the limit is raised', async () => {
     const subaccount = await createSubaccount(trader, 'rejected');
     await call(trader.base, 'PUT', `/v1/risk_limits/${subaccount}`, { key: trader.secret, body: { max_order_notional: '0.5' } });
