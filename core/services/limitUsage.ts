@@ -1,9 +1,7 @@
 import { Decimal } from '../domain/decimals';
 import type { Db } from '../db/prismaClient';
-import { sqlList } from '../db/sqlLists';
 import { Prisma } from '../generated/prisma/client';
 import type { LimitUsage } from '../domain/limitUsage';
-import { WORKING_STATUSES } from '../domain/orderLifecycle';
 
 /** The columns limitUsageStatement gives for each subaccount (`largest_order_notional` is null for the pre-trade check). */
 export interface LimitUsageRow {
@@ -21,9 +19,10 @@ export interface LimitUsageRow {
  * The one statement that measures limit use (see domain/limitUsage.ts), one row per subaccount.
  * Working orders are read from their totals (`working_order_totals`, kept by a trigger on orders,
  * the CTE `totals`: market_id, side, action, orders, remaining, notional), so its cost does not grow
- * with the number of working orders, with two exceptions that only the risk statistics pay
- * (`statistics`): the largest single working order is found among the orders, and the orders of the
- * last minute are counted exactly. The pre-trade check counts the last minute's orders only up to its
+ * with the number of working orders, with one exception that only the risk statistics pay
+ * (`statistics`): the orders of the last minute are counted exactly. The largest single working
+ * order is one index lookup (`orders.working_notional`, computed by PostgreSQL, null once an order
+ * is done). The pre-trade check counts the last minute's orders only up to its
  * limit (the index on subaccount and creation time stops there; 0 without a limit, which is never
  * tested) and adds its own columns and joins (`more`; `l` is the subaccount's risk_limits row) so
  * that its figures come from one snapshot.
@@ -48,8 +47,7 @@ export function limitUsageStatement(
     )
     SELECT s.id AS subaccount_id,
       ${statistics
-        ? Prisma.sql`coalesce((SELECT max((o.quantity - o.filled_quantity) * coalesce(o.price, 1)) FROM orders o
-                       WHERE o.subaccount_id = s.id AND o.status IN ${sqlList(WORKING_STATUSES)}), 0)::text`
+        ? Prisma.sql`coalesce((SELECT max(o.working_notional) FROM orders o WHERE o.subaccount_id = s.id), 0)::text`
         : Prisma.sql`NULL::text`} AS largest_order_notional,
       greatest(coalesce((SELECT max(quantity) FROM held_or_wanted h WHERE h.subaccount_id = s.id), 0), 0)::text AS largest_position,
       coalesce((SELECT sum(quantity * average_cost) FROM positions p WHERE p.subaccount_id = s.id), 0)::text AS positions_cost,

@@ -14,7 +14,7 @@ const MARKET_COLUMNS = Prisma.raw(
 /** Every column of orders, named: a prepared `*` is refused once a migration adds a column (sql.ts). */
 const ORDER_COLUMNS = Prisma.raw(
   'id, workspace_id, environment, subaccount_id, market_id, complex_order_id, venue, side, action, type, time_in_force, price, quantity, ' +
-    'filled_quantity, average_fill_price, filled_notional, fees_paid, status, client_order_id, venue_order_id, reject_reason, created_at, updated_at',
+    'filled_quantity, average_fill_price, filled_notional, working_notional, fees_paid, status, client_order_id, venue_order_id, reject_reason, created_at, updated_at',
 );
 
 export function findMarket(sql: SqlClient, id: string): Promise<Omit<Market, 'searchVector'> | undefined> {

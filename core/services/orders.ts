@@ -11,6 +11,7 @@ import { newId } from '../domain/ids';
 import { createdWithin, decodeCursor, isIdCursor, parseLimit, toPage } from '../domain/pagination';
 import { checkPreTradeRisk } from '../domain/preTradeRisk';
 import { maxTakerFee, rulesForMarket } from '../domain/marketRules';
+import type { MarketRules } from '../domain/venueRules';
 import { validateOrderInput } from '../domain/venueRules';
 import { venueName, type VenueColumn } from '../domain/venues';
 import type { VenueCallOptions, VenueNotSent, VenueOrderRequest, VenuePlaceResult, VenueRegistry } from '../venues/venue';
@@ -82,7 +83,9 @@ export async function placeOrder(
   if (scope.environment === 'live') await getSubaccount(db, scope, input.subaccountId);
   const venue = await venues.forSubaccount(identity.venue, input.subaccountId);
   if (!venue) {
-    // "Attach your credentials" comes first: it is the answer a live trader can act on.
+    // The order is checked against the market first, as it would be with a venue; then "attach
+    // your credentials" comes first: it is the answer a live trader can act on.
+    checkAgainstMarket(await findMarket(sql, identity.id), input);
     if (scope.environment === 'live') await requireStoredCredential(db, input.subaccountId, identity.venue);
     throw new DomainError('venue_unavailable', `The venue ${venueName(identity.venue)} is not available.`);
   }
@@ -100,7 +103,7 @@ export async function placeOrder(
   const claim = idempotency?.inWrite;
   const placement = () => inTransaction(sql, async (tx) => {
     let claimed: Promise<boolean> | undefined;
-    const [market, subaccount, state] = await tx.together(
+    const [listed, subaccount, state] = await tx.together(
       (c) =>
         allInOrder([
           findMarket(c, identity.id),
@@ -110,11 +113,7 @@ export async function placeOrder(
       claim && !claim.held ? (c) => (claimed = claim.send(c)).catch(() => undefined) : undefined,
     );
     if (claimed && !(await claimed)) throw KEY_TAKEN;
-    if (!market) throw notFound('market', identity.id);
-    if (market.status !== 'open') throw new DomainError('market_not_tradable', `Market '${market.id}' is ${market.status}.`);
-    const rules = rulesForMarket(market);
-    const checked = validateOrderInput(rules, { type: input.type, side: input.side, price: input.price ?? undefined, quantity: input.quantity });
-    if (!checked.ok) throw invalidRequest(checked.param, checked.message);
+    const { market, rules } = checkAgainstMarket(listed, input);
     if (!subaccount || !state) throw notFound('subaccount', input.subaccountId);
     if (state.existingOrderId) {
       if (!idempotency && !child) {
@@ -171,6 +170,18 @@ export async function placeOrder(
   if (result.outcome === 'not_sent') return withdrawUnsent(db, order, created, result);
   return recordPlacement(db, order, result);
 }
+
+/** The order against the market as just read: open, and within its rules (tick, price range, size). The market and its rules. */
+function checkAgainstMarket(market: MarketRow | undefined, input: PlaceOrderInput): { market: MarketRow; rules: MarketRules } {
+  if (!market) throw notFound('market', input.marketId);
+  if (market.status !== 'open') throw new DomainError('market_not_tradable', `Market '${market.id}' is ${market.status}.`);
+  const rules = rulesForMarket(market);
+  const checked = validateOrderInput(rules, { type: input.type, side: input.side, price: input.price ?? undefined, quantity: input.quantity });
+  if (!checked.ok) throw invalidRequest(checked.param, checked.message);
+  return { market, rules };
+}
+
+type MarketRow = NonNullable<Awaited<ReturnType<typeof findMarket>>>;
 
 const KEY_TAKEN = Symbol('Idempotency-Key taken');
 const NOT_WITHDRAWN = Symbol('not withdrawn');

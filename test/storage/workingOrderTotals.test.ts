@@ -115,14 +115,17 @@ describe('working_order_totals', () => {
     expect(inserted).toBeGreaterThan(0); // the property ran over real orders (deletes may leave none at the end)
   });
 
-  it('is what the risk statistics report: open orders and the notional of open buys', async () => {
+  it('is what the risk statistics report: open orders, the notional of open buys and the largest working order', async () => {
     const usage = await loadLimitUsage(db, subaccounts);
     for (const id of subaccounts) {
-      const [row] = await db.$queryRaw<{ open_orders: number; open_buy_notional: string }[]>`
-        SELECT count(*)::int AS open_orders, coalesce(sum((quantity - filled_quantity) * coalesce(price, 1)) FILTER (WHERE action = 'buy'), 0)::text AS open_buy_notional
+      const [row] = await db.$queryRaw<{ open_orders: number; open_buy_notional: string; largest: string }[]>`
+        SELECT count(*)::int AS open_orders, coalesce(sum((quantity - filled_quantity) * coalesce(price, 1)) FILTER (WHERE action = 'buy'), 0)::text AS open_buy_notional,
+               coalesce(max((quantity - filled_quantity) * coalesce(price, 1)), 0)::text AS largest
           FROM orders WHERE subaccount_id = ${id} AND status::text = ANY(${[...WORKING_STATUSES]})`;
       expect(usage.get(id)!.openOrders).toBe(row!.open_orders);
       expect(usage.get(id)!.openBuyNotional.eq(row!.open_buy_notional)).toBe(true);
+      // orders.working_notional (computed by PostgreSQL) lists the same working statuses as WORKING_STATUSES.
+      expect(usage.get(id)!.largestOrderNotional.toString()).toBe(new Prisma.Decimal(row!.largest).toString());
     }
   });
 });
