@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { SqlClient } from '../db/sql';
 import type { Market } from '../generated/prisma/client';
-import { findMarket } from './orderStatements';
+import { findMarket } from './marketStatements';
 
 /**
  * What never changes about a market once it exists: its environment, its venue and the venue's id

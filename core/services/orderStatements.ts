@@ -1,25 +1,16 @@
 import { queryRow, statementFor, type SqlClient } from '../db/sql';
-import { Prisma, type Market, type Order, type OrderStatus } from '../generated/prisma/client';
+import { Prisma, type Order, type OrderStatus } from '../generated/prisma/client';
 
 /**
  * The statements of the order path (placement and the venue's answer), over `pg` directly
  * (core/db/sql.ts): one round trip each, no re-read of what a statement just returned.
  */
 
-const MARKET_COLUMNS = Prisma.raw(
-  'id, environment, venue, venue_market_id, question_key, title, description, category, status, tick_size, min_size, fair_value, ' +
-    'close_time, price_ranges, fee_type, fee_multiplier, fractional_trading, created_at, updated_at',
-);
-
 /** Every column of orders, named: a prepared `*` is refused once a migration adds a column (sql.ts). */
 const ORDER_COLUMNS = Prisma.raw(
   'id, workspace_id, environment, subaccount_id, market_id, complex_order_id, venue, side, action, type, time_in_force, price, quantity, ' +
     'filled_quantity, average_fill_price, filled_notional, working_notional, fees_paid, status, client_order_id, venue_order_id, reject_reason, created_at, updated_at',
 );
-
-export function findMarket(sql: SqlClient, id: string): Promise<Omit<Market, 'searchVector'> | undefined> {
-  return queryRow(sql, Prisma.sql`SELECT ${MARKET_COLUMNS} FROM markets WHERE id = ${id}`);
-}
 
 /** Locks the subaccount's row for the transaction (every order of one subaccount passes its checks in turn); undefined if it is not the scope's or not active. */
 export function lockActiveSubaccount(sql: SqlClient, scope: { workspaceId: string; environment: string }, subaccountId: string) {

@@ -4,7 +4,8 @@ import { allInOrder, inTransaction, isUniqueViolation, type SqlClient } from '..
 import type { Order } from '../generated/prisma/client';
 import type { ClaimInWrite } from './claimInWrite';
 import { marketIdentityOf } from './marketIdentities';
-import { findMarket, findOrder, insertPendingOrder, linkChildOrder, lockActiveSubaccount, setOrderStatusIfUnchanged, type NewOrder } from './orderStatements';
+import { findMarket } from './marketStatements';
+import { findOrder, insertPendingOrder, linkChildOrder, lockActiveSubaccount, setOrderStatusIfUnchanged, type NewOrder } from './orderStatements';
 import { Decimal, formatDecimal } from '../domain/decimals';
 import { DomainError, invalidRequest, notFound, RateLimited, retryAfterSeconds } from '../domain/errors';
 import { newId } from '../domain/ids';

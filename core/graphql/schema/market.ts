@@ -37,9 +37,10 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, args, ctx) => searchMarkets(ctx.db, requestScope(ctx).environment, args),
   }),
-  market: t.prismaField({
-    type: 'Market',
+  // t.field, not t.prismaField: a market has no relations to select, and its row is read over pg directly.
+  market: t.field({
+    type: MarketType,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => getMarket(ctx.db, requestScope(ctx).environment, String(args.id), query),
+    resolve: (_root, args, ctx) => getMarket(ctx.db, requestScope(ctx).environment, String(args.id)),
   }),
 }));
