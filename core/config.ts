@@ -69,6 +69,13 @@ const schema = z.object({
    * while it is younger than LIVE_RESEND_MAX_AGE_MS; older, it is recorded as rejected.
    */
   LIVE_RECONCILER_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /**
+   * The simulated venues' reconciler (docs/reconciliation.md): how often it resolves test orders left
+   * `pending` or `unknown` longer than twice CORE_TIMEOUT_MS (a core that stopped mid-request), by
+   * the rules of live orders (sent again while younger than LIVE_RESEND_MAX_AGE_MS).
+   */
+  SIM_RECONCILER_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  SIM_RECONCILE_INTERVAL_MS: integer.pipe(z.number().min(10).max(600_000)).default(1000),
   LIVE_RECONCILE_INTERVAL_MS: integer.pipe(z.number().min(10).max(600_000)).default(1000),
   LIVE_PENDING_STALE_MS: integer.pipe(z.number().min(1000).max(3_600_000)).default(15_000),
   LIVE_RESEND_MAX_AGE_MS: integer.pipe(z.number().min(0).max(3_600_000)).default(60_000),

@@ -12,11 +12,13 @@ import { createRevocationBus, type RevocationBus } from '../contract/revocationB
 import { seedSimulatedMarkets } from './services/marketCatalog';
 import { startComplexOrderScheduler } from './services/complexOrderScheduler';
 import type { Logger } from './support/logger';
-import { deleteExpiredIdempotencyKeys } from './graphql/idempotency';
+import { deleteExpiredIdempotencyKeys, inFlightWindowMs, releaseDeadClaims } from './graphql/idempotency';
 import type { VenueRegistry } from './venues/venue';
 import { openVenues, type LiveVenueSetup } from './venues/registry';
 import { recordExecution } from './services/executions';
 import { recordNewFills, startLiveReconciler } from './services/liveReconciler';
+import { startSimulatedReconciler } from './services/simulatedReconciler';
+import { runPeriodically } from './support/periodic';
 import type { KalshiEnvironment } from './domain/credentialShapes';
 import { kalshiAccounts } from './venues/kalshi/kalshiAccounts';
 import { kalshiMarketDataFor, type KalshiMarketData } from './venues/kalshi/marketData';
@@ -76,6 +78,20 @@ export async function openCore(
         sweepWindowMs: config.LIVE_FILL_SWEEP_WINDOW_MS,
       })
     : null;
+  // Crash recovery without a client's retry: the claims of requests that died are released, and
+  // test orders they left pending are resolved (docs/reconciliation.md).
+  const inFlightMs = inFlightWindowMs(config);
+  const deadClaims = runPeriodically(
+    Math.max(1000, inFlightMs / 2),
+    async () => {
+      const released = await releaseDeadClaims(db, inFlightMs);
+      if (released > 0) logger.info({ released }, 'released the Idempotency-Key claims of requests that died');
+    },
+    (error) => logger.warn({ err: error }, 'releasing dead Idempotency-Key claims failed; retrying on the next round'),
+  );
+  const simulatedReconciler = config.SIM_RECONCILER_ENABLED
+    ? startSimulatedReconciler(db, venues, logger, { intervalMs: config.SIM_RECONCILE_INTERVAL_MS, staleMs: inFlightMs, resendMaxAgeMs: config.LIVE_RESEND_MAX_AGE_MS })
+    : null;
   const scheduler = config.SCHEDULER_ENABLED
     ? startComplexOrderScheduler(db, venues, logger, { intervalMs: config.SCHEDULER_INTERVAL_MS, staleMs: config.SCHEDULER_STALE_MS })
     : null;
@@ -92,6 +108,8 @@ export async function openCore(
       await scheduler?.stop();
       await kalshiCatalog.stop();
       await reconciler?.stop();
+      await simulatedReconciler?.stop();
+      await deadClaims.stop();
       await venues.close();
       await revocations.close();
       await db.$disconnect();

@@ -3,6 +3,7 @@ import canonicalize from 'canonicalize';
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { CoreErrorCode } from '../../contract/errors';
+import type { Config } from '../config';
 import { sqlPoolOf, type Db } from '../db/prismaClient';
 import { statementFor, type SqlClient } from '../db/sql';
 import type { ClaimInWrite } from '../services/claimInWrite';
@@ -19,9 +20,17 @@ import { graphqlError } from './errorMasking';
  * sent, the retry after Retry-After must be carried out), and answers a resolver marks not final
  * (`outcomeNotFinal`: an order left `unknown`, whose retry must ask the venue again); a retry of those executes again, and operations
  * that place orders reconcile through the client order id they derive from the key, so that a
- * retry never places a second order. A claim whose request died is taken over after IN_FLIGHT_MS.
+ * retry never places a second order. A claim whose request died is taken over by a retry, and
+ * released by the core's sweep, once older than the in-flight window.
  */
-export const IN_FLIGHT_MS = 60_000;
+
+/**
+ * How long a claim is held before it counts as its request's that died: twice CORE_TIMEOUT_MS, the
+ * most a request's venue calls may take (the gateway gives up after CORE_TIMEOUT_MS). A request
+ * that is only slow and outlives it cannot place a second order: a second run reconciles through
+ * the client order id it derives from the key.
+ */
+export const inFlightWindowMs = (config: Pick<Config, 'CORE_TIMEOUT_MS'>) => 2 * config.CORE_TIMEOUT_MS;
 /**
  * Operations whose resolver sends the claim itself, in its transaction's first write (ClaimInWrite):
  * the order path, where it saves a round trip. Nothing is written before that claim, so a request
@@ -42,8 +51,9 @@ const RELEASE = 'DELETE FROM idempotency_records WHERE api_key_id = $1 AND key =
 const COMPLETE = `UPDATE idempotency_records SET state = 'completed', response_body = $3, completed_at = now()
   WHERE api_key_id = $1 AND key = $2`;
 
-export function useIdempotency(db: Db, maskError: (error: unknown) => Error): Plugin<CoreContext> {
+export function useIdempotency(db: Db, maskError: (error: unknown) => Error, inFlightMs: number): Plugin<CoreContext> {
   const sql = sqlPoolOf(db);
+  const store: ClaimStore = { db, sql, inFlightMs };
   return {
     async onExecute({ args, setResultAndStopExecution, extendContext }) {
       const context = args.contextValue as CoreContext & { params?: { extensions?: Record<string, unknown> } };
@@ -53,9 +63,9 @@ export function useIdempotency(db: Db, maskError: (error: unknown) => Error): Pl
       const claim: IdempotencyClaim = { apiKeyId: context.principal.keyId, key };
       const requestHash = hashOf(operation, args.variableValues ?? {});
       if (CLAIMED_IN_WRITE.has(operation)) {
-        claim.inWrite = claimInWrite(db, sql, claim, operation, requestHash);
+        claim.inWrite = claimInWrite(store, { claim, operation, requestHash });
       } else {
-        const outcome = await claimKey(db, sql, claim, operation, requestHash);
+        const outcome = await claimKey(store, { claim, operation, requestHash });
         if (outcome.kind !== 'claimed') {
           setResultAndStopExecution(answerOf(outcome));
           return;
@@ -72,7 +82,7 @@ export function useIdempotency(db: Db, maskError: (error: unknown) => Error): Pl
               return;
             }
             // Failed before its claim was sent, so nothing was written: claimed now, as if first.
-            const outcome = await claimKey(db, sql, claim, operation, requestHash);
+            const outcome = await claimKey(store, { claim, operation, requestHash });
             if (outcome.kind !== 'claimed') {
               setResult(answerOf(outcome));
               return;
@@ -111,45 +121,60 @@ class IdempotencyAnswered extends Error {
 const answerOf = (outcome: Exclude<ClaimOutcome, { kind: 'claimed' }>): ExecutionResult =>
   outcome.kind === 'replay' ? replayOf(outcome.stored) : { errors: [outcome.error] };
 
-const sendClaim = (sql: SqlClient, claim: IdempotencyClaim, operation: string, requestHash: string) =>
-  sql.query(statementFor(sql, 'idempotency_claim', CLAIM, [claim.apiKeyId, claim.key, operation, requestHash])).then((inserted) => inserted.rowCount === 1);
+/** Where claims are kept, and how long one is held before it counts as a dead request's. */
+interface ClaimStore {
+  db: Db;
+  sql: SqlClient;
+  inFlightMs: number;
+}
+
+/** One request's claim: its key, and what the key's record must match (the operation and the hash of its variables). */
+interface ClaimRequest {
+  claim: IdempotencyClaim;
+  operation: string;
+  requestHash: string;
+}
+
+const sendClaim = (client: SqlClient, { claim, operation, requestHash }: ClaimRequest) =>
+  client.query(statementFor(client, 'idempotency_claim', CLAIM, [claim.apiKeyId, claim.key, operation, requestHash])).then((inserted) => inserted.rowCount === 1);
 
 /** The claim the order path sends in its own first write (services/claimInWrite.ts). */
-function claimInWrite(db: Db, sql: SqlClient, claim: IdempotencyClaim, operation: string, requestHash: string): ClaimInWrite {
+function claimInWrite(store: ClaimStore, request: ClaimRequest): ClaimInWrite {
   let held = false;
   return {
     get held() {
       return held;
     },
     async send(client) {
-      held = await sendClaim(client, claim, operation, requestHash);
+      held = await sendClaim(client, request);
       return held;
     },
     async settle() {
-      const outcome = await settleTaken(db, sql, claim, operation, requestHash);
+      const outcome = await settleTaken(store, request);
       if (outcome.kind !== 'claimed') throw new IdempotencyAnswered(outcome);
       held = true;
     },
   };
 }
 
-async function claimKey(db: Db, sql: SqlClient, claim: IdempotencyClaim, operation: string, requestHash: string): Promise<ClaimOutcome> {
-  if (await sendClaim(sql, claim, operation, requestHash)) return { kind: 'claimed' };
-  return settleTaken(db, sql, claim, operation, requestHash);
+async function claimKey(store: ClaimStore, request: ClaimRequest): Promise<ClaimOutcome> {
+  if (await sendClaim(store.sql, request)) return { kind: 'claimed' };
+  return settleTaken(store, request);
 }
 
 /** The key is claimed by another request, or was: a refusal, the stored answer, or a dead claim taken over. */
-async function settleTaken(db: Db, sql: SqlClient, claim: IdempotencyClaim, operation: string, requestHash: string): Promise<ClaimOutcome> {
-  const record = await db.idempotencyRecord.findUnique({ where: { apiKeyId_key: { apiKeyId: claim.apiKeyId, key: claim.key } } });
-  if (!record) return claimKey(db, sql, claim, operation, requestHash); // removed in between: try again
+async function settleTaken(store: ClaimStore, request: ClaimRequest): Promise<ClaimOutcome> {
+  const { claim, operation, requestHash } = request;
+  const record = await store.db.idempotencyRecord.findUnique({ where: { apiKeyId_key: { apiKeyId: claim.apiKeyId, key: claim.key } } });
+  if (!record) return claimKey(store, request); // removed in between: try again
   if (record.requestHash !== requestHash || record.operation !== operation) {
     return refuse('idempotency_key_reused', 'This Idempotency-Key was already used with a different request.');
   }
   if (record.state === 'completed') return { kind: 'replay', stored: JSON.parse(record.responseBody ?? '{}') as Stored };
-  const takenOver = await db.$executeRaw`
+  const takenOver = await store.db.$executeRaw`
     UPDATE idempotency_records SET created_at = now()
     WHERE api_key_id = ${claim.apiKeyId} AND key = ${claim.key} AND state = 'in_flight'
-      AND created_at < now() - make_interval(secs => ${IN_FLIGHT_MS / 1000})`;
+      AND created_at < now() - ${store.inFlightMs} * interval '1 millisecond'`;
   if (takenOver === 1) return { kind: 'claimed' };
   return refuse('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry later.');
 }
@@ -164,6 +189,15 @@ function replayOf(stored: Stored): ExecutionResult {
       : {}),
     extensions: { idempotentReplayed: true },
   };
+}
+
+/**
+ * Releases the claims of requests that died (a core stopped mid-request): in flight longer than the
+ * window. The key is free again at once for a retry, which reconciles through its client order id.
+ */
+export async function releaseDeadClaims(db: Db, inFlightMs: number): Promise<number> {
+  return db.$executeRaw`
+    DELETE FROM idempotency_records WHERE state = 'in_flight' AND created_at < now() - ${inFlightMs} * interval '1 millisecond'`;
 }
 
 /** Keys are kept at least RETENTION_HOURS; older ones are deleted. */

@@ -11,7 +11,7 @@ import { requestDeadline } from './requestDeadline';
 import { contextFor, type ContextDeps, type CoreContext } from './context';
 import { graphqlError, maskError } from './errorMasking';
 import { refuseMutationsWhenReadOnly } from './readOnlyAccess';
-import { useIdempotency } from './idempotency';
+import { inFlightWindowMs, useIdempotency } from './idempotency';
 import { schema } from './schema';
 import { signedPrincipalOf } from './signedPrincipal';
 
@@ -53,7 +53,7 @@ export function createCoreYoga(deps: CoreDeps): CoreYoga {
         },
       }),
       refuseMutationsWhenReadOnly(),
-      useIdempotency(deps.db, mask),
+      useIdempotency(deps.db, mask, inFlightWindowMs(deps.config)),
     ],
     context: ({ request }) => contextFor(deps, signedPrincipalOf(request, deps.internalSecret), requestDeadline(request, deps.config.CORE_TIMEOUT_MS)),
   });

@@ -1,14 +1,13 @@
 import type { Db } from '../db/prismaClient';
-import type { Order } from '../generated/prisma/client';
 import { WORKING_STATUSES } from '../domain/orderLifecycle';
 import type { VenueColumn } from '../domain/venues';
 import { sqlList } from '../db/sqlLists';
 import type { Logger } from '../support/logger';
 import { runPeriodically } from '../support/periodic';
 import type { LiveAccounts } from '../venues/liveAccounts';
-import type { LiveVenue, VenueFill } from '../venues/venue';
+import type { VenueFill } from '../venues/venue';
 import { recordExecution } from './executions';
-import { venueRequestOf } from './orders';
+import { claimUnconfirmedOrders, reconcileUnconfirmedOrder, type ReconcileCounts } from './unconfirmedOrders';
 
 /**
  * The live reconciler: the background work that makes a live order's record match the venue
@@ -36,20 +35,11 @@ export interface LiveReconcilerOptions {
 
 export type LiveAccountsByVenue = ReadonlyMap<VenueColumn, LiveAccounts>;
 
-export interface ReconcileCounts {
-  claimed: number;
-  found: number;
-  resent: number;
-  rejected: number;
-  /** Left for a later round: the venue could not be asked, or its answer was lost again. */
-  deferred: number;
-}
-
 /** One round over the orders whose fate at the venue is not known. */
 export async function reconcileUnconfirmedOrders(db: Db, accounts: LiveAccountsByVenue, options: LiveReconcilerOptions): Promise<ReconcileCounts> {
   const counts: ReconcileCounts = { claimed: 0, found: 0, resent: 0, rejected: 0, deferred: 0 };
   if (accounts.size === 0) return counts;
-  const claimed = await claimUnconfirmed(db, [...accounts.keys()], options);
+  const claimed = await claimUnconfirmedOrders(db, { ...options, environment: 'live', venues: [...accounts.keys()] });
   counts.claimed = claimed.length;
   for (const order of claimed) {
     const venue = await accounts.get(order.venue)!.forSubaccount(order.subaccountId).catch(() => undefined);
@@ -57,68 +47,9 @@ export async function reconcileUnconfirmedOrders(db: Db, accounts: LiveAccountsB
       counts.deferred += 1;
       continue;
     }
-    counts[await reconcileOne(db, venue, order, options)] += 1;
+    counts[await reconcileUnconfirmedOrder(db, venue, order, options)] += 1;
   }
   return counts;
-}
-
-type ClaimedOrder = Order & { market: { venueMarketId: string } };
-
-async function claimUnconfirmed(db: Db, venues: VenueColumn[], options: LiveReconcilerOptions): Promise<ClaimedOrder[]> {
-  const rows = await db.$queryRaw<{ id: string }[]>`
-    UPDATE orders SET updated_at = now()
-     WHERE id IN (
-       SELECT id FROM orders
-        WHERE environment = 'live' AND venue::text = ANY(${venues})
-          AND ((status = 'unknown' AND updated_at < now() - ${options.leaseMs} * interval '1 millisecond')
-            OR (status = 'pending' AND updated_at < now() - ${Math.max(options.pendingStaleMs, options.leaseMs)} * interval '1 millisecond'))
-        ORDER BY updated_at
-        LIMIT ${options.batch ?? 50}
-        FOR UPDATE SKIP LOCKED)
-    RETURNING id`;
-  if (rows.length === 0) return [];
-  return db.order.findMany({ where: { id: { in: rows.map((r) => r.id) } }, include: { market: { select: { venueMarketId: true } } }, orderBy: { createdAt: 'asc' } });
-}
-
-async function reconcileOne(db: Db, venue: LiveVenue, order: ClaimedOrder, options: LiveReconcilerOptions): Promise<Exclude<keyof ReconcileCounts, 'claimed'>> {
-  let state;
-  try {
-    state = await venue.getOrder(order.id);
-  } catch {
-    return 'deferred';
-  }
-  if (state) {
-    // The state first: it records the venue's order id, which is how the venue's fills find the order.
-    await recordExecution(db, order.id, { fills: [], state });
-    const fills = await fillsOfOrder(venue, order).catch(() => null);
-    if (fills && fills.length > 0) await recordExecution(db, order.id, { fills, state });
-    return 'found';
-  }
-  if (Date.now() - order.createdAt.getTime() > options.resendMaxAgeMs) {
-    await db.order.updateMany({
-      where: { id: order.id, status: { in: ['unknown', 'pending'] } },
-      data: { status: 'rejected', rejectReason: 'not_at_venue: the venue has no order with our client order id; it was never placed.', updatedAt: new Date() },
-    });
-    return 'rejected';
-  }
-  const result = await venue.placeOrder(venueRequestOf(order, order.market.venueMarketId)).catch(() => ({ outcome: 'unknown' as const }));
-  if (result.outcome === 'accepted') {
-    await recordExecution(db, order.id, { fills: result.fills, state: result.order });
-    return 'resent';
-  }
-  if (result.outcome === 'rejected' && result.code !== 'venue_unavailable') {
-    await db.order.updateMany({
-      where: { id: order.id, status: { in: ['unknown', 'pending'] } },
-      data: { status: 'rejected', rejectReason: `${result.venueCode}: ${result.message}`, updatedAt: new Date() },
-    });
-    return 'rejected';
-  }
-  return 'deferred';
-}
-
-async function fillsOfOrder(venue: LiveVenue, order: Order): Promise<VenueFill[]> {
-  const fills = await venue.fillsSince(new Date(order.createdAt.getTime() - 60_000));
-  return fills.filter((fill) => fill.clientOrderId === order.id);
 }
 
 /** One sweep: every live account with orders working or recently touched; records the fills not yet recorded. */

@@ -87,3 +87,18 @@ export function setOrderStatusIfUnchanged(
       RETURNING ${ORDER_COLUMNS}`,
   );
 }
+
+/**
+ * Takes the reconcilers' lease on an order whose fate at the venue is not known, before sending it
+ * again (unconfirmedOrders.ts): moves `updated_at` forward if the order is still as read. Undefined
+ * when another request or a reconciler changed or claimed it meanwhile.
+ */
+export function leaseUnconfirmedOrder(sql: SqlClient, seen: Pick<Order, 'id' | 'status' | 'updatedAt'>): Promise<Order | undefined> {
+  return queryRow<Order>(
+    sql,
+    Prisma.sql`
+      UPDATE orders SET updated_at = now()
+       WHERE id = ${seen.id} AND status = ${seen.status}::"OrderStatus" AND updated_at = ${seen.updatedAt}
+      RETURNING ${ORDER_COLUMNS}`,
+  );
+}

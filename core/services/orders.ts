@@ -5,7 +5,7 @@ import type { Order } from '../generated/prisma/client';
 import type { ClaimInWrite } from './claimInWrite';
 import { marketIdentityOf } from './marketIdentities';
 import { findMarket } from './marketStatements';
-import { findOrder, insertPendingOrder, linkChildOrder, lockActiveSubaccount, setOrderStatusIfUnchanged, type NewOrder } from './orderStatements';
+import { findOrder, insertPendingOrder, leaseUnconfirmedOrder, linkChildOrder, lockActiveSubaccount, setOrderStatusIfUnchanged, type NewOrder } from './orderStatements';
 import { Decimal, formatDecimal } from '../domain/decimals';
 import { DomainError, invalidRequest, notFound, RateLimited, retryAfterSeconds } from '../domain/errors';
 import { newId } from '../domain/ids';
@@ -158,9 +158,16 @@ export async function placeOrder(
     await claim!.settle(); // throws the stored answer's replay or a refusal; resolves once a dead claim is ours
     placed = await placement();
   }
-  const { order, created, market } = placed;
-  // An existing order is sent again only while its fate at the venue is not known.
-  if (!created && !isUnconfirmed(order.status)) return order;
+  const { created, market } = placed;
+  let { order } = placed;
+  if (!created) {
+    // An existing order is sent again only while its fate at the venue is not known, and only by
+    // whoever holds its lease: a reconciler (or another retry) working on it has moved it on.
+    if (!isUnconfirmed(order.status)) return order;
+    const leased = await leaseUnconfirmedOrder(sql, order);
+    if (!leased) return (await findOrder(sql, order.id))!;
+    order = leased;
+  }
 
   let result: VenuePlaceResult;
   try {

@@ -14,14 +14,14 @@ export const INTERNAL_SECRET = 'test-internal-secret-0123456789abcdef';
  * A validated config for tests: the run's database, quiet logs, overrides on top. The complex-order
  * scheduler is off unless a suite turns it on: the simulated venues live in each core's memory, and
  * a scheduler of another suite's core would send a suite's due children to its own books. The
- * live reconciler is off too: a reconciler claims every live order in its database, so a suite that
- * turns it on uses a database of its own (ownDatabase.ts). The live Kalshi catalog sync is off too
+ * live and simulated reconcilers are off too: a reconciler claims every stale order of its kind in its
+ * database, so a suite that turns one on uses a database of its own (ownDatabase.ts). The live Kalshi catalog sync is off too
  * (it would call Kalshi itself); a suite that wants it points `KALSHI_*_URL` at the fake and sets
  * `KALSHI_CATALOG_SYNC_MS`.
  */
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
-    DATABASE_URL: databaseUrl(), LOG_LEVEL: 'silent', INTERNAL_TOKEN: INTERNAL_SECRET, SCHEDULER_ENABLED: 'false', LIVE_RECONCILER_ENABLED: 'false',
+    DATABASE_URL: databaseUrl(), LOG_LEVEL: 'silent', INTERNAL_TOKEN: INTERNAL_SECRET, SCHEDULER_ENABLED: 'false', LIVE_RECONCILER_ENABLED: 'false', SIM_RECONCILER_ENABLED: 'false',
     KALSHI_CATALOG_SYNC_MS: '0',
     ...overrides,
   });
