@@ -24,6 +24,7 @@ run(async () => {
     revocations: core.revocations,
     revocationsReachUs: true,
     logger,
+    coreMetrics: core.metrics,
   });
   // One port: the REST API, the dashboard, and the analysts' GraphQL (GraphiQL in a browser) at /analyst/graphql.
   const server = http.createServer(gateway.app.callback());

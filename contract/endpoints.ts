@@ -12,3 +12,10 @@ export const ANALYST_GRAPHQL_PATH = '/analyst/graphql';
  * that it answers with the order's real state rather than the gateway answering 502.
  */
 export const CORE_BUDGET_HEADER = 'x-core-budget-ms';
+
+/**
+ * The operator's endpoints, on the gateway's port and on the core's (docs/operations.md): liveness,
+ * readiness and Prometheus metrics. No principal, no API key: probes and scrapers carry none
+ * (/metrics takes METRICS_TOKEN when one is set).
+ */
+export const OPS_PATHS = { health: '/healthz', ready: '/readyz', metrics: '/metrics' } as const;

@@ -10,6 +10,11 @@ export interface RevocationBus {
   readonly shared: boolean;
   publish(keyId: string): Promise<void>;
   subscribe(listener: (keyId: string) => void): void;
+  /**
+   * Resolves when revocations can be sent and heard (readiness probes): Redis answers, and this
+   * process's subscription, if it has one, is connected. Rejects otherwise.
+   */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -28,6 +33,7 @@ class LocalRevocationBus implements RevocationBus {
   subscribe(listener: (keyId: string) => void) {
     this.emitter.on('revoked', listener);
   }
+  async ready() {}
   async close() {
     this.emitter.removeAllListeners();
   }
@@ -37,6 +43,7 @@ class RedisRevocationBus implements RevocationBus {
   readonly shared = true;
   private readonly publisher: Redis;
   private subscriber?: Redis;
+  private subscribed = false;
   private readonly listeners: ((keyId: string) => void)[] = [];
 
   constructor(private readonly url: string) {
@@ -49,10 +56,24 @@ class RedisRevocationBus implements RevocationBus {
   subscribe(listener: (keyId: string) => void) {
     this.listeners.push(listener);
     if (!this.subscriber) {
-      this.subscriber = new Redis(this.url);
-      void this.subscriber.subscribe(CHANNEL);
-      this.subscriber.on('message', (_channel: string, keyId: string) => this.listeners.forEach((l) => l(keyId)));
+      const subscriber = new Redis(this.url);
+      this.subscriber = subscriber;
+      // SUBSCRIBE on every connection: one sent while Redis is away fails (and was an unhandled
+      // rejection), and ioredis re-subscribes after a reconnect only what once succeeded.
+      subscriber.on('ready', () => {
+        subscriber.subscribe(CHANNEL).then(
+          () => void (this.subscribed = true),
+          () => undefined, // the next connection subscribes again
+        );
+      });
+      subscriber.on('close', () => void (this.subscribed = false));
+      subscriber.on('message', (_channel: string, keyId: string) => this.listeners.forEach((l) => l(keyId)));
     }
+  }
+  async ready() {
+    await this.publisher.ping();
+    // Without its subscription, this process hears no revocation until it is back.
+    if (this.subscriber && !this.subscribed) throw new Error('the revocation subscription is not active');
   }
   async close() {
     this.subscriber?.disconnect();

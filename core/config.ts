@@ -91,6 +91,10 @@ const schema = z.object({
     .default(300_000),
   /** Which Kalshi environment's markets the catalog sync lists: production (default) or demo. */
   KALSHI_CATALOG_ENVIRONMENT: z.enum(['production', 'demo']).default('production'),
+  /** When set, GET /metrics (gateway and core) needs `Authorization: Bearer <METRICS_TOKEN>`; unset, it is open (docs/operations.md). */
+  METRICS_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** The longest each readiness check (GET /readyz) waits for its dependency; the gateway waits twice that for the core's. */
+  READINESS_TIMEOUT_MS: integer.pipe(z.number().min(50).max(30_000)).default(1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

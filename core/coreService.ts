@@ -15,6 +15,7 @@ import type { Logger } from './support/logger';
 import { deleteExpiredIdempotencyKeys, inFlightWindowMs, releaseDeadClaims } from './graphql/idempotency';
 import type { VenueRegistry } from './venues/venue';
 import { openVenues, type LiveVenueSetup } from './venues/registry';
+import { observedLiveVenue, type VenueCallObserver } from './venues/observedVenue';
 import { recordExecution } from './services/executions';
 import { recordNewFills, startLiveReconciler } from './services/liveReconciler';
 import { startSimulatedReconciler } from './services/simulatedReconciler';
@@ -23,15 +24,21 @@ import type { KalshiEnvironment } from './domain/credentialShapes';
 import { kalshiAccounts } from './venues/kalshi/kalshiAccounts';
 import { kalshiMarketDataFor, type KalshiMarketData } from './venues/kalshi/marketData';
 import { startKalshiCatalogSync } from './services/liveCatalog';
+import { CoreMetrics } from './ops/coreMetrics';
+import { coreOps } from './ops/coreOps';
+import type { Registry } from 'prom-client';
 
 export interface CoreService {
   /**
-   * Both on one HTTP listener (`npm run start:core`): nothing without a valid signed principal,
-   * then /analyst/… to the analysts' endpoint and everything else to the persisted operations'.
+   * Both on one HTTP listener (`npm run start:core`): the operator's endpoints (/healthz, /readyz,
+   * /metrics; core/ops/coreOps.ts), then nothing without a valid signed principal, then
+   * /analyst/… to the analysts' endpoint and everything else to the persisted operations'.
    */
   handler: http.RequestListener;
-  /** Both for a gateway in the same process (`npm start`): the same requests, without a socket. */
+  /** The same for a gateway in the same process (`npm start`), without a socket. */
   fetch(url: string, init: RequestInit): Promise<Response> | Response;
+  /** The core's metrics, which a gateway in the same process serves with its own at /metrics. */
+  metrics: Registry;
   db: Db;
   databaseUrl: string;
   revocations: RevocationBus;
@@ -57,14 +64,27 @@ export async function openCore(
   const seeded = await seedSimulatedMarkets(db);
   if (seeded) logger.info({ markets: seeded }, 'seeded simulated markets');
   const revocations = createRevocationBus(config.REDIS_URL);
+  const metrics = new CoreMetrics({ db, logger, pendingStaleMs: config.LIVE_PENDING_STALE_MS, queryTimeoutMs: config.READINESS_TIMEOUT_MS });
   const venues = await openVenues(db, logger, (orderId, fills) => recordExecution(db, orderId, { fills }), {
-    live: [openKalshiLive(db, config, credentialKeys.keyring, logger)],
+    live: [openKalshiLive(db, config, credentialKeys.keyring, logger, metrics)],
+    observer: metrics,
   });
   const yoga = createCoreYoga({ db, config, internalSecret, revocations, venues, logger, credentialKeys, inProcessOnly: options.inProcessOnly });
   const analyst = createAnalystYoga({ db, config, internalSecret, revocations, venues, logger, credentialKeys });
   const isAnalyst = (path: string | undefined) => path?.startsWith(ANALYST_GRAPHQL_PATH) === true;
-  const handler = requireSignedPrincipal(internalSecret, (req, res) => void (isAnalyst(req.url) ? analyst(req, res) : yoga(req, res)));
-  const fetch = (url: string, init: RequestInit) => (isAnalyst(new URL(url).pathname) ? analyst : yoga).fetch(url, init);
+  const ops = coreOps({
+    db, revocations, venues, metrics, logger,
+    redis: config.REDIS_URL !== undefined,
+    metricsToken: config.METRICS_TOKEN,
+    readinessTimeoutMs: config.READINESS_TIMEOUT_MS,
+  });
+  const handler = ops.listener(requireSignedPrincipal(internalSecret, (req, res) => void (isAnalyst(req.url) ? analyst(req, res) : yoga(req, res))));
+  const fetch = (url: string, init: RequestInit) => {
+    const { pathname } = new URL(url);
+    const answer = ops.answer(init.method ?? 'GET', pathname, new Headers(init.headers).get('authorization') ?? undefined);
+    if (answer) return answer.then(({ status, headers, body }) => new Response(init.method === 'HEAD' ? null : body, { status, headers }));
+    return (isAnalyst(pathname) ? analyst : yoga).fetch(url, init);
+  };
   const expireKeys = () => deleteExpiredIdempotencyKeys(db).catch((error: unknown) => logger.warn({ err: error }, 'idempotency key expiry failed'));
   await expireKeys();
   const expiry = setInterval(expireKeys, 3_600_000).unref();
@@ -99,6 +119,7 @@ export async function openCore(
   return {
     handler,
     fetch,
+    metrics: metrics.registry,
     db,
     databaseUrl: database.url,
     revocations,
@@ -123,7 +144,7 @@ export async function openCore(
  * order changes recorded by the core's services; books for planning and marks from the catalog's
  * environment, and each account's from its own credential's environment.
  */
-function openKalshiLive(db: Db, config: Config, keyring: ReadonlyMap<string, Buffer>, logger: Logger): LiveVenueSetup {
+function openKalshiLive(db: Db, config: Config, keyring: ReadonlyMap<string, Buffer>, logger: Logger, observer: VenueCallObserver): LiveVenueSetup {
   const books = new Map<KalshiEnvironment, KalshiMarketData>();
   const booksOf = (environment: KalshiEnvironment) => {
     if (!books.has(environment)) books.set(environment, kalshiMarketDataFor(config, environment));
@@ -135,6 +156,7 @@ function openKalshiLive(db: Db, config: Config, keyring: ReadonlyMap<string, Buf
     books: booksOf,
     logger,
     sweepWindowMs: config.LIVE_FILL_SWEEP_WINDOW_MS,
+    decorate: (venue) => observedLiveVenue(venue, observer),
     sinks: {
       recordFills: (fills) => recordNewFills(db, 'kalshi', fills),
       recordState: (orderId, state) => recordExecution(db, orderId, { fills: [], state }),

@@ -12,6 +12,7 @@ import { accessLog } from './middleware/accessLog';
 import { authenticate, type Authenticated } from './middleware/authenticate';
 import { errorEnvelope } from './middleware/errorEnvelope';
 import { jsonBody } from './middleware/jsonBody';
+import { registerOperatorRoutes, type OperatorDeps } from './operatorRoutes';
 import { rateLimit } from './middleware/rateLimit';
 import { requestId } from './middleware/requestId';
 import { buildOpenApi } from './openapi';
@@ -32,12 +33,14 @@ export interface GatewayDeps {
   signInAttemptsPerMinute: number;
   /** Behind a TLS-terminating proxy: X-Forwarded-Proto and X-Forwarded-For are believed. */
   trustProxy: boolean;
+  /** /healthz, /readyz, /metrics and the metrics they serve. */
+  operator: OperatorDeps;
 }
 
 /**
- * The REST gateway, not listening: request id -> error envelope -> route (sign-in limits -> auth ->
- * rate limit -> body -> variables -> core -> answer); the dashboard's page and the analysts'
- * GraphQL beside the routes.
+ * The REST gateway, not listening: request id -> access log -> metrics -> error envelope -> route
+ * (sign-in limits -> auth -> rate limit -> body -> variables -> core -> answer); the dashboard's
+ * page, the analysts' GraphQL and the operator's endpoints beside the routes.
  */
 export function buildGatewayApp(deps: GatewayDeps): Koa {
   // Behind one trusted proxy: the client address is the last X-Forwarded-For entry (the one the
@@ -45,7 +48,8 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
   const app = new Koa({ proxy: deps.trustProxy, maxIpsCount: 1 });
   app.on('error', (error) => deps.logger.warn({ err: error }, 'koa error after the response'));
   const router = new Router();
-  const limit = rateLimit(deps.redis);
+  const { metrics } = deps.operator;
+  const limit = rateLimit(deps.redis, () => metrics.rateLimited('credential'));
   const openApi = JSON.stringify(buildOpenApi(ROUTES));
 
   router.get('/v1/openapi.json', (ctx) => {
@@ -54,13 +58,18 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
   });
 
   registerDashboardPage(router);
+  registerOperatorRoutes(router, deps.operator);
 
   const authDeps = { core: deps.core, cache: deps.authCache, dashboardRateLimit: deps.dashboardRateLimit };
   // Dashboard tokens are revoked in the database, with no revocation event: the analysts' endpoint
   // looks its credential up on every request (as the core did), never from the cache.
   registerAnalystGraphql(router, { ...authDeps, cache: new AuthCache<Authenticated>(0) }, limit);
 
-  const signInLimits = signInLimiters({ redis: deps.redis, signInAttemptsPerMinute: deps.signInAttemptsPerMinute });
+  const signInLimits = signInLimiters({
+    redis: deps.redis,
+    signInAttemptsPerMinute: deps.signInAttemptsPerMinute,
+    onRefused: (name) => metrics.rateLimited(`sign_in_${name}`),
+  });
   const credentialOf = (route: Route): Middleware[] => {
     if (route.auth === 'none') return [];
     if (route.auth === 'session') {
@@ -110,6 +119,7 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
 
   app.use(requestId());
   app.use(accessLog(deps.logger));
+  app.use(metrics.middleware());
   app.use(errorEnvelope(deps.logger));
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -75,6 +75,8 @@ export interface SignInLimitDeps {
   redis?: Redis;
   /** Sign-in attempts allowed per minute, per client address and per email. */
   signInAttemptsPerMinute: number;
+  /** Told of each refusal, with the limit's name (the gateway's metrics). */
+  onRefused?: (limit: SignInLimit) => void;
 }
 
 /**
@@ -94,6 +96,7 @@ export function signInLimiters(deps: SignInLimitDeps): Record<SignInLimit, Middl
       max: deps.signInAttemptsPerMinute,
       id,
       message: 'Too many sign-in attempts; retry after Retry-After seconds.',
+      onRefused: () => deps.onRefused?.(name),
     });
   return {
     sweep: sweepExpired(memory),

@@ -1,5 +1,6 @@
 import Redis from 'ioredis';
 import type Koa from 'koa';
+import type { Registry } from 'prom-client';
 import type { Config } from '../core/config';
 import { loadOperations } from '../contract/operations';
 import type { RevocationBus } from '../contract/revocationBus';
@@ -9,6 +10,8 @@ import { AuthCache } from './authCache';
 import { CatalogCache } from './catalogCache';
 import { CoreClient, type CoreTransport } from './coreClient';
 import type { Authenticated } from './middleware/authenticate';
+import { GatewayMetrics } from './metrics';
+import { gatewayReadiness } from './operatorRoutes';
 
 export interface GatewayService {
   app: Koa;
@@ -17,11 +20,20 @@ export interface GatewayService {
 
 /**
  * The gateway's parts: the core client over a transport, the authentication cache (kept only when
- * a revocation bus reaches this process), and Redis for shared rate limits when configured.
+ * a revocation bus reaches this process), Redis for shared rate limits when configured, and the
+ * operator's endpoints. `coreMetrics`: the core's registry when the core runs in this process
+ * (`npm start`), served with the gateway's at /metrics.
  */
 export function openGateway(
   config: Config,
-  options: { transport: CoreTransport; internalSecret: string; revocations: RevocationBus; revocationsReachUs: boolean; logger: Logger },
+  options: {
+    transport: CoreTransport;
+    internalSecret: string;
+    revocations: RevocationBus;
+    revocationsReachUs: boolean;
+    logger: Logger;
+    coreMetrics?: Registry;
+  },
 ): GatewayService {
   const core = new CoreClient(options.transport, loadOperations(), options.internalSecret, config.CORE_TIMEOUT_MS);
   const ttl = options.revocationsReachUs ? config.AUTH_CACHE_TTL_MS : 0;
@@ -36,6 +48,12 @@ export function openGateway(
     dashboardRateLimit: config.RATE_LIMIT_DEFAULT,
     signInAttemptsPerMinute: config.SIGN_IN_ATTEMPTS_PER_MINUTE,
     trustProxy: config.TRUST_PROXY,
+    operator: {
+      metrics: new GatewayMetrics(),
+      alsoServe: options.coreMetrics ? [options.coreMetrics] : [],
+      metricsToken: config.METRICS_TOKEN,
+      readiness: gatewayReadiness({ core, redis, revocations: options.revocations, timeoutMs: config.READINESS_TIMEOUT_MS }),
+    },
   });
   return {
     app,

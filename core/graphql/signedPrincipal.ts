@@ -14,8 +14,9 @@ export function signedPrincipalOf(request: Request, internalSecret: string): Pri
 
 /**
  * The core's HTTP listener lets nothing through without a valid signed principal, whatever the
- * path or method (a health check, GraphiQL, an unknown path): an unsigned, forged, altered or
- * stale principal gets 401 before any endpoint sees the request.
+ * path or method (GraphiQL, an unknown path): an unsigned, forged, altered or stale principal gets
+ * 401 before any endpoint sees the request. Only the operator's three paths (/healthz, /readyz,
+ * /metrics) are answered before it, by core/ops/coreOps.ts: probes and scrapers carry no principal.
  */
 export function requireSignedPrincipal(internalSecret: string, next: http.RequestListener): http.RequestListener {
   return (req, res) => {

@@ -22,6 +22,7 @@ interface OpenAccount {
  * Every use checks the credential row's version (one indexed read): a credential replaced or
  * removed (on this core or another) closes the old account, so a removed key signs nothing more
  * and a replaced one is used from the next request on. Two concurrent first uses open once.
+ * `decorate` wraps each account as it opens (the core's metrics observe every call through it).
  */
 export class LiveAccounts {
   private readonly open = new Map<string, OpenAccount>();
@@ -30,6 +31,7 @@ export class LiveAccounts {
     private readonly db: Db,
     private readonly exchange: 'kalshi' | 'polymarket',
     private readonly openAccount: OpenLiveAccount,
+    private readonly decorate: (venue: LiveVenue) => LiveVenue = (venue) => venue,
   ) {}
 
   /** The subaccount's account, or undefined when it has no credential for this exchange. */
@@ -48,7 +50,7 @@ export class LiveAccounts {
       return current.venue;
     }
     if (current) this.forget(subaccountId, current);
-    const venue = this.openAccount(subaccountId);
+    const venue = this.openAccount(subaccountId).then(this.decorate);
     const entry = { version, venue };
     this.open.set(subaccountId, entry);
     // A failed opening (e.g. a credential without an environment) is not kept: the next use tries again.

@@ -1,10 +1,11 @@
 import type { Db } from '../db/prismaClient';
 import { Decimal, formatDecimal } from '../domain/decimals';
-import type { VenueColumn } from '../domain/venues';
+import { venueName, type VenueColumn } from '../domain/venues';
 import { RESTING_STATUSES } from '../domain/orderLifecycle';
 import type { Logger } from '../support/logger';
 import { createSimVenues } from './sim';
 import type { LiveAccounts } from './liveAccounts';
+import { observedMarketData, observedVenue, type VenueCallObserver } from './observedVenue';
 import type { MarketData, Venue, VenueFill, VenueRegistry } from './venue';
 
 /** Records the fills a venue pushed for one of our orders (idempotently); the caller owns the bookkeeping. */
@@ -33,14 +34,16 @@ export interface OpenedVenues extends VenueRegistry {
  * market-maker liquidity from the seed, then the client orders the database says were resting,
  * put back in their original time order ahead of the market maker. Fills the venues push (someone
  * traded against a resting order) are recorded as they come, by `recordFills`; recording is idempotent.
+ * `observer` hears of every call made through the registry (a live venue's accounts report their
+ * own, through LiveAccounts).
  */
 export async function openVenues(
   db: Db,
   logger: Logger,
   recordFills: RecordPushedFills,
-  options: { seed?: number; live?: readonly LiveVenueSetup[] } = {},
+  options: { seed?: number; live?: readonly LiveVenueSetup[]; observer?: VenueCallObserver } = {},
 ): Promise<OpenedVenues> {
-  const { seed = SIM_SEED, live = [] } = options;
+  const { seed = SIM_SEED, live = [], observer } = options;
   const markets = await db.market.findMany({ where: { environment: 'test', venue: { in: ['sim_kalshi', 'sim_polymarket'] } } });
   const sims = createSimVenues(
     markets.map((m) => ({
@@ -56,7 +59,7 @@ export async function openVenues(
   const unsubscribe: (() => void)[] = [];
   for (const [name, venue] of sims) {
     const column = name.replace('-', '_') as VenueColumn;
-    byColumn.set(column, venue);
+    byColumn.set(column, observer ? observedVenue(venue, observer) : venue);
     await restoreResting(db, column, venue.restoreRestingOrders.bind(venue));
     unsubscribe.push(
       venue.onFills((fills) => {
@@ -69,8 +72,11 @@ export async function openVenues(
     );
   }
   const liveByColumn = new Map(live.map((setup) => [setup.venue, setup]));
+  const liveMarketData = new Map(
+    live.map((setup) => [setup.venue, observer ? observedMarketData(venueName(setup.venue), setup.marketData, observer) : setup.marketData]),
+  );
   return {
-    marketData: (venue) => liveByColumn.get(venue)?.marketData ?? byColumn.get(venue),
+    marketData: (venue) => liveMarketData.get(venue) ?? byColumn.get(venue),
     forSubaccount: async (venue, subaccountId) => {
       const setup = liveByColumn.get(venue);
       return setup ? setup.accounts.forSubaccount(subaccountId) : byColumn.get(venue);

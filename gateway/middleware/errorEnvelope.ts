@@ -29,6 +29,7 @@ export function errorEnvelope(logger: Logger): Middleware {
         logger.error({ err: unexpected, code: error.code, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'request failed');
       }
       ctx.status = error.status;
+      ctx.state.errorCode = error.code; // for the metrics (gateway/metrics.ts)
       for (const [name, value] of Object.entries(error.extra.headers ?? {})) ctx.set(name, value);
       ctx.body = {
         error: {

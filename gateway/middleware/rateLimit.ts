@@ -25,6 +25,8 @@ export interface LimiterOptions {
   id: (ctx: ParameterizedContext) => string;
   /** The message of the 429. */
   message: string;
+  /** Told of each refusal (the gateway's metrics). */
+  onRefused?: () => void;
 }
 
 /**
@@ -53,6 +55,7 @@ export function limiter(options: LimiterOptions): Middleware {
       }) as Next);
     } catch (error) {
       if (passed || (error as { status?: number }).status !== 429) throw error;
+      options.onRefused?.();
       const wait = String(secondsUntilReset(ctx));
       throw new ApiError('rate_limited', options.message, { headers: { 'Retry-After': wait } });
     }
@@ -64,7 +67,7 @@ export function limiter(options: LimiterOptions): Middleware {
  * gateways must share one budget. koa-ratelimit takes one `max` per middleware, so there is one
  * limiter per distinct limit, all over the same store.
  */
-export function rateLimit(redis?: Redis): Middleware {
+export function rateLimit(redis?: Redis, onRefused?: () => void): Middleware {
   const memory = new Map<string, unknown>();
   const byLimit = new Map<number, Middleware>();
   const limiterFor = (max: number) => {
@@ -78,6 +81,7 @@ export function rateLimit(redis?: Redis): Middleware {
         max,
         id: (ctx) => (ctx.state.auth as LimitedCaller).id,
         message: ERROR_CATALOGUE.rate_limited.description,
+        onRefused,
       });
       byLimit.set(max, perSecond);
     }

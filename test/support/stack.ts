@@ -52,6 +52,8 @@ export async function startStack(config: Config, mode: 'single' | 'split' = 'sin
       revocations,
       revocationsReachUs: mode === 'single' || revocations.shared,
       logger,
+      // As `npm start`: one port serves the core's metrics with the gateway's.
+      ...(mode === 'single' ? { coreMetrics: core.metrics } : {}),
     });
     const server = http.createServer(gateway.app.callback());
     servers.push(server);
@@ -69,4 +71,19 @@ export async function startStack(config: Config, mode: 'single' | 'split' = 'sin
       await core.close();
     },
   };
+}
+
+/**
+ * Waits until `base` answers GET /readyz with 200 (a new process is ready once, e.g., its Redis
+ * subscription is active), polling; fails with the last report after `timeoutMs`.
+ */
+export async function untilReady(base: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await fetch(`${base}/readyz`);
+    const report = await response.text();
+    if (response.status === 200) return;
+    if (Date.now() > deadline) throw new Error(`${base} not ready after ${timeoutMs} ms: ${report}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

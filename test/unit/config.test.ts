@@ -48,11 +48,13 @@ describe('loadConfig', () => {
       LIVE_FILL_SWEEP_INTERVAL_MS: 2000,
       LIVE_FILL_SWEEP_WINDOW_MS: 600000,
       KALSHI_CATALOG_ENVIRONMENT: 'production',
+      READINESS_TIMEOUT_MS: 1000,
       LOG_LEVEL: 'info',
     });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.REDIS_URL).toBeUndefined();
     expect(config.INTERNAL_TOKEN).toBeUndefined();
+    expect(config.METRICS_TOKEN).toBeUndefined();
   });
 
   it('reads valid values, numbers as numbers', () => {
@@ -71,9 +73,12 @@ describe('loadConfig', () => {
       SIM_STARTING_BALANCE: '2500.50',
       KALSHI_DEMO_URL: 'http://127.0.0.1:8787/trade-api/v2',
       KALSHI_DEMO_WS_URL: 'ws://127.0.0.1:8787/trade-api/ws/v2',
+      METRICS_TOKEN: 'm'.repeat(32),
+      READINESS_TIMEOUT_MS: '250',
       LOG_LEVEL: 'silent',
     });
     expect(config).toMatchObject({
+      METRICS_TOKEN: 'm'.repeat(32), READINESS_TIMEOUT_MS: 250,
       HOST: '0.0.0.0', PORT: 8080, CORE_PORT: 0, CORE_URL: 'http://core.internal:4000', CORE_TIMEOUT_MS: 120000,
       DATABASE_URL: 'postgresql://u@db:5432/app', REDIS_URL: 'rediss://cache:6380', CREDENTIALS_KEK: KEK,
       RATE_LIMIT_DEFAULT: 7, AUTH_CACHE_TTL_MS: 0, SIM_STARTING_BALANCE: '2500.50', LOG_LEVEL: 'silent',
@@ -127,6 +132,9 @@ describe('loadConfig', () => {
     ['KALSHI_CATALOG_SYNC_MS', '5000'],
     ['KALSHI_CATALOG_SYNC_MS', '-1'],
     ['KALSHI_CATALOG_ENVIRONMENT', 'staging'],
+    ['METRICS_TOKEN', 'short-token'],
+    ['READINESS_TIMEOUT_MS', '10'],
+    ['READINESS_TIMEOUT_MS', '30001'],
   ])('%s=%j is a ConfigError naming the variable', (name, value) => {
     const error = configErrorOf({ [name]: value });
     expect(error.message).toMatch(new RegExp(`^invalid configuration: ${name}\\b`));

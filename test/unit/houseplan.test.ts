@@ -12,11 +12,12 @@ jest.mock('../../node_modules/dpdm/node_modules/chalk', () => ({}));
  *
  *   contract/        the gateway<->core contract      imports nothing of core/ or gateway/
  *   core/domain/     pure rules                       contract/ only (no edge framework either)
- *   core/support/    logging                          contract/ only
+ *   core/support/    logging, metrics, readiness      contract/ only
  *   core/db/         the database                     core/config.ts, core/generated/, domain, support
  *   core/venues/     venue adapters, the registry     domain, db, support
  *   core/services/   use cases                        domain, db, venues, support
  *   core/graphql/    the GraphQL edge of the core     anything of core/ but gateway/
+ *   core/ops/        the operator's view of the core  domain, db, venues, services, support
  *   gateway/         the REST edge                    contract/, core/domain/, core/support/, core/config.ts
  *                                                     (the one configuration, parsed and validated once for both sides)
  *   fakes/           fakes of outside venues (tests)  core/domain/ only: a fake must not borrow our adapters
@@ -30,8 +31,9 @@ const HOUSE_PLAN: Record<string, readonly string[]> = {
   'core/venues': ['contract', 'core/generated', 'core/domain', 'core/db', 'core/support'],
   'core/services': ['contract', 'core/generated', 'core/domain', 'core/db', 'core/venues', 'core/support'],
   'core/graphql': ['contract', 'core/config.ts', 'core/generated', 'core/domain', 'core/db', 'core/venues', 'core/services', 'core/support'],
+  'core/ops': ['contract', 'core/domain', 'core/db', 'core/venues', 'core/services', 'core/support'],
   'core/config.ts': ['contract', 'core/domain', 'core/support'],
-  'core/coreService.ts': ['contract', 'core/config.ts', 'core/domain', 'core/db', 'core/venues', 'core/services', 'core/graphql', 'core/support'],
+  'core/coreService.ts': ['contract', 'core/config.ts', 'core/domain', 'core/db', 'core/venues', 'core/services', 'core/graphql', 'core/ops', 'core/support'],
   gateway: ['contract', 'core/config.ts', 'core/domain', 'core/support'],
   fakes: ['core/domain'],
 };

@@ -4,7 +4,7 @@ import { kalshiEnvironmentNamed, type KalshiEnvironment } from '../../domain/cre
 import type { Logger } from '../../support/logger';
 import { LiveAccounts } from '../liveAccounts';
 import { ourOrdersOf } from '../ourOrders';
-import type { MarketData, OurOrders, VenueFill, VenueOrderState } from '../venue';
+import type { LiveVenue, MarketData, OurOrders, VenueFill, VenueOrderState } from '../venue';
 import { kalshiEndpoints } from './endpoints';
 import { KalshiVenue } from './kalshiVenue';
 import { stateFromRestOrder } from './orderWire';
@@ -31,6 +31,8 @@ export interface KalshiAccountsOptions {
   sweepWindowMs: number;
   /** Kalshi's private stream per account; off only where a test exercises the REST sweep alone. */
   stream?: { enabled: boolean; staleAfterMs?: number };
+  /** Wraps each account as it opens, for whoever hands it out (the core's metrics). */
+  decorate?: (venue: LiveVenue) => LiveVenue;
 }
 
 /**
@@ -71,7 +73,7 @@ export function kalshiAccounts(db: Db, options: KalshiAccountsOptions): LiveAcco
     streams.push(stream);
     stream.start();
     return venue;
-  });
+  }, options.decorate);
 }
 
 /** `user_order` messages of our orders whose state changed without a fill (fills come by the fill channel). */

@@ -1,0 +1,116 @@
+import type { VenueName } from '../domain/venues';
+import { secondsSince } from '../support/metrics';
+import type { LiveVenue, MarketData, Venue, VenueCancelResult, VenuePlaceResult } from './venue';
+
+/**
+ * Decorators that report every venue call to an observer (the core's metrics and its readiness
+ * report, core/ops/): how long it took, whether the venue answered, and what became of an order.
+ * They change nothing of the call itself; an observer that fails is ignored, since counting must
+ * never cost an order.
+ */
+
+export type VenueOperation =
+  | 'place_order'
+  | 'cancel_order'
+  | 'get_order'
+  | 'list_fills'
+  | 'order_book'
+  | 'queue_position'
+  | 'fills_since'
+  | 'balance'
+  | 'positions';
+
+/** What became of one order sent to a venue: its placement's outcome, or `failed` when the call threw. */
+export type VenueOrderOutcome = VenuePlaceResult['outcome'] | 'failed';
+
+export interface VenueCall {
+  venue: VenueName;
+  operation: VenueOperation;
+  seconds: number;
+  /**
+   * The venue answered, a refusal included. False when it could not be reached, its answer was lost
+   * (`unknown`), it said it was unavailable, or the call threw.
+   */
+  reached: boolean;
+  /** `place_order` only: the outcome, and for a refusal or an order never sent, the code saying why. */
+  order?: { outcome: VenueOrderOutcome; reason?: string };
+}
+
+export interface VenueCallObserver {
+  record(call: VenueCall): void;
+}
+
+export function observedVenue(venue: Venue, observer: VenueCallObserver): Venue {
+  const timed = timer(venue.name, observer);
+  return {
+    name: venue.name,
+    placeOrder: (request, options) => timed('place_order', () => venue.placeOrder(request, options), placement),
+    cancelOrder: (clientOrderId, options) => timed('cancel_order', () => venue.cancelOrder(clientOrderId, options), cancellation),
+    getOrder: (clientOrderId) => timed('get_order', () => venue.getOrder(clientOrderId)),
+    listFills: (options) => timed('list_fills', () => venue.listFills(options)),
+    orderBook: (venueMarketId, depth) => timed('order_book', () => venue.orderBook(venueMarketId, depth)),
+    queuePosition: (clientOrderId, options) => timed('queue_position', () => venue.queuePosition(clientOrderId, options)),
+    ...(venue.onFills ? { onFills: venue.onFills.bind(venue) } : {}),
+  };
+}
+
+export function observedLiveVenue(venue: LiveVenue, observer: VenueCallObserver): LiveVenue {
+  const timed = timer(venue.name, observer);
+  return {
+    ...observedVenue(venue, observer),
+    fillsSince: (since) => timed('fills_since', () => venue.fillsSince(since)),
+    balance: () => timed('balance', () => venue.balance()),
+    positions: () => timed('positions', () => venue.positions()),
+    close: () => venue.close(),
+  };
+}
+
+/** A venue's public market data (books for planning and marks), reported under the venue's name. */
+export function observedMarketData(name: VenueName, data: MarketData, observer: VenueCallObserver): MarketData {
+  const timed = timer(name, observer);
+  return { orderBook: (venueMarketId, depth) => timed('order_book', () => data.orderBook(venueMarketId, depth)) };
+}
+
+type Judged = Pick<VenueCall, 'reached' | 'order'>;
+
+function placement(result: VenuePlaceResult): Judged {
+  switch (result.outcome) {
+    case 'accepted':
+      return { reached: true, order: { outcome: 'accepted' } };
+    case 'rejected':
+      return { reached: result.code !== 'venue_unavailable', order: { outcome: 'rejected', reason: result.code } };
+    case 'not_sent':
+      // Our own rate-limit buckets (or the venue's 429) held the order back: the venue is there.
+      return { reached: result.reason === 'rate_limited', order: { outcome: 'not_sent', reason: result.reason } };
+    case 'unknown':
+      return { reached: false, order: { outcome: 'unknown' } };
+  }
+}
+
+function cancellation(result: VenueCancelResult): Judged {
+  if (result.outcome === 'rejected') return { reached: result.code !== 'venue_unavailable' };
+  return { reached: result.outcome === 'canceled' };
+}
+
+function timer(venue: VenueName, observer: VenueCallObserver) {
+  const report = (call: VenueCall) => {
+    try {
+      observer.record(call);
+    } catch {
+      // Counting never fails a venue call.
+    }
+  };
+  return async <T>(operation: VenueOperation, call: () => Promise<T>, judge: (result: T) => Judged = () => ({ reached: true })): Promise<T> => {
+    const started = process.hrtime.bigint();
+    const seconds = () => secondsSince(started);
+    let result: T;
+    try {
+      result = await call();
+    } catch (error) {
+      report({ venue, operation, seconds: seconds(), reached: false, ...(operation === 'place_order' ? { order: { outcome: 'failed' } } : {}) });
+      throw error;
+    }
+    report({ venue, operation, seconds: seconds(), ...judge(result) });
+    return result;
+  };
+}
