@@ -1,3 +1,4 @@
+import type http from 'node:http';
 import { ConfigError, loadConfig, type Config } from '../core/config';
 
 /** Config for a process: a bad value prints one line and exits 2. */
@@ -55,3 +56,25 @@ export function requireSetting(config: Config, name: 'INTERNAL_TOKEN' | 'CORE_UR
   }
   return value;
 }
+
+/**
+ * Stops taking requests and waits for those in progress (a shutdown that loses no order): no new
+ * connections; every answer from now on closes its connection (`Connection: close`), and a
+ * keep-alive connection is closed as soon as it is idle (a gateway's pool to the core keeps its
+ * connections 60 s otherwise); after `graceMs`, whatever is still open is cut.
+ */
+export function closeGracefully(server: http.Server, graceMs: number): Promise<void> {
+  server.on('request', (_request: http.IncomingMessage, response: http.ServerResponse) => {
+    if (!response.headersSent) response.setHeader('connection', 'close');
+  });
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  const idle = setInterval(() => server.closeIdleConnections(), 50);
+  const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+  return closed.finally(() => {
+    clearInterval(idle);
+    clearTimeout(cut);
+  });
+}
+
+/** How long a stopping process waits for its requests: the longest one may take (CORE_TIMEOUT_MS), and a second. */
+export const shutdownGraceMs = (config: Pick<Config, 'CORE_TIMEOUT_MS'>) => config.CORE_TIMEOUT_MS + 1000;

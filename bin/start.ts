@@ -11,7 +11,7 @@ import { createDemoWorkspaceIfEmpty } from '../core/services/demo';
 import { createLogger } from '../core/support/logger';
 import { inProcessTransport } from '../gateway/coreClient';
 import { openGateway } from '../gateway/gatewayService';
-import { configOrExit, onShutdown, run } from './process';
+import { closeGracefully, configOrExit, onShutdown, shutdownGraceMs, run } from './process';
 
 run(async () => {
   const config = configOrExit();
@@ -50,7 +50,7 @@ run(async () => {
     );
   }
   onShutdown(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await closeGracefully(server, shutdownGraceMs(config));
     await gateway.close();
     await core.close();
   });

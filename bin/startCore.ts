@@ -5,7 +5,7 @@
 import http from 'node:http';
 import { openCore } from '../core/coreService';
 import { createLogger } from '../core/support/logger';
-import { configOrExit, onShutdown, requireSetting, run } from './process';
+import { closeGracefully, configOrExit, onShutdown, shutdownGraceMs, requireSetting, run } from './process';
 
 run(async () => {
   const config = configOrExit();
@@ -17,7 +17,7 @@ run(async () => {
   await new Promise<void>((resolve) => server.listen(config.CORE_PORT, config.HOST, resolve));
   logger.info({ port: (server.address() as { port: number }).port }, 'core listening');
   onShutdown(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await closeGracefully(server, shutdownGraceMs(config));
     await core.close();
   });
 });

@@ -4,7 +4,7 @@ import { createRevocationBus } from '../contract/revocationBus';
 import { createLogger } from '../core/support/logger';
 import { httpTransport } from '../gateway/coreClient';
 import { openGateway } from '../gateway/gatewayService';
-import { configOrExit, onShutdown, requireSetting, run } from './process';
+import { closeGracefully, configOrExit, onShutdown, shutdownGraceMs, requireSetting, run } from './process';
 
 run(async () => {
   const config = configOrExit();
@@ -23,7 +23,7 @@ run(async () => {
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   logger.info({ port: (server.address() as { port: number }).port, core: coreUrl }, 'gateway listening');
   onShutdown(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await closeGracefully(server, shutdownGraceMs(config));
     await gateway.close();
     await revocations.close();
   });
