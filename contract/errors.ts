@@ -28,6 +28,7 @@ export const ERROR_CATALOGUE = {
   upstream_unavailable: { status: 502, raisedBy: 'gateway', description: 'The core service did not answer in time: a write may or may not have been carried out; retry it with the same Idempotency-Key.' },
   venue_error: { status: 502, raisedBy: 'core', description: 'The venue refused the request; its own code is in the message.' },
   venue_unavailable: { status: 503, raisedBy: 'core', description: 'The venue cannot be reached.' },
+  service_unavailable: { status: 503, raisedBy: 'both', description: 'A store the service needs (its database, or the Redis that gateways share) is unavailable; retry after `Retry-After` seconds, a write with the same Idempotency-Key.' },
 } as const satisfies Record<string, { status: number; raisedBy: 'core' | 'gateway' | 'both'; description: string }>;
 
 type Catalogue = typeof ERROR_CATALOGUE;

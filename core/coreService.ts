@@ -60,7 +60,7 @@ export async function openCore(
   if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
   // One connection to PGlite: its socket server runs every connection on one session and interleaves
   // their protocol messages outside transactions, so two connections' statements could mix.
-  const db = createPrismaClient(database.url, database.embedded ? 1 : config.DATABASE_POOL_SIZE, { embedded: database.embedded });
+  const db = createPrismaClient(database.url, database.embedded ? 1 : config.DATABASE_POOL_SIZE, { embedded: database.embedded, connectTimeoutMs: config.CORE_TIMEOUT_MS });
   const seeded = await seedSimulatedMarkets(db);
   if (seeded) logger.info({ markets: seeded }, 'seeded simulated markets');
   const revocations = createRevocationBus(config.REDIS_URL);

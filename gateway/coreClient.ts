@@ -117,8 +117,8 @@ function toApiError(error: NonNullable<GraphQLResponse['errors']>[number], repla
   const retryAfter = error.extensions?.retryAfter;
   const headers = {
     ...(replayed ? { 'Idempotent-Replayed': 'true' } : {}),
-    // A venue's rate limit (the core's rate_limited) is retried like the gateway's own: after Retry-After seconds.
-    ...(code === 'rate_limited' && Number.isSafeInteger(retryAfter) && (retryAfter as number) >= 0 ? { 'Retry-After': String(retryAfter) } : {}),
+    // A venue's rate limit (the core's rate_limited) is retried like the gateway's own, and an unavailable database: after Retry-After seconds.
+    ...((code === 'rate_limited' || code === 'service_unavailable') && Number.isSafeInteger(retryAfter) && (retryAfter as number) >= 0 ? { 'Retry-After': String(retryAfter) } : {}),
   };
   if (isCoreErrorCode(code)) return new ApiError(code, error.message, { param, limit, headers: Object.keys(headers).length ? headers : undefined });
   return new ApiError('internal_error', 'An internal error occurred.');

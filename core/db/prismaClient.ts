@@ -12,11 +12,13 @@ const pools = new WeakMap<Db, pg.Pool>();
  * adapter runs on a `pg` pool of our own, which the order path also uses directly (sqlPoolOf) for
  * its few hottest statements; `$disconnect()` ends it. `embedded`: the URL is the embedded PGlite's.
  */
-export function createPrismaClient(url: string, poolSize = 10, options: { embedded?: boolean } = {}): Db {
+export function createPrismaClient(url: string, poolSize = 10, options: { embedded?: boolean; connectTimeoutMs?: number } = {}): Db {
   // pipeline: a transaction's statements that do not wait for each other go out in one write (sql.ts).
   // PGlite's socket server runs every connection on one session, one statement at a time: there,
   // no named statements (one connection's would already exist on the next) and no pipelining.
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, pipeline: !options.embedded });
+  // connectionTimeoutMillis: a database that does not answer (a host gone, a full pool) fails the
+  // request in bounded time, as 503 service_unavailable (unavailable.ts), instead of hanging it.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, pipeline: !options.embedded, connectionTimeoutMillis: options.connectTimeoutMs ?? 5000 });
   if (options.embedded) useUnnamedStatements(pool);
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   // 'minimal': no stack captured per query (5% of a request's CPU), and error texts stay short.

@@ -3,12 +3,16 @@ import { createGraphQLError } from 'graphql-yoga';
 import { statusOf, type CoreErrorCode } from '../../contract/errors';
 import { DomainError, RateLimited } from '../domain/errors';
 import type { Logger } from '../support/logger';
+import { isDatabaseUnavailable } from '../db/unavailable';
+
+/** When a client may retry after the database was unavailable: a restart or a failover takes seconds. */
+const DATABASE_RETRY_AFTER_SECONDS = 1;
 
 /**
  * An error as it leaves the core: `extensions.code` from the catalogue (contract/errors.ts) with
  * the catalogue's `http.status`, and `param`, the offending input as GraphQL names it (a field such
  * as `timeInForce`, or a variable's path such as `input.timeInForce`), where there is one; and
- * for `rate_limited`, `retryAfter` in seconds (the gateway's `Retry-After`).
+ * for `rate_limited` and `service_unavailable`, `retryAfter` in seconds (the gateway's `Retry-After`).
  */
 export function graphqlError(
   code: CoreErrorCode,
@@ -47,6 +51,13 @@ export function maskError(logger: Logger) {
     if (error instanceof GraphQLError && error.extensions?.code && error.extensions?.http) return error;
     if (error instanceof GraphQLError && !error.originalError) {
       return graphqlError('invalid_request', error.message, { param: variablePath(error.message) });
+    }
+    if (isDatabaseUnavailable(original)) {
+      logger.warn({ err: original }, 'the database is unavailable: answered 503');
+      return graphqlError('service_unavailable', 'The database is unavailable; retry after Retry-After seconds.', {
+        retryAfter: DATABASE_RETRY_AFTER_SECONDS,
+        path: error instanceof GraphQLError ? error.path : undefined,
+      });
     }
     logger.error({ err: original }, 'unexpected error in a resolver');
     return graphqlError('internal_error', 'Internal error.');
