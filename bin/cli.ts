@@ -126,8 +126,13 @@ async function execute(db: Db, config: Config, argv: string[]): Promise<string[]
       // stops accepting it within AUTH_CACHE_TTL_MS (1 s by default).
       const bus = createRevocationBus(config.REDIS_URL);
       try {
-        const revoked = await revokeApiKey(db, bus, key.workspaceId, keyId);
-        return [`${revoked.id} revoked at ${revoked.revokedAt!.toISOString()}`];
+        const { key: revoked, announced } = await revokeApiKey(db, bus, key.workspaceId, keyId);
+        const done = `${revoked.id} revoked at ${revoked.revokedAt!.toISOString()}`;
+        if (announced) return [done];
+        return [
+          done,
+          'warning: gateways could not be told at once (Redis unavailable): a gateway that cannot hear revocations authenticates every request against the database; one that missed this message stops accepting the key within AUTH_CACHE_TTL_MS',
+        ];
       } finally {
         await bus.close();
       }

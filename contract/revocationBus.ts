@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
+import { redisClient } from './redisClient';
 
 /**
  * Tells every gateway that an API key was revoked, so that its authentication cache forgets the
@@ -15,6 +16,11 @@ export interface RevocationBus {
    * process's subscription, if it has one, is connected. Rejects otherwise.
    */
   ready(): Promise<void>;
+  /**
+   * Whether this process hears revocations now. While it does not (its Redis subscription is down),
+   * a revocation may pass it by: an authentication cache must then keep nothing (fail closed).
+   */
+  listening(): boolean;
   close(): Promise<void>;
 }
 
@@ -34,6 +40,9 @@ class LocalRevocationBus implements RevocationBus {
     this.emitter.on('revoked', listener);
   }
   async ready() {}
+  listening() {
+    return true;
+  }
   async close() {
     this.emitter.removeAllListeners();
   }
@@ -47,7 +56,7 @@ class RedisRevocationBus implements RevocationBus {
   private readonly listeners: ((keyId: string) => void)[] = [];
 
   constructor(private readonly url: string) {
-    this.publisher = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
+    this.publisher = redisClient(url);
   }
   async publish(keyId: string) {
     await this.publisher.publish(CHANNEL, keyId);
@@ -56,7 +65,7 @@ class RedisRevocationBus implements RevocationBus {
   subscribe(listener: (keyId: string) => void) {
     this.listeners.push(listener);
     if (!this.subscriber) {
-      const subscriber = new Redis(this.url);
+      const subscriber = redisClient(this.url);
       this.subscriber = subscriber;
       // SUBSCRIBE on every connection: one sent while Redis is away fails (and was an unhandled
       // rejection), and ioredis re-subscribes after a reconnect only what once succeeded.
@@ -69,6 +78,9 @@ class RedisRevocationBus implements RevocationBus {
       subscriber.on('close', () => void (this.subscribed = false));
       subscriber.on('message', (_channel: string, keyId: string) => this.listeners.forEach((l) => l(keyId)));
     }
+  }
+  listening() {
+    return this.subscribed;
   }
   async ready() {
     await this.publisher.ping();

@@ -4,18 +4,24 @@ import type { RevocationBus } from '../contract/revocationBus';
  * Remembers recent authentications for a short time, so that a burst of requests costs one
  * lookup. A revocation reaches every gateway through the revocation bus and evicts at once; where
  * no bus reaches this gateway (separate processes without Redis) the TTL is 0 and nothing is kept.
+ * Revocations fail closed: while the bus cannot reach this gateway (Redis down), a revocation could
+ * pass it by, so the cache keeps nothing and every request is authenticated by the core.
  */
 export class AuthCache<T extends { id: string }> {
   private readonly entries = new Map<string, { value: T; expiresAt: number }>();
 
   constructor(
     private readonly ttlMs: number,
-    bus?: RevocationBus,
+    private readonly bus?: RevocationBus,
   ) {
     bus?.subscribe((id) => this.evict(id));
   }
 
   get(secretHash: string): T | undefined {
+    if (this.bus && !this.bus.listening()) {
+      this.entries.clear();
+      return undefined;
+    }
     const entry = this.entries.get(secretHash);
     if (!entry) return undefined;
     if (entry.expiresAt <= Date.now()) {
@@ -26,7 +32,7 @@ export class AuthCache<T extends { id: string }> {
   }
 
   set(secretHash: string, value: T): void {
-    if (this.ttlMs <= 0) return;
+    if (this.ttlMs <= 0 || (this.bus && !this.bus.listening())) return;
     if (this.entries.size >= 100_000) this.entries.clear(); // bounded: never grow without limit
     this.entries.set(secretHash, { value, expiresAt: Date.now() + this.ttlMs });
   }

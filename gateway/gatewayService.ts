@@ -1,4 +1,4 @@
-import Redis from 'ioredis';
+import { redisClient } from '../contract/redisClient';
 import type Koa from 'koa';
 import type { Registry } from 'prom-client';
 import type { Config } from '../core/config';
@@ -38,7 +38,7 @@ export function openGateway(
   const core = new CoreClient(options.transport, loadOperations(), options.internalSecret, config.CORE_TIMEOUT_MS);
   const ttl = options.revocationsReachUs ? config.AUTH_CACHE_TTL_MS : 0;
   const authCache = new AuthCache<Authenticated>(ttl, options.revocations);
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 }) : undefined;
+  const redis = config.REDIS_URL ? redisClient(config.REDIS_URL) : undefined;
   const app = buildGatewayApp({
     core,
     authCache,

@@ -48,14 +48,24 @@ export async function listApiKeys(db: Db, workspaceId: string, args: { limit?: n
 }
 
 /** Revokes a key of the workspace (idempotent) and tells every gateway at once. */
+/**
+ * Revokes a key in the database, which is what every authentication reads, then tells every gateway
+ * to forget it at once. `announced` is false when that broadcast failed (Redis down): the revocation
+ * stands all the same; a gateway that cannot hear revocations keeps no authentication cache (fail
+ * closed, gateway/authCache.ts), and one that could but missed this message stops accepting the key
+ * within AUTH_CACHE_TTL_MS.
+ */
 export async function revokeApiKey(db: Db, bus: RevocationBus, workspaceId: string, keyId: string) {
   const key = await db.apiKey.findFirst({ where: { id: keyId, workspaceId } });
   if (!key) throw notFound('API key', keyId);
   const revoked = key.revokedAt
     ? key
     : await db.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() } });
-  await bus.publish(keyId);
-  return revoked;
+  const announced = await bus.publish(keyId).then(
+    () => true,
+    () => false,
+  );
+  return { key: revoked, announced };
 }
 
 /** The live key with this secret hash, with the rate limit that applies to it; null otherwise. */

@@ -32,7 +32,8 @@ export interface LimiterOptions {
 /**
  * One koa-ratelimit window. Its reset header is an epoch time and its Retry-After rounds down to 0
  * under a second: both become whole seconds to wait (>= 1). Its refusal becomes our 429
- * `rate_limited`; an error from further down passes through untouched.
+ * `rate_limited`, a failure of its store (Redis) our 503 `service_unavailable`; an error from
+ * further down passes through untouched.
  */
 export function limiter(options: LimiterOptions): Middleware {
   const window = ratelimit({
@@ -54,7 +55,14 @@ export function limiter(options: LimiterOptions): Middleware {
         return next();
       }) as Next);
     } catch (error) {
-      if (passed || (error as { status?: number }).status !== 429) throw error;
+      if (passed) throw error;
+      // Any other failure before the request passed is the limits' store: Redis, shared by every
+      // gateway, is down or silent. Limits fail closed: no request goes by unmetered.
+      if ((error as { status?: number }).status !== 429) {
+        throw new ApiError('service_unavailable', 'Rate limits are shared through Redis, which is unavailable; retry after Retry-After seconds.', {
+          headers: { 'Retry-After': '1' },
+        });
+      }
       options.onRefused?.();
       const wait = String(secondsUntilReset(ctx));
       throw new ApiError('rate_limited', options.message, { headers: { 'Retry-After': wait } });

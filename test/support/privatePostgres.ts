@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { closedPort } from './http';
 
 const run = promisify(execFile);
 
@@ -13,14 +13,6 @@ function binDir(): string {
   const majors = fs.readdirSync(root).filter((d) => /^\d+$/.test(d)).sort((a, b) => Number(b) - Number(a));
   if (majors.length === 0) throw new Error(`no PostgreSQL server under ${root}`);
   return path.join(root, majors[0]!, 'bin');
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export interface PrivatePostgres {
@@ -46,7 +38,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   if (asRoot) await run('chown', ['postgres', dir]);
   const pgRun = (program: string, args: string[]) =>
     asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(bin, program), ...args]) : run(path.join(bin, program), args);
-  const port = await freePort();
+  const port = await closedPort();
   await pgRun('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync']);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off`;
   const start = async () => void (await pgRun('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start']));

@@ -62,7 +62,11 @@ builder.mutationField('revokeApiKey', (t) =>
     type: 'ApiKey',
     description: 'Revokes a key of the workspace; requests with it get 401 at once. Dashboard only.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_query, _root, args, ctx) => revokeApiKey(ctx.db, ctx.revocations, dashboardScope(ctx).workspaceId, String(args.id)),
+    resolve: async (_query, _root, args, ctx) => {
+      const { key, announced } = await revokeApiKey(ctx.db, ctx.revocations, dashboardScope(ctx).workspaceId, String(args.id));
+      if (!announced) ctx.logger.warn({ keyId: key.id }, 'key revoked; the revocation could not be broadcast to the gateways (Redis unavailable)');
+      return key;
+    },
   }),
 );
 

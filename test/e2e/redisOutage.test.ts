@@ -1,0 +1,82 @@
+/**
+ * Redis down under two gateways that share it (rate limits, revocations): every request with a
+ * valid key is answered `503 service_unavailable` with `Retry-After`, within a second, never a 500
+ * (limits fail closed); a key revoked while Redis is down (the broadcast fails, the revocation
+ * stands) is refused, 401, by both gateways during the outage and after it, although each had it in
+ * its authentication cache with a long TTL: a gateway that cannot hear revocations keeps no cache
+ * (revocations fail closed). The gateways recover without a restart. A
+ * Redis server of the suite's own (privateRedis.ts), so that stopping it stops no other suite's.
+ */
+import { revokeApiKey } from '../../core/services/apiKeys';
+import { testConfig } from '../support/env';
+import { buildApiKey, buildWorkspace } from '../support/factories';
+import { call, envelopeOf } from '../support/http';
+import { startPrivateRedis, type PrivateRedis } from '../support/privateRedis';
+import { startStack, type Stack } from '../support/stack';
+import { waitFor } from '../trading/helpers';
+
+const OUTAGE_MS = 5_000;
+
+let redis: PrivateRedis;
+let stack: Stack;
+
+beforeAll(async () => {
+  redis = await startPrivateRedis();
+  // A long authentication cache: only the revocation bus, or its absence, can make a gateway forget a key.
+  stack = await startStack(testConfig({ REDIS_URL: redis.url, AUTH_CACHE_TTL_MS: '60000' }), 'split', 2);
+}, 60_000);
+
+afterAll(async () => {
+  await stack?.close();
+  await redis?.stop();
+});
+
+it('answers 503 with Retry-After while Redis is down, refuses a key revoked meanwhile once it is back, and recovers without a restart', async () => {
+  const { workspace, secret: kept } = await buildWorkspace(stack.core.db, { rateLimit: 100_000, name: 'Redis outage' });
+  const revoked = await buildApiKey(stack.core.db, workspace.id, 'test', 100_000);
+  const get = (gateway: string, key: string) => call(gateway, 'GET', '/v1/subaccounts', { key });
+  // Both keys authenticated, so cached, on both gateways.
+  for (const gateway of stack.gateways) for (const key of [kept, revoked.secret]) expect((await get(gateway, key)).status).toBe(200);
+
+  await redis.stop();
+  const { announced } = await revokeApiKey(stack.core.db, stack.core.revocations, workspace.id, revoked.key.id);
+  expect(announced).toBe(false); // the broadcast failed; the revocation is in the database all the same
+
+  const answers: { key: 'kept' | 'revoked'; status: number; ms: number; retryAfter: string | null; code: string }[] = [];
+  const until = Date.now() + OUTAGE_MS;
+  await Promise.all(
+    stack.gateways.flatMap((gateway) =>
+      [kept, revoked.secret].map(async (key) => {
+        while (Date.now() < until) {
+          const started = Date.now();
+          const response = await get(gateway, key);
+          answers.push({ key: key === kept ? 'kept' : 'revoked', status: response.status, ms: Date.now() - started, retryAfter: response.headers.get('retry-after'), code: response.status >= 400 ? envelopeOf(response).code : 'ok' });
+        }
+      }),
+    ),
+  );
+  const keptAnswers = answers.filter((a) => a.key === 'kept');
+  const revokedAnswers = answers.filter((a) => a.key === 'revoked');
+  expect(keptAnswers.length).toBeGreaterThan(2);
+  expect(revokedAnswers.length).toBeGreaterThan(2);
+  // Rate limits fail closed: no request goes by unmetered.
+  expect(keptAnswers.every((a) => a.status === 503 && a.code === 'service_unavailable' && a.retryAfter === '1')).toBe(true);
+  // Revocations fail closed: with no bus to hear them, nothing is served from the cache, and the database says revoked.
+  expect(revokedAnswers.every((a) => a.status === 401 && a.code === 'unauthorized')).toBe(true);
+  const slowest = Math.max(...answers.map((a) => a.ms));
+  expect(slowest).toBeLessThan(1500);
+
+  await redis.start();
+  const restarted = Date.now();
+  for (const gateway of stack.gateways) await waitFor(() => get(gateway, kept).then((r) => r.status), (status) => status === 200, 15_000);
+  const recoveredMs = Date.now() - restarted;
+  for (const gateway of stack.gateways) {
+    const refused = await get(gateway, revoked.secret);
+    expect(refused.status).toBe(401);
+    expect(envelopeOf(refused).code).toBe('unauthorized');
+  }
+  console.log(
+    `Redis down ${OUTAGE_MS / 1000} s under two gateways: ${keptAnswers.length} requests with a valid key, all 503 service_unavailable with Retry-After: 1; ` +
+      `${revokedAnswers.length} with a key revoked meanwhile (broadcast failed), all 401 (slowest answer ${slowest} ms); still refused by both gateways once Redis was back; 200 again ${recoveredMs} ms after Redis restarted, no restart of the gateways`,
+  );
+}, 60_000);
