@@ -1,8 +1,10 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { documentProblem } from '../contract/documentLimits';
 import { ANALYST_GRAPHQL_PATH } from '../contract/endpoints';
 import type { Principal } from '../contract/principal';
+import { TEXT_RULE, unstorableTextPath } from '../contract/storableText';
 import { SESSION_COOKIE } from '../core/domain/sessionTokens';
 import type { CoreClient } from './coreClient';
 import { environmentOf, sessionIdentity } from './dashboardSession';
@@ -47,12 +49,26 @@ export function registerAnalystGraphql(router: Router, deps: AuthDeps, limit: Mi
     ctx.state.auth = await authenticateAnalyst(ctx, deps);
     return next();
   };
-  router.get(ANALYST_GRAPHQL_PATH, graphiql, authenticated, limit, (ctx) =>
-    forward(ctx, deps.core, { method: 'GET', path: ctx.url, headers: {} }),
-  );
-  router.post(ANALYST_GRAPHQL_PATH, authenticated, limit, jsonBody(), (ctx) =>
-    forward(ctx, deps.core, { method: 'POST', path: ANALYST_GRAPHQL_PATH, body: JSON.stringify(ctx.state.body), headers: { 'content-type': 'application/json' } }),
-  );
+  router.get(ANALYST_GRAPHQL_PATH, graphiql, authenticated, limit, (ctx) => {
+    refuseUnsafeParams(ctx.query);
+    return forward(ctx, deps.core, { method: 'GET', path: ctx.url, headers: {} });
+  });
+  router.post(ANALYST_GRAPHQL_PATH, authenticated, limit, jsonBody(), (ctx) => {
+    refuseUnsafeParams(ctx.state.body as Record<string, unknown>);
+    return forward(ctx, deps.core, { method: 'POST', path: ANALYST_GRAPHQL_PATH, body: JSON.stringify(ctx.state.body), headers: { 'content-type': 'application/json' } });
+  });
+}
+
+/**
+ * At the edge, what the core would refuse before parsing anyway (contract/documentLimits.ts): a
+ * document nested too deep, and any string PostgreSQL cannot store, in the document or elsewhere
+ * in the request (`variables.name`, `operationName`). Answered 400 invalid_request in the envelope.
+ */
+function refuseUnsafeParams(params: Record<string, unknown>): void {
+  const problem = typeof params.query === 'string' ? documentProblem(params.query) : undefined;
+  if (problem) throw new ApiError('invalid_request', problem, { param: 'query' });
+  const param = unstorableTextPath(params);
+  if (param !== undefined) throw new ApiError('invalid_request', `${param} ${TEXT_RULE}.`, { param });
 }
 
 /** A browser's page view (GET, asking for HTML) gets GraphiQL, without credentials: it holds no data. */

@@ -109,7 +109,7 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
           ctx.body = await deps.catalog.get(catalogKey(principal.environment, route.operation, variables), load);
           return;
         }
-        const idempotencyKey = route.idempotent ? idempotencyKeyOf(ctx.get('Idempotency-Key')) : undefined;
+        const idempotencyKey = route.idempotent ? idempotencyKeyOf(ctx.headers['idempotency-key']) : undefined;
         const result = await deps.core.call(route.operation, variables, principal, { idempotencyKey }).then(spelling.answer, spelling.refusal);
         if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
         ctx.body = answerOf(route, ctx, result.value);
@@ -126,11 +126,15 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
   return app;
 }
 
-/** 1 to 255 printable ASCII characters, or no header at all. */
-function idempotencyKeyOf(header: string): string | undefined {
-  if (header === '') return undefined;
-  if (!/^[\x21-\x7e]{1,255}$/.test(header)) {
-    throw new ApiError('invalid_request', 'Idempotency-Key must be 1 to 255 printable characters without spaces.', { param: 'Idempotency-Key' });
+/**
+ * 1 to 255 printable ASCII characters, or no header at all. A header sent empty or blank (HTTP
+ * trims the spaces, so both arrive empty) is refused: a client that meant to send a key and sent
+ * nothing must not have its retries placed twice.
+ */
+function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(header)) {
+    throw new ApiError('invalid_request', 'Idempotency-Key, when sent, must be 1 to 255 printable ASCII characters without spaces (an empty or blank key is refused).', { param: 'Idempotency-Key' });
   }
   return header;
 }

@@ -59,8 +59,8 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
         ...(route.idempotent
           ? [{
               name: 'Idempotency-Key', in: 'header', required: false,
-              description: 'Makes the request safe to retry: 1 to 255 characters, scoped to the API key, kept at least 24 h.',
-              schema: { type: 'string', minLength: 1, maxLength: 255 },
+              description: 'Makes the request safe to retry: 1 to 255 printable ASCII characters without spaces, scoped to the API key, kept at least 24 h. Sent empty or blank, it is refused (400 invalid_request, param Idempotency-Key).',
+              schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]{1,255}$' },
             }]
           : []),
       ],

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { DECIMAL_PATTERN, fitsStorage, isDecimalString, STORAGE_RULE, STORAGE_SCALE } from '../core/domain/decimals';
+import { normalizeEmail } from '../core/domain/emails';
+import { DATE_RULE, INSTANT_RULE, isStorableInstant } from '../core/domain/instants';
 import { MAX_LIMIT } from '../core/domain/pagination';
+import { MAX_COUNT_LIMIT } from '../core/domain/riskLimits';
 import { venueName, type VenueColumn } from '../core/domain/venues';
 import type { ApiErrorCode } from './errors';
 import { graphqlEnum } from './graphqlEnums';
@@ -70,7 +73,17 @@ const decimal = z
   .regex(DECIMAL_PATTERN, 'must be a decimal string such as "0.43"')
   .refine((value) => !isDecimalString(value) || fitsStorage(value), STORAGE_RULE)
   .describe(`A decimal number as a string, stored exactly: at most ${STORAGE_SCALE} decimal places.`);
-const timestamp = z.iso.datetime({ offset: true }).describe('RFC 3339, e.g. 2026-11-22T10:00:00Z.');
+const timestamp = z.iso
+  .datetime({ offset: true })
+  .refine((value) => isStorableInstant(new Date(value)), INSTANT_RULE)
+  .describe('RFC 3339, e.g. 2026-11-22T10:00:00Z; from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z once in UTC.');
+const day = (description: string) =>
+  z.iso
+    .date()
+    .refine((value) => isStorableInstant(new Date(`${value}T00:00:00Z`)), DATE_RULE)
+    .describe(`${description} From 0001-01-01 to 9999-12-31.`);
+/** Counts a risk limit holds (open orders, orders a minute): what the core's Int and the int4 column store. */
+const count = z.number().int().min(0).max(MAX_COUNT_LIMIT);
 const limit = z
   .string()
   .regex(/^\d{1,4}$/, 'must be an integer')
@@ -88,8 +101,8 @@ const riskLimitsBody = z.strictObject({
   max_position_per_market: decimal.nullable().optional().describe('Contracts per market and side.'),
   max_gross_exposure: decimal.nullable().optional().describe('Dollars across all positions and open orders.'),
   max_daily_realized_loss: decimal.nullable().optional().describe('Dollars per UTC day.'),
-  max_open_orders: z.number().int().min(0).nullable().optional(),
-  max_orders_per_minute: z.number().int().min(0).nullable().optional(),
+  max_open_orders: count.nullable().optional().describe(`Orders working at once, 0 to ${MAX_COUNT_LIMIT}; null removes the limit.`),
+  max_orders_per_minute: count.nullable().optional().describe(`Orders placed in any 60 seconds, 0 to ${MAX_COUNT_LIMIT}; null removes the limit.`),
 });
 
 const placeOrderBody = z.strictObject({
@@ -226,8 +239,8 @@ export const ROUTES: Route[] = [
     auth: 'api_key', session: true,
     query: z.strictObject({
       subaccount_id: id('sa').optional(),
-      from: z.iso.date().optional().describe('First UTC day (YYYY-MM-DD); 29 days before `to` by default.'),
-      to: z.iso.date().optional().describe('Last UTC day (YYYY-MM-DD); today by default.'),
+      from: day('First UTC day (YYYY-MM-DD); 29 days before `to` by default.').optional(),
+      to: day('Last UTC day (YYYY-MM-DD); today by default.').optional(),
     }),
     errors: ['invalid_request', 'not_found'],
   },
@@ -358,7 +371,11 @@ function sessionRoutes(): Route[] {
       method: 'POST', path: '/v1/session', operation: 'SignIn', tag, summary: 'Sign in to the dashboard',
       description: 'Sets the `mk_session` cookie (HttpOnly, SameSite=Strict, Secure over TLS). A wrong password and an unknown email get the same 401. Rate limited per client address and per email (SIGN_IN_ATTEMPTS_PER_MINUTE).',
       auth: 'none', signInLimits: ['address', 'email'], sessionCookie: 'set', nullIsUnauthorized: 'The email or password is incorrect.',
-      body: z.strictObject({ email: z.string().min(1).max(254), password }),
+      body: z.strictObject({
+        // Blank is refused here: the per-email limit keys on the normalized email, which must not be empty.
+        email: z.string().min(1).max(254).refine((value) => normalizeEmail(value) !== '', 'must not be blank'),
+        password,
+      }),
       errors: ['invalid_request', 'invalid_json', 'unsupported_media_type', 'payload_too_large'],
     },
     {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { TEXT_RULE, unstorableTextPath } from '../contract/storableText';
 import { ApiError } from './errors';
 import { camelCase } from './restSpelling';
 import type { Route } from './routes';
@@ -14,7 +15,7 @@ function validate(schema: z.ZodObject | undefined, input: Record<string, unknown
     return {};
   }
   const parsed = schema.safeParse(input);
-  if (parsed.success) return parsed.data as Record<string, unknown>;
+  if (parsed.success) return storableText(parsed.data as Record<string, unknown>, where);
   const issue = parsed.error.issues[0];
   const unknownKey = issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
   const param = unknownKey ?? issue.path.join('.');
@@ -25,6 +26,17 @@ function validate(schema: z.ZodObject | undefined, input: Record<string, unknown
       ? `${param} is required.`
       : `${param || where}: ${issue.message}`;
   throw new ApiError('invalid_request', message, { param: param || undefined });
+}
+
+/**
+ * Every string of a validated input must be text PostgreSQL stores (no NUL, no unpaired surrogate):
+ * refused here, naming the field, rather than failing the core's statement. Checked after the
+ * schema, whose output is shallow and of known fields.
+ */
+function storableText(input: Record<string, unknown>, where: string): Record<string, unknown> {
+  const param = unstorableTextPath(input);
+  if (param !== undefined) throw new ApiError('invalid_request', `${param || where}: ${TEXT_RULE}`, { param: param || undefined });
+  return input;
 }
 
 /** The operation's variables for one request: path and query by name, then the body. */

@@ -23,6 +23,13 @@ export interface RiskLimitsUpdate {
   maxOrdersPerMinute?: number | null;
 }
 
+/**
+ * The largest count limit (max_open_orders, max_orders_per_minute). The columns are PostgreSQL
+ * integers and GraphQL's Int is 32-bit, both up to 2^31-1; a billion is far beyond any use, and the
+ * gateway's schema refuses more with the same bound (docs/api-conventions.md).
+ */
+export const MAX_COUNT_LIMIT = 1_000_000_000;
+
 const DECIMAL_LIMITS = ['maxOrderNotional', 'maxPositionPerMarket', 'maxGrossExposure', 'maxDailyRealizedLoss'] as const;
 const COUNT_LIMITS = ['maxOpenOrders', 'maxOrdersPerMinute'] as const;
 
@@ -40,8 +47,8 @@ export function validateRiskLimitsUpdate(update: RiskLimitsUpdate): RiskLimitsUp
   for (const field of COUNT_LIMITS) {
     const value = update[field];
     if (value === undefined) continue;
-    if (value !== null && (!Number.isInteger(value) || value < 0 || value > 1_000_000_000)) {
-      throw invalidRequest(field, `${field} must be a non-negative integer or null.`);
+    if (value !== null && (!Number.isInteger(value) || value < 0 || value > MAX_COUNT_LIMIT)) {
+      throw invalidRequest(field, `${field} must be an integer from 0 to ${MAX_COUNT_LIMIT}, or null.`);
     }
     out[field] = value;
   }

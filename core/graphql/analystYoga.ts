@@ -4,6 +4,7 @@ import { requestDeadline } from './requestDeadline';
 import { contextFor, type CoreContext } from './context';
 import { graphqlError, maskError } from './errorMasking';
 import { refuseMutationsWhenReadOnly } from './readOnlyAccess';
+import { refuseUnsafeRequests } from './requestLimits';
 import { schema } from './schema';
 import { signedPrincipalOf } from './signedPrincipal';
 import type { CoreDeps } from './yoga';
@@ -12,10 +13,11 @@ export type AnalystYoga = YogaServerInstance<Record<string, never>, CoreContext>
 
 /**
  * The core's GraphQL for internal dashboards and analysts: any document (not only the persisted
- * ones), depth, breadth and complexity limited (see builder.ts). The gateway authenticates the
- * analyst (a dashboard token, or the dashboard's session cookie as a read-only analyst), limits
- * the rate, serves GraphiQL and forwards the request here with an `analyst` principal signed like
- * every other; the core trusts nothing else. Read-only credentials cannot run mutations.
+ * ones), its nesting limited before parsing (requestLimits.ts) and its depth, breadth and
+ * complexity after (see builder.ts). The gateway authenticates the analyst (a dashboard token, or
+ * the dashboard's session cookie as a read-only analyst), limits the rate, serves GraphiQL and
+ * forwards the request here with an `analyst` principal signed like every other; the core trusts
+ * nothing else. Read-only credentials cannot run mutations.
  */
 export function createAnalystYoga(deps: CoreDeps): AnalystYoga {
   const mask = maskError(deps.logger);
@@ -27,7 +29,7 @@ export function createAnalystYoga(deps: CoreDeps): AnalystYoga {
     cors: false,
     logging: false,
     maskedErrors: { maskError: mask },
-    plugins: [refuseMutationsWhenReadOnly()],
+    plugins: [refuseUnsafeRequests(), refuseMutationsWhenReadOnly()],
     context: ({ request }) => {
       const principal = signedPrincipalOf(request, deps.internalSecret);
       if (principal.kind !== 'analyst') {

@@ -49,7 +49,7 @@ export function maskError(logger: Logger) {
       });
     }
     if (error instanceof GraphQLError && error.extensions?.code && error.extensions?.http) return error;
-    if (error instanceof GraphQLError && !error.originalError) {
+    if (isRequestError(error)) {
       return graphqlError('invalid_request', error.message, { param: variablePath(error.message) });
     }
     if (isDatabaseUnavailable(original)) {
@@ -62,6 +62,17 @@ export function maskError(logger: Logger) {
     logger.error({ err: original }, 'unexpected error in a resolver');
     return graphqlError('internal_error', 'Internal error.');
   };
+}
+
+/**
+ * GraphQL's own refusal of the request: a document that does not validate, or a variable or literal
+ * a scalar refused (an Int beyond 32 bits, a DateTime out of range). Such an error has no cause, or
+ * has a scalar's GraphQLError as its cause and no path (it arose before execution); an error of a
+ * resolver has a path, and a failure of anything else has a cause of another kind.
+ */
+function isRequestError(error: unknown): error is GraphQLError {
+  if (!(error instanceof GraphQLError)) return false;
+  return !error.originalError || (error.path === undefined && error.originalError instanceof GraphQLError);
 }
 
 /** `Variable "$input" got invalid value … at "input.startingBalance"` names input.startingBalance. */

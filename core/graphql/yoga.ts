@@ -11,6 +11,7 @@ import { requestDeadline } from './requestDeadline';
 import { contextFor, type ContextDeps, type CoreContext } from './context';
 import { graphqlError, maskError } from './errorMasking';
 import { refuseMutationsWhenReadOnly } from './readOnlyAccess';
+import { refuseUnsafeRequests } from './requestLimits';
 import { inFlightWindowMs, useIdempotency } from './idempotency';
 import { schema } from './schema';
 import { signedPrincipalOf } from './signedPrincipal';
@@ -43,6 +44,7 @@ export function createCoreYoga(deps: CoreDeps): CoreYoga {
     logging: false,
     maskedErrors: { maskError: mask },
     plugins: [
+      refuseUnsafeRequests(),
       usePersistedOperations({
         getPersistedOperation: (hash) => documents.get(hash) ?? null,
         allowArbitraryOperations: false,

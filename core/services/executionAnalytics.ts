@@ -11,6 +11,7 @@ import type { Db } from '../db/prismaClient';
 import { sqlList } from '../db/sqlLists';
 import { FINAL_COMPLEX_ORDER_STATUSES } from '../domain/orderLifecycle';
 import { invalidRequest, notFound } from '../domain/errors';
+import { daysBefore } from '../domain/instants';
 import { BPS_DECIMALS, Decimal, formatDecimal, RATIO_DECIMALS, roundBps, roundRatio } from '../domain/decimals';
 import { requireStrategy } from '../domain/planning';
 import { isVenueName, venueColumn, venueName, VENUES, type VenueColumn, type VenueName } from '../domain/venues';
@@ -274,7 +275,7 @@ function rangeOf(fromInput: Date | null, toInput: Date | null): { from: Date; to
     }
   }
   const to = toInput ?? new Date();
-  const from = fromInput ?? new Date(to.getTime() - DEFAULT_RANGE_DAYS * DAY_MS);
+  const from = fromInput ?? daysBefore(to, DEFAULT_RANGE_DAYS);
   if (from.getTime() >= to.getTime()) throw invalidRequest('from', 'from must be earlier than to.');
   if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY_MS) {
     throw invalidRequest('from', `The range covers at most ${MAX_RANGE_DAYS} days.`);

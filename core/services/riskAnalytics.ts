@@ -5,6 +5,7 @@ import { concentration, marketRisk, type MarketRisk } from '../domain/binaryRisk
 import { limitUtilisation } from '../domain/limitUsage';
 import type { RiskLimitValues } from '../domain/preTradeRisk';
 import { invalidRequest } from '../domain/errors';
+import { DATE_RULE, daysBefore, isStorableInstant } from '../domain/instants';
 import { venueName, type VenueColumn } from '../domain/venues';
 import type { VenueRegistry } from '../venues/venue';
 import { loadLimitUsage } from './limitUsage';
@@ -22,7 +23,7 @@ const MAX_DAYS = 3660;
 export async function pnlHistory(db: Db, scope: Scope, filter: { subaccountId?: string | null; from?: string | null; to?: string | null }) {
   if (filter.subaccountId != null) await getSubaccount(db, scope, filter.subaccountId);
   const to = parseDay('to', filter.to) ?? new Date(new Date().toISOString().slice(0, 10));
-  const from = parseDay('from', filter.from) ?? new Date(to.getTime() - 29 * 86_400_000);
+  const from = parseDay('from', filter.from) ?? daysBefore(to, 29);
   if (from > to) throw invalidRequest('from', 'from must not be later than to.');
   if ((to.getTime() - from.getTime()) / 86_400_000 >= MAX_DAYS) throw invalidRequest('from', `A history covers at most ${MAX_DAYS} days.`);
   const rows = await db.$queryRaw<{ day: string; realized_pnl: string; fees: string; fills: number; volume: string }[]>`
@@ -56,6 +57,7 @@ function parseDay(param: string, value: string | null | undefined): Date | undef
   if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) {
     throw invalidRequest(param, `${param} must be a UTC date such as 2026-11-22.`);
   }
+  if (!isStorableInstant(date)) throw invalidRequest(param, `${param} ${DATE_RULE}.`);
   return date;
 }
 

@@ -131,4 +131,56 @@ describe('the core GraphQL endpoint', () => {
       }
     });
   });
+
+  /**
+   * Defence in depth: the gateway refuses these at the edge, and the core refuses them again for
+   * any caller, before a parser or a statement sees them (docs/api-conventions.md, "Input limits").
+   */
+  describe('refuses, as invalid_request, what would overflow the parser or what PostgreSQL cannot store', () => {
+    const analyst = (): Principal => ({ kind: 'analyst', workspaceId: principal.workspaceId, credentialId: 'tok_x', environment: 'test', access: 'full' });
+    async function analystPost(body: unknown) {
+      const response = await fetch(`${stack.coreUrl}/analyst/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [PRINCIPAL_HEADER]: signPrincipal(analyst(), INTERNAL_SECRET) },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as { data?: any; errors?: { message: string; extensions: { code: string; param?: string } }[] } };
+    }
+    const refusal = (answer: { status: number; body: { errors?: { message: string; extensions: { code: string; param?: string } }[] } }) => ({
+      status: answer.status, code: answer.body.errors?.[0].extensions.code, param: answer.body.errors?.[0].extensions.param,
+    });
+    const deep = `{ workspace ${'{ id '.repeat(3000)}${'}'.repeat(3000)} }`;
+
+    it('a document nested 3,000 levels deep, on both endpoints', async () => {
+      expect(refusal(await analystPost({ query: deep }))).toEqual({ status: 400, code: 'invalid_request', param: 'query' });
+      expect(refusal(await post({ query: deep }, signPrincipal(principal, INTERNAL_SECRET)))).toEqual({ status: 400, code: 'invalid_request', param: 'query' });
+    });
+
+    it('a NUL character in a variable of a persisted operation, or in an analyst’s literal or variable', async () => {
+      const persistedAnswer = await post(persisted(operations.get('GetOrder')!.hash, { id: 'ord_\u0000' }), signPrincipal(principal, INTERNAL_SECRET));
+      expect(refusal(persistedAnswer)).toEqual({ status: 400, code: 'invalid_request', param: 'id' });
+      expect(refusal(await analystPost({ query: '{ order(id: "ord_\\u0000") { id } }' }))).toEqual({ status: 400, code: 'invalid_request', param: 'query' });
+      const variable = await analystPost({ query: 'query($q: String) { markets(q: $q) { data { id } } }', variables: { q: 'fed\ud800' } });
+      expect(refusal(variable)).toEqual({ status: 400, code: 'invalid_request', param: 'q' });
+    });
+
+    // A variable a scalar refuses is invalid_request; a literal it refuses fails validation, with
+    // GraphQL's own code (docs/analyst-graphql.md). Neither is an internal error any more.
+    it.each([
+      ['an Int variable beyond 32 bits', 'mutation($n: Int) { updateRiskLimits(subaccountId: "sa_x", input: { maxOpenOrders: $n }) { maxOpenOrders } }', { n: 2 ** 31 }, 'invalid_request'],
+      ['a DateTime variable of year 0000', 'query($since: DateTime) { orders(since: $since) { data { id } } }', { since: '0000-01-01T00:00:00Z' }, 'invalid_request'],
+      ['a DateTime literal of year 10000 in UTC', '{ orders(since: "9999-12-31T23:30:00-01:00") { data { id } } }', {}, 'GRAPHQL_VALIDATION_FAILED'],
+      ['a P&L date of year 0000', '{ pnlHistory(from: "0000-12-31", to: "0001-01-02") { data { date } } }', {}, 'invalid_request'],
+    ])('%s', async (_name, query, variables, code) => {
+      const answer = await analystPost({ query, variables });
+      expect(answer.body.errors?.[0].extensions.code).toBe(code);
+      expect(answer.body.errors?.[0].message).toMatch(/0001|32-bit/);
+    });
+
+    it('a P&L history ending early in year 0001 starts its default range on 0001-01-01, not in year 0000', async () => {
+      const answer = await analystPost({ query: '{ pnlHistory(to: "0001-01-05") { data { date } } }' });
+      expect(answer.body.errors).toBeUndefined();
+      expect(answer.body.data.pnlHistory.data.map((d: { date: string }) => d.date)).toEqual(['0001-01-01', '0001-01-02', '0001-01-03', '0001-01-04', '0001-01-05']);
+    });
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * The analysts' GraphQL is an edge of the gateway like every REST route: request-level failures in
- * the error envelope (401, 400 for X-Environment, 413, 415, invalid JSON, 429 past the credential's
+ * the error envelope (401, 400 for X-Environment, for a document nested too deep or a NUL character,
+ * 413, 415, invalid JSON, 429 past the credential's
  * rate limit, 502 without a core), the request id in the envelope and in every GraphQL error, one
  * access-log line per request, GraphQL over GET as over POST.
  */
@@ -97,6 +98,22 @@ describe('request-level failures answer the error envelope', () => {
     const large = await call(base, 'POST', PATH, { key, body: { query: `{ workspace { id } } # ${'x'.repeat(70_000)}` } });
     expect(large.status).toBe(413);
     expect(envelopeOf(large).code).toBe('payload_too_large');
+  });
+
+  it('400 invalid_request for a document nested past the limit (refused before parsing) or a NUL character anywhere, over POST and GET', async () => {
+    const deep = `{ workspace ${'{ id '.repeat(3000)}${'}'.repeat(3000)} }`;
+    const posted = await query(await token(), deep);
+    expect(posted.status).toBe(400);
+    expect(envelopeOf(posted)).toMatchObject({ code: 'invalid_request', param: 'query', message: expect.stringMatching(/more than 64 levels deep/) });
+    const viaGet = await call(base, 'GET', `${PATH}?query=${encodeURIComponent(`{ workspace ${'{ id '.repeat(100)}${'}'.repeat(100)} }`)}`, { key: await token() });
+    expect(viaGet.status).toBe(400);
+    expect(envelopeOf(viaGet)).toMatchObject({ code: 'invalid_request', param: 'query' });
+    const key = await token();
+    const literal = await query(key, '{ markets(q: "fed\\u0000") { data { id } } }');
+    expect(envelopeOf(literal)).toMatchObject({ code: 'invalid_request', param: 'query' });
+    const variable = await call(base, 'POST', PATH, { key, body: { query: 'query($q: String) { markets(q: $q) { data { id } } }', variables: { q: 'fed\u0000' } } });
+    expect(variable.status).toBe(400);
+    expect(envelopeOf(variable)).toMatchObject({ code: 'invalid_request', param: 'variables.q' });
   });
 
   it('429 rate_limited with Retry-After past the credential’s limit, per token and per session', async () => {

@@ -136,6 +136,9 @@ describe('other refusals of POST /v1/orders', () => {
     expectError(await placeOrder(trader, order(markets.kalshi, { client_order_id: 'x'.repeat(65) })), 400, 'invalid_request', { param: 'client_order_id' });
     expectError(await placeOrder(trader, order(markets.kalshi, {}), { 'Idempotency-Key': 'has a space' }), 400, 'invalid_request', { param: 'Idempotency-Key' });
     expectError(await placeOrder(trader, order(markets.kalshi, {}), { 'Idempotency-Key': 'k'.repeat(256) }), 400, 'invalid_request', { param: 'Idempotency-Key' });
+    // Sent but empty or blank: refused, never taken for "no key" (the retry would place a second order).
+    expectError(await placeOrder(trader, order(markets.kalshi, {}), { 'Idempotency-Key': '' }), 400, 'invalid_request', { param: 'Idempotency-Key' });
+    expectError(await placeOrder(trader, order(markets.kalshi, {}), { 'Idempotency-Key': '   ' }), 400, 'invalid_request', { param: 'Idempotency-Key' });
     expect(await countsOf(stack.core.db, subaccount)).toEqual(before);
   });
 

@@ -92,3 +92,64 @@ describe('toVariables', () => {
     expect(error.message).toContain('more than once');
   });
 });
+
+/** What PostgreSQL cannot store is refused at the edge, naming the field (docs/api-conventions.md, "Input limits"). */
+describe('toVariables: input PostgreSQL cannot store', () => {
+  const refusal = (operation: string, input: ReturnType<typeof request>) => {
+    const error = apiErrorOf(() => toVariables(route(operation), input));
+    return { code: error.code, status: error.status, param: error.extra.param, message: error.message };
+  };
+
+  it.each([
+    ['a path id', 'GetOrder', request({ params: { id: 'ord_\u0000x' } }), 'id'],
+    ['a query filter', 'ListOrders', request({ query: { subaccount_id: 'sa_\u0000' } }), 'subaccount_id'],
+    ['a cursor', 'ListFills', request({ query: { cursor: '\u0000' } }), 'cursor'],
+    ['a search', 'SearchMarkets', request({ query: { q: 'fed\u0000' } }), 'q'],
+    ['a name in a body', 'CreateSubaccount', request({ body: { name: 'a\u0000b' } }), 'name'],
+    ['the sign-in email', 'SignIn', request({ body: { email: 'a\u0000@example.com', password: 'x' } }), 'email'],
+    ['a venue-verbatim credential field', 'AttachExchangeCredential', request({ params: { id: 'sa_1', exchange: 'kalshi' }, body: { key_id: '\u0000' } }), 'key_id'],
+  ])('a NUL character in %s is invalid_request naming it', (_name, operation, input, param) => {
+    expect(refusal(operation, input)).toEqual({ code: 'invalid_request', status: 400, param, message: `${param}: must not contain the NUL character (U+0000) or an unpaired surrogate` });
+  });
+
+  it('an unpaired surrogate (JSON\u2019s "\\ud800") is refused like NUL; a pair (an emoji) is text', () => {
+    expect(refusal('CreateSubaccount', request({ body: { name: 'a\ud800' } }))).toMatchObject({ code: 'invalid_request', param: 'name' });
+    expect(refusal('CreateSubaccount', request({ body: { name: '\udc00' } }))).toMatchObject({ code: 'invalid_request', param: 'name' });
+    expect(toVariables(route('CreateSubaccount'), request({ body: { name: 'rocket \ud83d\ude80' } }))).toEqual({ input: { name: 'rocket \ud83d\ude80' } });
+  });
+
+  it.each([
+    ['year 0000', '0000-01-01T00:00:00Z'],
+    ['year 0001 at an offset that puts it in year 0000', '0001-01-01T00:30:00+01:00'],
+    ['year 9999 at an offset that puts it in year 10000', '9999-12-31T23:30:00-01:00'],
+  ])('a timestamp in %s is invalid_request naming it', (_name, since) => {
+    expect(refusal('ListOrders', request({ query: { since } }))).toEqual({
+      code: 'invalid_request', status: 400, param: 'since', message: 'since: must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z (UTC)',
+    });
+  });
+
+  it('timestamps at both ends of the range, and dates of years 0001 and 9999, are accepted', () => {
+    expect(toVariables(route('ListExecutionAnalytics'), request({ query: { from: '0001-01-01T00:00:00Z', to: '9999-12-31T23:59:59.999Z' } })))
+      .toEqual({ from: '0001-01-01T00:00:00Z', to: '9999-12-31T23:59:59.999Z' });
+    expect(toVariables(route('GetPnlHistory'), request({ query: { from: '0001-01-01', to: '9999-12-31' } }))).toEqual({ from: '0001-01-01', to: '9999-12-31' });
+  });
+
+  it('a date of year 0000 is invalid_request naming it', () => {
+    expect(refusal('GetPnlHistory', request({ query: { from: '0000-12-31' } }))).toEqual({
+      code: 'invalid_request', status: 400, param: 'from', message: 'from: must be a date between 0001-01-01 and 9999-12-31',
+    });
+  });
+
+  it('a count limit is 0 to 1,000,000,000: beyond (2^31, 2^53 - 1) is invalid_request naming the field', () => {
+    const update = (body: Record<string, unknown>) => request({ params: { subaccount_id: 'sa_1' }, body });
+    expect(toVariables(route('UpdateRiskLimits'), update({ max_open_orders: 1_000_000_000, max_orders_per_minute: 0 })).input)
+      .toEqual({ maxOpenOrders: 1_000_000_000, maxOrdersPerMinute: 0 });
+    for (const [field, value] of [['max_open_orders', 1_000_000_001], ['max_open_orders', 2 ** 31], ['max_orders_per_minute', 2 ** 53 - 1]] as const) {
+      expect(refusal('UpdateRiskLimits', update({ [field]: value }))).toMatchObject({ code: 'invalid_request', param: field, message: `${field}: Too big: expected number to be <=1000000000` });
+    }
+  });
+
+  it('a blank sign-in email is invalid_request (the per-email limit needs an email to count)', () => {
+    expect(refusal('SignIn', request({ body: { email: '  \t ', password: 'x' } }))).toEqual({ code: 'invalid_request', status: 400, param: 'email', message: 'email: must not be blank' });
+  });
+});

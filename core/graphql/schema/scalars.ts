@@ -1,5 +1,6 @@
 import { GraphQLError, Kind } from 'graphql';
 import { formatDecimal } from '../../domain/decimals';
+import { INSTANT_RULE, isStorableInstant } from '../../domain/instants';
 import { builder } from '../builder';
 
 /** Money, prices and quantities: decimal strings in and out, never floats. */
@@ -17,7 +18,7 @@ builder.scalarType('Decimal', {
 });
 
 builder.scalarType('DateTime', {
-  description: 'An instant in RFC 3339 UTC, e.g. "2026-11-22T10:00:00.000Z".',
+  description: 'An instant in RFC 3339 UTC, e.g. "2026-11-22T10:00:00.000Z"; from year 0001 to 9999.',
   serialize: (value) => value.toISOString(),
   parseValue: (value) => parseDateTime(value),
   parseLiteral: (ast) => parseDateTime(ast.kind === Kind.STRING ? ast.value : undefined),
@@ -30,6 +31,8 @@ function parseDateTime(value: unknown): Date {
   if (!date || Number.isNaN(date.getTime())) {
     throw new GraphQLError('A DateTime is an RFC 3339 string such as "2026-11-22T10:00:00Z".');
   }
+  // PostgreSQL stores no year 0 (nor RFC 3339 a fifth digit): refused here, not by the statement.
+  if (!isStorableInstant(date)) throw new GraphQLError(`A DateTime ${INSTANT_RULE}.`);
   return date;
 }
 
