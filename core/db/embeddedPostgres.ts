@@ -1,14 +1,20 @@
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 /**
- * PGlite (PostgreSQL compiled to Wasm) served on a loopback socket, so that the service, the CLI
- * and any psql reach it the same way they reach a real PostgreSQL: through `pg` and a URL.
- * PGlite admits one process; the socket lets the CLI in while `npm start` holds the data directory.
- * The address is published in `<dataDir>.server.json` while the server runs.
+ * PGlite (PostgreSQL compiled to Wasm) served on a socket, so that the service, the CLI and any
+ * psql reach it the same way they reach a real PostgreSQL: through `pg` and a URL. PGlite admits
+ * one process; the socket lets the CLI in while `npm start` holds the data directory.
+ *
+ * Only the user who runs the service can reach it or read it: the socket is a Unix socket in a
+ * directory of its own with mode 0700 (PGlite's server has no authentication, so no TCP port is
+ * opened, where anyone on the machine could connect), and the data directory and the file that
+ * publishes the socket's address (`<dataDir>.server.json`, while the server runs) are the owner's
+ * only.
  */
 export interface EmbeddedPostgres {
   url: string;
@@ -17,11 +23,14 @@ export interface EmbeddedPostgres {
 
 interface ServerFile {
   pid: number;
-  port: number;
+  /** The directory holding the socket, `.s.PGSQL.5432` (PostgreSQL's naming, which `pg` follows). */
+  socketDir: string;
 }
 
+const SOCKET_PORT = 5432;
 const serverFileOf = (dataDir: string) => `${path.resolve(dataDir)}.server.json`;
-const urlFor = (port: number) => `postgresql://postgres@127.0.0.1:${port}/postgres?sslmode=disable`;
+const socketPathOf = (socketDir: string) => path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}`);
+const urlFor = (socketDir: string) => `postgresql://postgres@localhost:${SOCKET_PORT}/postgres?host=${encodeURIComponent(socketDir)}&sslmode=disable`;
 
 export async function startEmbeddedPostgres(
   dataDir: string | 'memory',
@@ -36,27 +45,25 @@ export async function startEmbeddedPostgres(
     fs.mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
   }
   const db = await PGlite.create(inMemory ? 'memory://' : path.resolve(dataDir));
-  const server = new PGLiteSocketServer({
-    db,
-    host: '127.0.0.1',
-    port: 0,
-    maxConnections: options.maxConnections ?? 32,
-  });
+  if (!inMemory) fs.chmodSync(path.resolve(dataDir), 0o700);
+  // mkdtemp creates the directory with mode 0700: only this user may open the socket inside.
+  const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mkapi-pglite-'));
+  const server = new PGLiteSocketServer({ db, path: socketPathOf(socketDir), maxConnections: options.maxConnections ?? 32 });
   await server.start();
-  const port = Number(server.getServerConn().split(':').pop());
   const serverFile = inMemory ? undefined : serverFileOf(dataDir);
   if (serverFile) {
-    fs.writeFileSync(serverFile, JSON.stringify({ pid: process.pid, port } satisfies ServerFile));
+    fs.writeFileSync(serverFile, JSON.stringify({ pid: process.pid, socketDir } satisfies ServerFile), { mode: 0o600 });
   }
   let stopped = false;
   return {
-    url: urlFor(port),
+    url: urlFor(socketDir),
     async stop() {
       if (stopped) return;
       stopped = true;
       if (serverFile) fs.rmSync(serverFile, { force: true });
       await server.stop();
       await db.close();
+      fs.rmSync(socketDir, { recursive: true, force: true });
     },
   };
 }
@@ -71,8 +78,8 @@ export async function findRunningEmbeddedPostgres(
   } catch {
     return undefined;
   }
-  if (!isAlive(file.pid) || !(await acceptsConnections(file.port))) return undefined;
-  return { url: urlFor(file.port), pid: file.pid };
+  if (typeof file.socketDir !== 'string' || !isAlive(file.pid) || !(await acceptsConnections(socketPathOf(file.socketDir)))) return undefined;
+  return { url: urlFor(file.socketDir), pid: file.pid };
 }
 
 function isAlive(pid: number): boolean {
@@ -84,9 +91,9 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function acceptsConnections(port: number): Promise<boolean> {
+function acceptsConnections(socketPath: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
+    const socket = net.connect({ path: socketPath });
     socket.once('connect', () => {
       socket.destroy();
       resolve(true);

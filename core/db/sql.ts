@@ -36,6 +36,9 @@ export function useUnnamedStatements(pool: pg.Pool): void {
   sharedSession.add(pool);
 }
 
+/** Whether statements sent together travel together: not on a shared session (PGlite), where each waits for the one before. */
+export const pipelines = (client: SqlClient): boolean => !sharedSession.has(client);
+
 /** One statement for `client.query`: named (prepared once per connection) unless the session is shared. */
 export function statementFor(client: SqlClient, name: string, text: string, values: unknown[]): pg.QueryConfig {
   return sharedSession.has(client) ? { text, values } : { name, text, values };

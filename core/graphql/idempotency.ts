@@ -5,7 +5,7 @@ import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { CoreErrorCode } from '../../contract/errors';
 import type { Config } from '../config';
 import { sqlPoolOf, type Db } from '../db/prismaClient';
-import { statementFor, type SqlClient } from '../db/sql';
+import { pipelines, statementFor, type SqlClient } from '../db/sql';
 import type { ClaimInWrite } from '../services/claimInWrite';
 import type { CoreContext, IdempotencyClaim } from './context';
 import { graphqlError } from './errorMasking';
@@ -62,7 +62,9 @@ export function useIdempotency(db: Db, maskError: (error: unknown) => Error, inF
       const operation = args.operationName ?? '';
       const claim: IdempotencyClaim = { apiKeyId: context.principal.keyId, key };
       const requestHash = hashOf(operation, args.variableValues ?? {});
-      if (CLAIMED_IN_WRITE.has(operation)) {
+      // Without pipelining (the embedded PGlite) the claim saves no round trip in the order's write,
+      // and a request whose key is taken would run its transaction's reads for nothing: it claims first.
+      if (CLAIMED_IN_WRITE.has(operation) && pipelines(sql)) {
         claim.inWrite = claimInWrite(store, { claim, operation, requestHash });
       } else {
         const outcome = await claimKey(store, { claim, operation, requestHash });
