@@ -1,4 +1,4 @@
-import type { Config } from './config';
+import { simVenueToken, type Config } from './config';
 import { applyMigrations } from './db/migrate';
 import { parseKeyring } from './domain/credentialVault';
 import { openDatabase } from './db/openDatabase';
@@ -68,6 +68,18 @@ export async function openCore(
   const venues = await openVenues(db, logger, (orderId, fills) => recordExecution(db, orderId, { fills }), {
     live: [openKalshiLive(db, config, credentialKeys.keyring, logger, metrics)],
     observer: metrics,
+    // Several cores on one database trade on one set of books: the simulated venues' service (docs/simulated-venues.md).
+    ...(config.SIM_VENUE_URL
+      ? {
+          simVenueService: {
+            url: config.SIM_VENUE_URL,
+            token: simVenueToken(config)!,
+            timeoutMs: config.SIM_VENUE_TIMEOUT_MS,
+            pollIntervalMs: config.SIM_VENUE_POLL_MS,
+            recordFills: (venue, fills) => recordNewFills(db, venue, fills),
+          },
+        }
+      : {}),
   });
   const yoga = createCoreYoga({ db, config, internalSecret, revocations, venues, logger, credentialKeys, inProcessOnly: options.inProcessOnly });
   const analyst = createAnalystYoga({ db, config, internalSecret, revocations, venues, logger, credentialKeys });
