@@ -64,7 +64,9 @@ export async function openCore(
   const seeded = await seedSimulatedMarkets(db);
   if (seeded) logger.info({ markets: seeded }, 'seeded simulated markets');
   const revocations = createRevocationBus(config.REDIS_URL);
-  const metrics = new CoreMetrics({ db, logger, pendingStaleMs: config.LIVE_PENDING_STALE_MS, queryTimeoutMs: config.READINESS_TIMEOUT_MS });
+  const metrics = new CoreMetrics({
+    db, logger, pendingStaleMs: config.LIVE_PENDING_STALE_MS, queryTimeoutMs: config.READINESS_TIMEOUT_MS, simulatedVenuesRemote: config.SIM_VENUE_URL !== undefined,
+  });
   const venues = await openVenues(db, logger, (orderId, fills) => recordExecution(db, orderId, { fills }), {
     live: [openKalshiLive(db, config, credentialKeys.keyring, logger, metrics)],
     observer: metrics,
