@@ -33,7 +33,9 @@ export interface OpenedVenues extends VenueRegistry {
 }
 
 /**
- * The venues the core trades on: the live ones handed in (`live`), and the simulated ones, rebuilt at start-up: deterministic
+ * The venues the core trades on: the live ones handed in (`live`), and the simulated ones: those of
+ * the simulated venues' service when `simVenueService` is given (several cores, one set of books;
+ * docs/simulated-venues.md), else rebuilt in this core's memory at start-up: deterministic
  * market-maker liquidity from the seed, then the client orders the database says were resting,
  * put back in their original time order ahead of the market maker. Fills the venues push (someone
  * traded against a resting order) are recorded as they come, by `recordFills`; recording is idempotent.
