@@ -91,11 +91,26 @@ const schema = z.object({
     .default(300_000),
   /** Which Kalshi environment's markets the catalog sync lists: production (default) or demo. */
   KALSHI_CATALOG_ENVIRONMENT: z.enum(['production', 'demo']).default('production'),
+  /**
+   * The simulated venues as a service (docs/simulated-venues.md "As a service"): where a core finds
+   * them (unset: in the core's own memory, as `npm start`), the shared secret of its calls
+   * (SIM_VENUE_TOKEN, else INTERNAL_TOKEN), each call's limit, and how often a core reads the fills
+   * of its resting orders. SIM_VENUE_PORT: where `npm run start:sim-venue` listens.
+   */
+  SIM_VENUE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  SIM_VENUE_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+  SIM_VENUE_PORT: port.default(4100),
+  SIM_VENUE_TIMEOUT_MS: integer.pipe(z.number().min(100).max(60_000)).default(2000),
+  SIM_VENUE_POLL_MS: integer.pipe(z.number().min(10).max(60_000)).default(250),
   /** When set, GET /metrics (gateway and core) needs `Authorization: Bearer <METRICS_TOKEN>`; unset, it is open (docs/operations.md). */
   METRICS_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
   /** The longest each readiness check (GET /readyz) waits for its dependency; the gateway waits twice that for the core's. */
   READINESS_TIMEOUT_MS: integer.pipe(z.number().min(50).max(30_000)).default(1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+}).refine((config) => config.SIM_VENUE_URL === undefined || (config.SIM_VENUE_TOKEN ?? config.INTERNAL_TOKEN) !== undefined, {
+  // A process-random INTERNAL_TOKEN (npm start without one) could never match the service's.
+  path: ['SIM_VENUE_TOKEN'],
+  message: 'is required with SIM_VENUE_URL (or INTERNAL_TOKEN, the same as the service\'s)',
 });
 
 export type Config = Readonly<z.infer<typeof schema>>;
@@ -111,4 +126,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration: ${issue.path.join('.')} ${issue.message}`);
   }
   return Object.freeze(parsed.data);
+}
+
+/** The shared secret of the simulated venues' service: SIM_VENUE_TOKEN, else INTERNAL_TOKEN. */
+export function simVenueToken(config: Pick<Config, 'SIM_VENUE_TOKEN' | 'INTERNAL_TOKEN'>): string | undefined {
+  return config.SIM_VENUE_TOKEN ?? config.INTERNAL_TOKEN;
 }

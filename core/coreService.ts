@@ -1,4 +1,4 @@
-import type { Config } from './config';
+import { simVenueToken, type Config } from './config';
 import { applyMigrations } from './db/migrate';
 import { parseKeyring } from './domain/credentialVault';
 import { openDatabase } from './db/openDatabase';
@@ -64,10 +64,24 @@ export async function openCore(
   const seeded = await seedSimulatedMarkets(db);
   if (seeded) logger.info({ markets: seeded }, 'seeded simulated markets');
   const revocations = createRevocationBus(config.REDIS_URL);
-  const metrics = new CoreMetrics({ db, logger, pendingStaleMs: config.LIVE_PENDING_STALE_MS, queryTimeoutMs: config.READINESS_TIMEOUT_MS });
+  const metrics = new CoreMetrics({
+    db, logger, pendingStaleMs: config.LIVE_PENDING_STALE_MS, queryTimeoutMs: config.READINESS_TIMEOUT_MS, simulatedVenuesRemote: config.SIM_VENUE_URL !== undefined,
+  });
   const venues = await openVenues(db, logger, (orderId, fills) => recordExecution(db, orderId, { fills }), {
     live: [openKalshiLive(db, config, credentialKeys.keyring, logger, metrics)],
     observer: metrics,
+    // Several cores on one database trade on one set of books: the simulated venues' service (docs/simulated-venues.md).
+    ...(config.SIM_VENUE_URL
+      ? {
+          simVenueService: {
+            url: config.SIM_VENUE_URL,
+            token: simVenueToken(config)!,
+            timeoutMs: config.SIM_VENUE_TIMEOUT_MS,
+            pollIntervalMs: config.SIM_VENUE_POLL_MS,
+            recordFills: (venue, fills) => recordNewFills(db, venue, fills),
+          },
+        }
+      : {}),
   });
   const yoga = createCoreYoga({ db, config, internalSecret, revocations, venues, logger, credentialKeys, inProcessOnly: options.inProcessOnly });
   const analyst = createAnalystYoga({ db, config, internalSecret, revocations, venues, logger, credentialKeys });

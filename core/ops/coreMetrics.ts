@@ -22,6 +22,8 @@ export interface CoreMetricsOptions {
   pendingStaleMs: number;
   /** The longest a scrape waits for the backlog query (READINESS_TIMEOUT_MS). */
   queryTimeoutMs: number;
+  /** The simulated venues are a service (SIM_VENUE_URL): reported by this core's last call to them, as a live venue is. */
+  simulatedVenuesRemote?: boolean;
 }
 
 /**
@@ -88,7 +90,7 @@ export class CoreMetrics implements VenueCallObserver {
    * live one is `up` or `down` by whether it answered this core's last call, `unknown` before any.
    */
   venueView(venue: VenueName): VenueView {
-    if (isSimulated(venue)) return { status: 'up' };
+    if (isSimulated(venue) && !this.options.simulatedVenuesRemote) return { status: 'up' };
     const last = this.lastCalls.get(venue);
     if (!last) return { status: 'unknown' };
     return { status: last.reached ? 'up' : 'down', last_call_at: last.at.toISOString() };

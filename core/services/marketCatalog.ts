@@ -1,5 +1,6 @@
 import type { Db } from '../db/prismaClient';
 import { newId } from '../domain/ids';
+import type { SimCatalogMarket } from '../venues/sim';
 
 /**
  * The test environment's markets: the same questions listed on both simulated venues, each with
@@ -37,6 +38,19 @@ const CATALOG: CatalogEntry[] = [
 
 const DAY_MS = 86_400_000;
 
+/** One question's listings: its venue rules on each simulated venue. */
+function listingsOf(entry: CatalogEntry) {
+  return [
+    { venue: 'sim_kalshi' as const, venueMarketId: entry.ticker, tickSize: '0.01', minSize: '1', fairValue: entry.fairValue },
+    { venue: 'sim_polymarket' as const, venueMarketId: `pm-${entry.ticker.toLowerCase()}`, tickSize: entry.polymarketTick, minSize: '5', fairValue: entry.fairValue },
+  ];
+}
+
+/** Every listing of the simulated venues, as a core seeds them: what the simulated venues' service builds its books from. */
+export function simulatedListings(): SimCatalogMarket[] {
+  return CATALOG.flatMap(listingsOf);
+}
+
 /** Idempotent and safe when several cores start at once: existing listings are left alone. */
 export async function seedSimulatedMarkets(db: Db, now = new Date()): Promise<number> {
   const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
@@ -50,17 +64,7 @@ export async function seedSimulatedMarkets(db: Db, now = new Date()): Promise<nu
       fairValue: entry.fairValue,
       closeTime: new Date(today + entry.closeInDays * DAY_MS),
     };
-    return [
-      { ...common, id: newId('market'), venue: 'sim_kalshi' as const, venueMarketId: entry.ticker, tickSize: '0.01', minSize: '1' },
-      {
-        ...common,
-        id: newId('market'),
-        venue: 'sim_polymarket' as const,
-        venueMarketId: `pm-${entry.ticker.toLowerCase()}`,
-        tickSize: entry.polymarketTick,
-        minSize: '5',
-      },
-    ];
+    return listingsOf(entry).map((listing) => ({ ...common, id: newId('market'), ...listing }));
   });
   const { count } = await db.market.createMany({ data: rows, skipDuplicates: true });
   return count;

@@ -48,13 +48,16 @@ export function secondsSince(started: bigint): number {
   return Number(process.hrtime.bigint() - started) / 1e9;
 }
 
-/**
- * Whether a request may read /metrics: always without METRICS_TOKEN, else only with
- * `Authorization: Bearer <METRICS_TOKEN>`. Both sides are hashed first, so the comparison takes
- * the same time whatever the length or content of what was sent.
- */
+/** Whether a request may read /metrics: always without METRICS_TOKEN, else only with `Authorization: Bearer <METRICS_TOKEN>`. */
 export function metricsAllowed(token: string | undefined, authorization: string | undefined): boolean {
-  if (token === undefined) return true;
+  return token === undefined || bearerTokenMatches(token, authorization);
+}
+
+/**
+ * Whether `authorization` is `Bearer <token>`. Both sides are hashed first, so the comparison
+ * takes the same time whatever the length or content of what was sent.
+ */
+export function bearerTokenMatches(token: string, authorization: string | undefined): boolean {
   const match = /^Bearer (\S+)$/.exec(authorization ?? '');
   if (!match) return false;
   const digest = (value: string) => createHash('sha256').update(value).digest();

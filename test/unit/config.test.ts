@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../core/config';
+import { ConfigError, loadConfig, simVenueToken } from '../../core/config';
 
 const KEK = Buffer.alloc(32, 7).toString('base64');
 
@@ -48,9 +48,13 @@ describe('loadConfig', () => {
       LIVE_FILL_SWEEP_INTERVAL_MS: 2000,
       LIVE_FILL_SWEEP_WINDOW_MS: 600000,
       KALSHI_CATALOG_ENVIRONMENT: 'production',
+      SIM_VENUE_PORT: 4100,
+      SIM_VENUE_TIMEOUT_MS: 2000,
+      SIM_VENUE_POLL_MS: 250,
       READINESS_TIMEOUT_MS: 1000,
       LOG_LEVEL: 'info',
     });
+    expect(config.SIM_VENUE_URL).toBeUndefined();
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.REDIS_URL).toBeUndefined();
     expect(config.INTERNAL_TOKEN).toBeUndefined();
@@ -135,6 +139,11 @@ describe('loadConfig', () => {
     ['METRICS_TOKEN', 'short-token'],
     ['READINESS_TIMEOUT_MS', '10'],
     ['READINESS_TIMEOUT_MS', '30001'],
+    ['SIM_VENUE_URL', 'tcp://sim:4100'],
+    ['SIM_VENUE_TOKEN', 'short-token'],
+    ['SIM_VENUE_PORT', '65536'],
+    ['SIM_VENUE_TIMEOUT_MS', '50'],
+    ['SIM_VENUE_POLL_MS', '5'],
   ])('%s=%j is a ConfigError naming the variable', (name, value) => {
     const error = configErrorOf({ [name]: value });
     expect(error.message).toMatch(new RegExp(`^invalid configuration: ${name}\\b`));
@@ -145,6 +154,15 @@ describe('loadConfig', () => {
   // AUTH_CACHE_TTL_MS=0 turns the auth cache off, and nothing would tell the operator.
   it.each([['PORT'], ['CORE_PORT'], ['AUTH_CACHE_TTL_MS']])('%s of only whitespace is a ConfigError naming it, not 0', (name) => {
     expect(configErrorOf({ [name]: ' ' }).message).toMatch(new RegExp(`^invalid configuration: ${name}\\b`));
+  });
+
+  it('wants the simulated venues\' shared secret with SIM_VENUE_URL: SIM_VENUE_TOKEN, else INTERNAL_TOKEN', () => {
+    const error = configErrorOf({ SIM_VENUE_URL: 'http://127.0.0.1:4100' });
+    expect(error.message).toMatch(/^invalid configuration: SIM_VENUE_TOKEN is required with SIM_VENUE_URL/);
+    const internal = 'i'.repeat(32);
+    const dedicated = 's'.repeat(32);
+    expect(simVenueToken(loadConfig({ SIM_VENUE_URL: 'http://127.0.0.1:4100', INTERNAL_TOKEN: internal }))).toBe(internal);
+    expect(simVenueToken(loadConfig({ SIM_VENUE_URL: 'http://sim:4100', INTERNAL_TOKEN: internal, SIM_VENUE_TOKEN: dedicated }))).toBe(dedicated);
   });
 
   it('names the bad variable even beside good ones', () => {
