@@ -76,6 +76,9 @@ async function recordUnderLock(db: Db, orderId: string, report: { fills: VenueFi
       fees = fees.add(fee);
     }
     const status = statusAfterReport(order.status, { filled, quantity: order.quantity.toString() }, report.state?.status);
+    const venueOrderId = report.state?.venueOrderId ?? fresh[0]?.venueOrderId ?? order.venueOrderId;
+    // Nothing new (the same fill recorded again, by another core or the sweep): the order stays as it is, updated_at too.
+    if (fresh.length === 0 && status === order.status && venueOrderId === order.venueOrderId) return order;
     const updated = await tx.order.update({
       where: { id: order.id },
       data: {
@@ -83,7 +86,7 @@ async function recordUnderLock(db: Db, orderId: string, report: { fills: VenueFi
         averageFillPrice: formatDecimal(averagePriceOf(notional, filled)),
         feesPaid: fees.toFixed(),
         status,
-        venueOrderId: report.state?.venueOrderId ?? fresh[0]?.venueOrderId ?? order.venueOrderId,
+        venueOrderId,
         updatedAt: new Date(),
       },
     });

@@ -12,7 +12,7 @@ export const INTERNAL_SECRET = 'test-internal-secret-0123456789abcdef';
 
 /**
  * A validated config for tests: the run's database, quiet logs, overrides on top. The complex-order
- * scheduler is off unless a suite turns it on: the simulated venues live in each core's memory, and
+ * scheduler is off unless a suite turns it on: the suites' cores keep their simulated venues in memory (no SIM_VENUE_URL), and
  * a scheduler of another suite's core would send a suite's due children to its own books. The
  * live and simulated reconcilers are off too: a reconciler claims every stale order of its kind in its
  * database, so a suite that turns one on uses a database of its own (ownDatabase.ts). The live Kalshi catalog sync is off too
