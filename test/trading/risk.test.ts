@@ -9,6 +9,7 @@
  * SHUTDOWN-Q (buy at the ask, sell at the bid).
  */
 import { call } from '../support/http';
+import { BACKENDS } from '../support/backends';
 import { testConfig } from '../support/env';
 import { startStack, type Stack } from '../support/stack';
 import {
@@ -207,25 +208,37 @@ describe('funds and positions', () => {
   });
 });
 
-describe('concurrency', () => {
+/** On each database the service runs on: the embedded PGlite runs every connection on one session. */
+describe.each(BACKENDS)('concurrency on %s', (_database, configOf) => {
+  let own: Stack;
+  let buyer: Trader;
+  let market: Market;
+  beforeAll(async () => {
+    own = await startStack(configOf());
+    buyer = await newTrader(own.core.db, own.gateways[0], 'Risk concurrency');
+    market = await marketOf(own.core.db, 'sim_kalshi', 'SENATE-CTRL');
+  }, 60_000);
+  afterAll(() => own.close());
+  const buy = (subaccount: string, quantity: string): OrderBody => ({ ...restingBuy(subaccount, quantity), market_id: market.id });
+
   it('with max_open_orders = 3, 10 concurrent resting orders: exactly 3 accepted', async () => {
-    const subaccount = await createSubaccount(trader, 'concurrent');
-    await setRiskLimits(trader, subaccount, { max_open_orders: 3 });
-    const responses = await Promise.all(Array.from({ length: 10 }, () => placeOrder(trader, restingBuy(subaccount, '1'))));
+    const subaccount = await createSubaccount(buyer, 'concurrent');
+    await setRiskLimits(buyer, subaccount, { max_open_orders: 3 });
+    const responses = await Promise.all(Array.from({ length: 10 }, () => placeOrder(buyer, buy(subaccount, '1'))));
     const accepted = responses.filter((r) => r.status === 200);
     const refused = responses.filter((r) => r.status !== 200);
     expect(accepted).toHaveLength(3);
     for (const r of accepted) expect(r.body.status).toBe('open');
     for (const r of refused) expectError(r, 422, 'risk_limit_exceeded', { limit: 'max_open_orders' });
-    expect(await countsOf(stack.core.db, subaccount)).toEqual({ orders: 3, fills: 0, receipts: 0 });
+    expect(await countsOf(own.core.db, subaccount)).toEqual({ orders: 3, fills: 0, receipts: 0 });
   });
 
   it('concurrent buys cannot together spend more than the cash', async () => {
-    const subaccount = await createSubaccount(trader, 'concurrent cash', '10');
-    const responses = await Promise.all(Array.from({ length: 10 }, () => placeOrder(trader, restingBuy(subaccount, '10')))); // 3.00 each
+    const subaccount = await createSubaccount(buyer, 'concurrent cash', '10');
+    const responses = await Promise.all(Array.from({ length: 10 }, () => placeOrder(buyer, buy(subaccount, '10')))); // 3.00 each
     expect(responses.filter((r) => r.status === 200)).toHaveLength(3);
     for (const r of responses.filter((x) => x.status !== 200)) expectError(r, 422, 'insufficient_funds');
-    expect(D((await portfolioOf(trader, subaccount)).available_cash).eq('1')).toBe(true);
+    expect(D((await portfolioOf(buyer, subaccount)).available_cash).eq('1')).toBe(true);
   });
 });
 
