@@ -15,7 +15,7 @@ import { startPrivatePostgres, type PrivatePostgres } from '../support/privatePo
 import { startStack, type Stack } from '../support/stack';
 import { createSubaccount, marketOf, placeOrder, waitFor, type OrderBody, type Trader } from '../trading/helpers';
 
-const CORE_TIMEOUT_MS = 2000;
+const CORE_TIMEOUT_MS = 5000;
 const OUTAGE_MS = 10_000;
 
 let pg: PrivatePostgres;
