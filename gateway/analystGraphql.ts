@@ -40,15 +40,16 @@ interface GraphQLBody {
  * The analysts' GraphQL at /analyst/graphql (docs/analyst-graphql.md), an edge like every REST
  * route: the request id, the access log, the error envelope for request-level failures, the
  * credential (a dashboard token with its access, or the dashboard's session cookie as a read-only
- * analyst, in the environment of X-Environment), the credential's rate limit, a bounded JSON body.
+ * analyst, in the environment of X-Environment) with its failures counted per client address, the
+ * credential's rate limit, a bounded JSON body.
  * The document goes to the core's analyst endpoint with an `analyst` principal signed like every
  * other; the core's GraphQL answer comes back as it is, each error carrying the request id.
  */
-export function registerAnalystGraphql(router: Router, deps: AuthDeps, limit: Middleware): void {
-  const authenticated: Middleware = async (ctx, next) => {
+export function registerAnalystGraphql(router: Router, deps: AuthDeps, limit: Middleware, countingFailures: (authenticate: Middleware) => Middleware): void {
+  const authenticated = countingFailures(async (ctx, next) => {
     ctx.state.auth = await authenticateAnalyst(ctx, deps);
     return next();
-  };
+  });
   router.get(ANALYST_GRAPHQL_PATH, graphiql, authenticated, limit, (ctx) => {
     refuseUnsafeParams(ctx.query);
     return forward(ctx, deps.core, { method: 'GET', path: ctx.url, headers: {} });
