@@ -135,6 +135,11 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
   }
 
   app.use(requestId());
+  // No answer is to be read as another type than it says (a JSON error as HTML, say): set first, so that every answer has it.
+  app.use((ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    return next();
+  });
   app.use(accessLog(deps.logger));
   app.use(metrics.middleware());
   app.use(errorEnvelope(deps.logger));

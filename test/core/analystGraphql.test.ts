@@ -181,6 +181,31 @@ describe('authentication and access', () => {
     expect(html.toLowerCase()).toContain('graphiql');
     expect(html).not.toMatch(/<script[^>]+src=["']https?:/i);
     expect(html).not.toMatch(/<link[^>]+href=["']https?:/i);
+    // Never framed, scripts only its own inline one (by hash), requests to this origin only.
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    const policy = page.headers.get('content-security-policy') ?? '';
+    expect(policy).toMatch(/frame-ancestors 'none'/);
+    expect(policy).toMatch(/script-src 'sha256-[A-Za-z0-9+/]+=*'(;|$)/);
+    expect(policy).toMatch(/connect-src 'self'/);
+    expect(policy).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('sends X-Content-Type-Options: nosniff with every JSON answer: GraphQL data and errors, REST answers and the error envelope', async () => {
+    const answers = [
+      await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${a.readOnly}` }, body: JSON.stringify({ query: '{ workspace { id } }' }) }),
+      await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${a.readOnly}` }, body: JSON.stringify({ query: '{ nope }' }) }),
+      await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+      await fetch(`${stack.gateways[0]}/v1/api_keys`, { headers: { authorization: `Bearer ${a.readOnly}` } }),
+      await fetch(`${stack.gateways[0]}/v1/orders`),
+      await fetch(`${stack.gateways[0]}/v1/openapi.json`),
+      await fetch(`${stack.gateways[0]}/no/such/route`),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 400, 401, 200, 401, 200, 404]);
+    for (const answer of answers) {
+      expect(answer.headers.get('content-type')).toMatch(/^application\/(graphql-response\+)?json/);
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    }
   });
 });
 
