@@ -37,6 +37,12 @@ const schema = z.object({
   RATE_LIMIT_DEFAULT: integer.pipe(z.number().positive().max(1_000_000)).default(50),
   /** Dashboard sign-in attempts allowed per minute, per client address and per email. */
   SIGN_IN_ATTEMPTS_PER_MINUTE: integer.pipe(z.number().min(1).max(10_000)).default(10),
+  /**
+   * Failed authentications (401: a missing, malformed, unknown or revoked key or token, a session
+   * that is not live) allowed per client address per minute; past it, that address's requests answer
+   * 429 before any lookup until its minute ends.
+   */
+  AUTH_FAILURES_PER_MINUTE: integer.pipe(z.number().min(1).max(1_000_000)).default(30),
   /** The gateway is behind a proxy that terminates TLS: believe X-Forwarded-Proto/-For (Secure cookies, client address). */
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   AUTH_CACHE_TTL_MS: integer.pipe(z.number().max(60_000)).default(1000),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
@@ -30,6 +31,29 @@ const GRAPHIQL_PAGE = renderGraphiQL({
   ].join('\n'),
 });
 
+/**
+ * GraphiQL's page is one HTML file with its script and style inline: scripts only that one, by its
+ * SHA-256; styles inline (the editor sets them at run time); its editor's workers from blob: URLs
+ * it makes itself; requests to this origin only; never framed.
+ */
+const GRAPHIQL_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  `script-src ${inlineScriptHashes(GRAPHIQL_PAGE)}`,
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src blob:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+function inlineScriptHashes(html: string): string {
+  const hashes = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(([, body]) => `'sha256-${createHash('sha256').update(body).digest('base64')}'`);
+  return hashes.join(' ');
+}
+
 type AnalystPrincipal = Extract<Principal, { kind: 'analyst' }>;
 
 interface GraphQLBody {
@@ -40,15 +64,16 @@ interface GraphQLBody {
  * The analysts' GraphQL at /analyst/graphql (docs/analyst-graphql.md), an edge like every REST
  * route: the request id, the access log, the error envelope for request-level failures, the
  * credential (a dashboard token with its access, or the dashboard's session cookie as a read-only
- * analyst, in the environment of X-Environment), the credential's rate limit, a bounded JSON body.
+ * analyst, in the environment of X-Environment) with its failures counted per client address, the
+ * credential's rate limit, a bounded JSON body.
  * The document goes to the core's analyst endpoint with an `analyst` principal signed like every
  * other; the core's GraphQL answer comes back as it is, each error carrying the request id.
  */
-export function registerAnalystGraphql(router: Router, deps: AuthDeps, limit: Middleware): void {
-  const authenticated: Middleware = async (ctx, next) => {
+export function registerAnalystGraphql(router: Router, deps: AuthDeps, limit: Middleware, countingFailures: (authenticate: Middleware) => Middleware): void {
+  const authenticated = countingFailures(async (ctx, next) => {
     ctx.state.auth = await authenticateAnalyst(ctx, deps);
     return next();
-  };
+  });
   router.get(ANALYST_GRAPHQL_PATH, graphiql, authenticated, limit, (ctx) => {
     refuseUnsafeParams(ctx.query);
     return forward(ctx, deps.core, { method: 'GET', path: ctx.url, headers: {} });
@@ -75,6 +100,9 @@ function refuseUnsafeParams(params: Record<string, unknown>): void {
 const graphiql: Middleware = (ctx, next) => {
   if (!ctx.get('Accept').includes('text/html')) return next();
   ctx.set('Cache-Control', 'no-store');
+  ctx.set('Content-Security-Policy', GRAPHIQL_CONTENT_SECURITY_POLICY);
+  ctx.set('X-Frame-Options', 'DENY');
+  ctx.set('Referrer-Policy', 'no-referrer');
   ctx.type = 'text/html';
   ctx.body = GRAPHIQL_PAGE;
 };

@@ -9,6 +9,7 @@ import { registerAnalystGraphql } from './analystGraphql';
 import { registerDashboardPage } from './dashboardPage';
 import { answerOf, GATEWAY, sessionPrincipal, sessionTokenHash, signInLimiters } from './dashboardSession';
 import { accessLog } from './middleware/accessLog';
+import { authFailureLimit } from './middleware/authFailures';
 import { authenticate, type Authenticated } from './middleware/authenticate';
 import { errorEnvelope } from './middleware/errorEnvelope';
 import { jsonBody } from './middleware/jsonBody';
@@ -31,11 +32,16 @@ export interface GatewayDeps {
   dashboardRateLimit: number;
   /** Sign-in attempts per minute, per client address and per email. */
   signInAttemptsPerMinute: number;
+  /** Failed authentications per minute, per client address (middleware/authFailures.ts). */
+  authFailuresPerMinute: number;
   /** Behind a TLS-terminating proxy: X-Forwarded-Proto and X-Forwarded-For are believed. */
   trustProxy: boolean;
   /** /healthz, /readyz, /metrics and the metrics they serve. */
   operator: OperatorDeps;
 }
+
+/** The window of AUTH_FAILURES_PER_MINUTE. */
+export const AUTH_FAILURE_WINDOW_MS = 60_000;
 
 /**
  * The REST gateway, not listening: request id -> access log -> metrics -> error envelope -> route
@@ -61,9 +67,17 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
   registerOperatorRoutes(router, deps.operator);
 
   const authDeps = { core: deps.core, cache: deps.authCache, dashboardRateLimit: deps.dashboardRateLimit };
+  // Every authentication step counts its failures per client address, and refuses a guessing
+  // address before it looks anything up.
+  const countingFailures = authFailureLimit({
+    redis: deps.redis,
+    maxFailures: deps.authFailuresPerMinute,
+    windowMs: AUTH_FAILURE_WINDOW_MS,
+    onRefused: () => metrics.rateLimited('auth_failures'),
+  });
   // Dashboard tokens are revoked in the database, with no revocation event: the analysts' endpoint
   // looks its credential up on every request (as the core did), never from the cache.
-  registerAnalystGraphql(router, { ...authDeps, cache: new AuthCache<Authenticated>(0) }, limit);
+  registerAnalystGraphql(router, { ...authDeps, cache: new AuthCache<Authenticated>(0) }, limit, countingFailures);
 
   const signInLimits = signInLimiters({
     redis: deps.redis,
@@ -73,13 +87,16 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
   const credentialOf = (route: Route): Middleware[] => {
     if (route.auth === 'none') return [];
     if (route.auth === 'session') {
-      return [async (ctx, next) => {
+      return [countingFailures(async (ctx, next) => {
         ctx.state.user = await sessionPrincipal(ctx, deps.core); // a live session, and its CSRF token on changes
         return next();
-      }];
+      })];
     }
-    return [authenticate({ auth: route.auth, session: route.session }, authDeps), limit];
+    return [countingFailures(authenticate({ auth: route.auth, session: route.session }, authDeps)), limit];
   };
+  // GET /v1/session looks the cookie up in its own operation, with no credential step before it:
+  // its 401s count as failed authentications too.
+  const countedIfLookup = (route: Route) => (answer: Middleware) => (route.auth === 'none' && route.sessionToken ? countingFailures(answer, 'at_once') : answer);
   for (const route of ROUTES) {
     const spelling = restSpelling(route);
     const limits = (kind: SignInLimit) => (route.signInLimits?.includes(kind) ? [signInLimits[kind]] : []);
@@ -95,7 +112,7 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
         return next();
       },
       ...limits('email'),
-      async (ctx) => {
+      countedIfLookup(route)(async (ctx) => {
         const variables = ctx.state.variables as Record<string, unknown>;
         // Answers are per credential and some hold a secret shown once (a new key): never cached
         // by clients or proxies. Catalog answers are kept by the gateway itself, per environment.
@@ -113,11 +130,16 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
         const result = await deps.core.call(route.operation, variables, principal, { idempotencyKey }).then(spelling.answer, spelling.refusal);
         if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
         ctx.body = answerOf(route, ctx, result.value);
-      },
+      }),
     ]);
   }
 
   app.use(requestId());
+  // No answer is to be read as another type than it says (a JSON error as HTML, say): set first, so that every answer has it.
+  app.use((ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    return next();
+  });
   app.use(accessLog(deps.logger));
   app.use(metrics.middleware());
   app.use(errorEnvelope(deps.logger));

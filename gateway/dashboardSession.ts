@@ -6,6 +6,7 @@ import { csrfTokenMatches, hashSessionToken, SESSION_COOKIE } from '../core/doma
 import type { Access, Principal } from '../contract/principal';
 import type { CoreClient } from './coreClient';
 import { ApiError } from './errors';
+import { beforeCredentialLookup } from './middleware/authFailures';
 import { limiter } from './middleware/rateLimit';
 import { SIGNED_OUT, type Route, type SignInLimit } from './routes';
 
@@ -46,6 +47,7 @@ const cookieTokenHash = (ctx: Context) => {
 /** The live session a request's cookie stands for (no CSRF check: for reads only), or 401. */
 export async function sessionIdentity(ctx: Context, core: CoreClient): Promise<SessionIdentity> {
   const tokenHash = cookieTokenHash(ctx);
+  if (tokenHash) await beforeCredentialLookup(ctx);
   const session = tokenHash ? ((await core.execute('AuthenticateSession', { tokenHash }, GATEWAY)) as SessionIdentity | null) : null;
   if (!session) throw signedOut();
   return session;

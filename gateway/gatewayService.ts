@@ -47,6 +47,7 @@ export function openGateway(
     logger: options.logger,
     dashboardRateLimit: config.RATE_LIMIT_DEFAULT,
     signInAttemptsPerMinute: config.SIGN_IN_ATTEMPTS_PER_MINUTE,
+    authFailuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
     trustProxy: config.TRUST_PROXY,
     operator: {
       metrics: new GatewayMetrics(),

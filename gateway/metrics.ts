@@ -3,8 +3,8 @@ import { Counter, Registry } from 'prom-client';
 import { httpDurationHistogram, METRIC_PREFIX, secondsSince } from '../core/support/metrics';
 import type { ApiErrorCode } from './errors';
 
-/** The gateway's own rate limits: each credential's per-second budget, and the sign-in limits. */
-export const RATE_LIMITERS = ['credential', 'sign_in_address', 'sign_in_email', 'sign_in_user'] as const;
+/** The gateway's own rate limits: each credential's per-second budget, the sign-in limits, and failed authentications per address. */
+export const RATE_LIMITERS = ['credential', 'sign_in_address', 'sign_in_email', 'sign_in_user', 'auth_failures'] as const;
 export type RateLimiterName = (typeof RATE_LIMITERS)[number];
 
 /** The refusals of a reused Idempotency-Key (docs/trading.md): still in flight, or another request. */

@@ -5,9 +5,9 @@ import type PrismaTypes from '../generated/pothos-types';
 import { getDatamodel } from '../generated/pothos-types';
 import type { CoreContext } from './context';
 import { DomainError } from '../domain/errors';
+import { ANALYST_QUERY_LIMITS, fieldCost } from './queryCost';
 
-/** What one analyst document may ask for: nesting depth, fields selected, and complexity (lists count 10×). */
-export const ANALYST_QUERY_LIMITS = { depth: 8, breadth: 200, complexity: 5000 };
+export { ANALYST_QUERY_LIMITS };
 
 /** The one SchemaBuilder of the core; each file under schema/ adds one domain type's fields. */
 export const builder = new SchemaBuilder<{
@@ -23,15 +23,15 @@ export const builder = new SchemaBuilder<{
   plugins: [ComplexityPlugin, PrismaPlugin],
   defaultFieldNullability: false,
   complexity: {
-    defaultComplexity: 1,
-    defaultListMultiplier: 10,
+    // Lists cost what their `limit` asks for (queryCost.ts); a field's own `complexity` overrides it.
+    fieldComplexity: fieldCost,
     // Documents written by analysts are bounded; the gateway's persisted operations are reviewed code.
     limit: (ctx) => (ctx.principal.kind === 'analyst' ? ANALYST_QUERY_LIMITS : {}),
     complexityError: (kind, result) => {
       const measure = kind.toLowerCase() as 'depth' | 'breadth' | 'complexity';
       return new DomainError(
         'invalid_request',
-        `The query's ${measure} is ${result[measure]}, above the limit of ${ANALYST_QUERY_LIMITS[measure]}; ask for less (smaller limits, fewer nested lists).`,
+        `The query's ${measure} is ${result[measure]}, above the limit of ${ANALYST_QUERY_LIMITS[measure]}; ask for less (smaller limits, fewer nested lists, fewer aliased copies). A list costs what it selects times its limit (50 when left out); see docs/analyst-graphql.md.`,
         measure,
       );
     },

@@ -6,6 +6,7 @@ import type { AuthCache } from '../authCache';
 import type { CoreClient } from '../coreClient';
 import { ApiError, unauthorized } from '../errors';
 import { environmentOf, sessionPrincipal } from '../dashboardSession';
+import { beforeCredentialLookup } from './authFailures';
 
 export interface Authenticated {
   id: string;
@@ -58,6 +59,7 @@ export async function bearerAuth(kind: RouteAccess['auth'], authorization: strin
   const secretHash = sha256Hex(match[1]);
   let auth = deps.cache.get(secretHash);
   if (!auth) {
+    await beforeCredentialLookup(ctx);
     auth = kind === 'api_key' ? await lookupApiKey(deps.core, secretHash) : await lookupDashboardToken(deps.core, secretHash, deps.dashboardRateLimit);
     if (!auth) throw unauthorized();
     deps.cache.set(secretHash, auth);

@@ -264,10 +264,18 @@ describe('dashboard in a browser', () => {
   });
 
   it('opens GraphiQL on the same origin with the session (reads only) and runs a query', async () => {
-    await page.goto(`${base}/analyst/graphql`);
+    // Its Content-Security-Policy lets the page, its editor and its workers run: nothing is blocked.
+    const blocked: string[] = [];
+    const onConsole = (message: { text(): string }) => void (/Content Security Policy|Refused to/i.test(message.text()) && blocked.push(message.text()));
+    page.on('console', onConsole);
+    const opened = await page.goto(`${base}/analyst/graphql`);
+    expect(opened!.headers()['content-security-policy']).toMatch(/frame-ancestors 'none'/);
+    expect(opened!.headers()['x-frame-options']).toBe('DENY');
     await page.locator('.graphiql-execute-button').click();
     await expectText(page.locator('.graphiql-response'), 'Browser Trading');
     await expectText(page.locator('.graphiql-response'), subaccountId);
+    page.off('console', onConsole);
+    expect(blocked).toEqual([]);
     await page.screenshot({ path: path.join(OUTPUT, 'analyst-graphiql.png') });
     await page.goto(`${base}/dashboard/`);
     await byTest('workspace-name').waitFor();

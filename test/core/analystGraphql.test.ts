@@ -128,6 +128,52 @@ describe('authentication and access', () => {
     expect(wide.body.data ?? null).toBeNull();
   });
 
+  it('counts list limits in the cost, nested and for every alias and fragment spread: the issue’s query and its aliased copies answer 400, never 500', async () => {
+    // 1 + 200 × (data 1 + id 1 + orders (1 + 200 × 2)) = 80,601: 40,000 orders asked for.
+    const issue = '{subaccounts(limit:200){data{id orders(limit:200){id status}}}}';
+    const refused = await gql(a.readOnly, issue);
+    expect(refused.status).toBe(400);
+    expect(refused.body.data ?? null).toBeNull();
+    expect(refused.body.errors?.[0]).toMatchObject({ extensions: { code: 'invalid_request', param: 'complexity' } });
+    expect(refused.body.errors?.[0].message).toMatch(/complexity is 80601, above the limit of 10000/);
+    const twice = await gql(a.readOnly, `{ one: ${issue.slice(1, -1)} two: ${issue.slice(1, -1)} }`);
+    expect(twice.status).toBe(400);
+    expect(twice.body.errors?.[0].message).toMatch(/complexity is 161202,/);
+
+    // 1 + 100 × (3 + 24 × 2) = 5,101: one copy runs; two aliased copies (10,202) or a fragment spread twice do not.
+    const within = 'subaccounts(limit:100){data{id orders(limit:24){id status}}}';
+    const one = await gql(a.readOnly, `{ ${within} }`);
+    expect(one.status).toBe(200);
+    expect(one.body.data.subaccounts.data.map((s: { id: string }) => s.id)).toEqual([a.subaccountId]);
+    const aliased = await gql(a.readOnly, `{ one: ${within} two: ${within} }`);
+    expect(aliased.status).toBe(400);
+    expect(aliased.body.errors?.[0].message).toMatch(/complexity is 10202,/);
+    const rows = 'fragment Rows on Subaccount { id orders(limit:24){id status} }';
+    const spread = await gql(a.readOnly, `{ one: subaccounts(limit:100){data{...Rows}} two: subaccounts(limit:100){data{...Rows}} } ${rows}`);
+    expect(spread.status).toBe(400);
+    expect(spread.body.errors?.[0].message).toMatch(/complexity is 10202,/);
+    // A limit given in a variable counts the same.
+    const variable = await gql(a.readOnly, 'query($n: Int) { subaccounts(limit: $n) { data { id orders(limit: $n) { id status } } } }', { n: 200 });
+    expect(variable.body.errors?.[0]).toMatchObject({ extensions: { code: 'invalid_request', param: 'complexity' } });
+  });
+
+  it('runs the portfolio query of docs/analyst-graphql.md (cost 5,011) with a full page of orders', async () => {
+    const portfolio = await gql(a.readOnly, `{
+      subaccount(id: "${a.subaccountId}") {
+        cashBalance
+        balance { equity realizedPnl unrealizedPnl }
+        positions { marketId side quantity averageCost unrealizedPnl }
+        pnlHistory(from: "2026-11-01") { date realizedPnl cumulativeRealizedPnl }
+        orders(limit: 100) { id status market { title } fills { price quantity fee } complexOrder { id strategy } }
+        complexOrders(limit: 20) { id strategy status filledQuantity averageFillPrice children { venue status order { queuePosition { ordersAhead } } } }
+      }
+      executionAnalytics(strategy: sweep)
+    }`);
+    expect(portfolio.status).toBe(200);
+    expect(portfolio.body.errors).toBeUndefined();
+    expect(portfolio.body.data.subaccount.orders.map((o: { id: string }) => o.id)).toEqual([a.orderId]);
+  });
+
   it('serves GraphiQL from the gateway itself, with no script from another origin', async () => {
     const page = await fetch(url, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
@@ -135,6 +181,31 @@ describe('authentication and access', () => {
     expect(html.toLowerCase()).toContain('graphiql');
     expect(html).not.toMatch(/<script[^>]+src=["']https?:/i);
     expect(html).not.toMatch(/<link[^>]+href=["']https?:/i);
+    // Never framed, scripts only its own inline one (by hash), requests to this origin only.
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    const policy = page.headers.get('content-security-policy') ?? '';
+    expect(policy).toMatch(/frame-ancestors 'none'/);
+    expect(policy).toMatch(/script-src 'sha256-[A-Za-z0-9+/]+=*'(;|$)/);
+    expect(policy).toMatch(/connect-src 'self'/);
+    expect(policy).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('sends X-Content-Type-Options: nosniff with every JSON answer: GraphQL data and errors, REST answers and the error envelope', async () => {
+    const answers = [
+      await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${a.readOnly}` }, body: JSON.stringify({ query: '{ workspace { id } }' }) }),
+      await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${a.readOnly}` }, body: JSON.stringify({ query: '{ nope }' }) }),
+      await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+      await fetch(`${stack.gateways[0]}/v1/api_keys`, { headers: { authorization: `Bearer ${a.readOnly}` } }),
+      await fetch(`${stack.gateways[0]}/v1/orders`),
+      await fetch(`${stack.gateways[0]}/v1/openapi.json`),
+      await fetch(`${stack.gateways[0]}/no/such/route`),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 400, 401, 200, 401, 200, 404]);
+    for (const answer of answers) {
+      expect(answer.headers.get('content-type')).toMatch(/^application\/(graphql-response\+)?json/);
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    }
   });
 });
 
@@ -170,7 +241,7 @@ describe('workspace A cannot reach workspace B', () => {
     const response = await gql(
       a.readOnly,
       `{ workspace { id }
-         subaccounts { data { id orders { id subaccountId fills { subaccountId } receipts { subaccountId } } complexOrders { id } fills { subaccountId } } }
+         subaccounts(limit: 10) { data { id orders(limit: 10) { id subaccountId fills { subaccountId } receipts { subaccountId } } complexOrders(limit: 10) { id } fills(limit: 10) { subaccountId } } }
          orders { data { id subaccountId } } fills { data { subaccountId } } receipts { data { subaccountId } }
          positions { data { subaccountId } } portfolio { data { subaccountId } } complexOrders { data { subaccountId } } }`,
     );

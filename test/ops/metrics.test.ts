@@ -96,7 +96,7 @@ describe('one process (npm start): /metrics on the gateway’s port', () => {
     const tooMany = { route: '/v1/markets', status: '429' };
     expect(after.value(GATEWAY_REQUESTS, tooMany) - before.value(GATEWAY_REQUESTS, tooMany)).toBe(refused);
     // Every limiter's series is there from the start.
-    expect(after.labelValues('mk_gateway_rate_limit_rejections_total', 'limiter').sort()).toEqual(['credential', 'sign_in_address', 'sign_in_email', 'sign_in_user']);
+    expect(after.labelValues('mk_gateway_rate_limit_rejections_total', 'limiter').sort()).toEqual(['auth_failures', 'credential', 'sign_in_address', 'sign_in_email', 'sign_in_user']);
   });
 
   it('a sign-in refused by its per-address limit counts under sign_in_address, and only there', async () => {

@@ -17,12 +17,14 @@ export const INTERNAL_SECRET = 'test-internal-secret-0123456789abcdef';
  * live and simulated reconcilers are off too: a reconciler claims every stale order of its kind in its
  * database, so a suite that turns one on uses a database of its own (ownDatabase.ts). The live Kalshi catalog sync is off too
  * (it would call Kalshi itself); a suite that wants it points `KALSHI_*_URL` at the fake and sets
- * `KALSHI_CATALOG_SYNC_MS`.
+ * `KALSHI_CATALOG_SYNC_MS`. Every suite's requests come from one address (loopback) and many refuse
+ * credentials on purpose: the failed-authentication limit is one they never reach, unless a suite
+ * sets `AUTH_FAILURES_PER_MINUTE` (test/gateway/authFailures.test.ts).
  */
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
     DATABASE_URL: databaseUrl(), LOG_LEVEL: 'silent', INTERNAL_TOKEN: INTERNAL_SECRET, SCHEDULER_ENABLED: 'false', LIVE_RECONCILER_ENABLED: 'false', SIM_RECONCILER_ENABLED: 'false',
-    KALSHI_CATALOG_SYNC_MS: '0',
+    KALSHI_CATALOG_SYNC_MS: '0', AUTH_FAILURES_PER_MINUTE: '1000000',
     ...overrides,
   });
 }

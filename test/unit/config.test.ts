@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       CREDENTIALS_KEK_ID: 'kek1',
       RATE_LIMIT_DEFAULT: 50,
       SIGN_IN_ATTEMPTS_PER_MINUTE: 10,
+      AUTH_FAILURES_PER_MINUTE: 30,
       TRUST_PROXY: false,
       AUTH_CACHE_TTL_MS: 1000,
       CATALOG_CACHE_MS: 1000,

@@ -6,7 +6,8 @@ import { builder } from '../builder';
 export function pageOf<T>(name: string, item: ObjectRef<any, T>) {
   return builder.objectRef<Page<T>>(`${name}Page`).implement({
     fields: (t) => ({
-      data: t.field({ type: [item], resolve: (page) => page.data }),
+      // The field that returns the page already multiplied by its limit (queryCost.ts): not counted twice.
+      data: t.field({ type: [item], complexity: { field: 1, multiplier: 1 }, resolve: (page) => page.data }),
       hasMore: t.exposeBoolean('hasMore'),
       nextCursor: t.exposeString('nextCursor', { nullable: true }),
     }),
