@@ -17,10 +17,12 @@ export interface RevocationBus {
    */
   ready(): Promise<void>;
   /**
-   * Whether this process hears revocations now. While it does not (its Redis subscription is down),
-   * a revocation may pass it by: an authentication cache must then keep nothing (fail closed).
+   * Which unbroken stretch of hearing revocations this process is in: a number that changes each
+   * time its subscription comes back after a loss, or undefined while it is down. A revocation sent
+   * while it was down passed it by, so an authentication cache keeps nothing while it is undefined
+   * and nothing from an earlier stretch (fail closed).
    */
-  listening(): boolean;
+  hearingSince(): number | undefined;
   close(): Promise<void>;
 }
 
@@ -40,8 +42,8 @@ class LocalRevocationBus implements RevocationBus {
     this.emitter.on('revoked', listener);
   }
   async ready() {}
-  listening() {
-    return true;
+  hearingSince() {
+    return 0; // in-process: never lost
   }
   async close() {
     this.emitter.removeAllListeners();
@@ -53,6 +55,8 @@ class RedisRevocationBus implements RevocationBus {
   private readonly publisher: Redis;
   private subscriber?: Redis;
   private subscribed = false;
+  /** How many times the subscription was made: each unbroken stretch of hearing has its own number. */
+  private subscriptions = 0;
   private readonly listeners: ((keyId: string) => void)[] = [];
 
   constructor(private readonly url: string) {
@@ -71,7 +75,10 @@ class RedisRevocationBus implements RevocationBus {
       // rejection), and ioredis re-subscribes after a reconnect only what once succeeded.
       subscriber.on('ready', () => {
         subscriber.subscribe(CHANNEL).then(
-          () => void (this.subscribed = true),
+          () => {
+            this.subscriptions += 1;
+            this.subscribed = true;
+          },
           () => undefined, // the next connection subscribes again
         );
       });
@@ -79,8 +86,8 @@ class RedisRevocationBus implements RevocationBus {
       subscriber.on('message', (_channel: string, keyId: string) => this.listeners.forEach((l) => l(keyId)));
     }
   }
-  listening() {
-    return this.subscribed;
+  hearingSince() {
+    return this.subscribed ? this.subscriptions : undefined;
   }
   async ready() {
     await this.publisher.ping();
