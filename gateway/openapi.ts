@@ -17,6 +17,7 @@ import {
 } from 'graphql';
 import { z } from 'zod';
 import { loadOperations } from '../contract/operations';
+import { ENVIRONMENT_HEADER } from '../contract/environment';
 import { ERROR_CATALOGUE, type ErrorCode } from '../contract/errors';
 import { MAX_BODY_BYTES } from './middleware/jsonBody';
 import { checkedInSchema, fieldsOf, rootFieldOf, type Fragments } from './operationShape';
@@ -92,10 +93,9 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
               schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]{1,255}$' },
             }]
           : []),
+        ...dashboardHeaders(route),
       ],
-      ...(route.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: z.toJSONSchema(route.body, { io: 'input' }) } } } }
-        : {}),
+      ...(route.body ? { requestBody: requestBodyOf(route.body) } : {}),
       responses: {
         '200': {
           description: 'OK',
@@ -194,6 +194,32 @@ function headersOf(route: Route, status: number): Record<string, unknown> {
     ...(status === 429 || status === 503 ? header('Retry-After') : {}),
     ...(route.idempotent && status !== 401 ? header('Idempotent-Replayed') : {}),
   };
+}
+
+/** A body whose fields are all optional may be left out (it reads as `{}`). */
+function requestBodyOf(body: z.ZodObject) {
+  const schema = z.toJSONSchema(body, { io: 'input' }) as JsonSchema & { required?: string[] };
+  return { required: (schema.required ?? []).length > 0, content: { 'application/json': { schema } } };
+}
+
+/** The headers a request through the dashboard's credentials sends (docs/dashboard.md). */
+function dashboardHeaders(route: Route) {
+  const dashboard = route.auth === 'dashboard' || route.auth === 'session' || route.session === true;
+  if (!dashboard) return [];
+  return [
+    {
+      name: ENVIRONMENT_HEADER, in: 'header', required: false,
+      description: 'With a dashboard session or token: the environment to act in, test when left out (an API key has its own). Anything else is refused (400, param X-Environment).',
+      schema: { type: 'string', enum: ['test', 'live'] },
+    },
+    ...(route.method === 'GET'
+      ? []
+      : [{
+          name: 'X-CSRF-Token', in: 'header', required: false,
+          description: 'With the dashboard\u2019s session cookie, required on a change: the csrf_token of the session (missing or wrong: 403 forbidden).',
+          schema: { type: 'string' },
+        }]),
+  ];
 }
 
 function parametersOf(schema: z.ZodObject | undefined, location: 'path' | 'query') {
