@@ -58,7 +58,10 @@ export interface Route {
    * workspace and key, so the gateway may serve it from its short-lived cache (CATALOG_CACHE_MS).
    */
   catalog?: boolean;
-  /** Errors this route answers with beyond those every route can (401, 429, 500, 502). */
+  /**
+   * Errors this route's operation answers with; the OpenAPI document adds those every route can and
+   * those of what the route takes (a credential, path and filter ids, Idempotency-Key): errorCodesOf.
+   */
   errors: ApiErrorCode[];
 }
 
@@ -79,12 +82,15 @@ export const DECIMAL_PATTERNS = {
   positive: `^(?=[\\d.]*[1-9])\\d{1,18}${FRACTION}$`,
   /** A price in dollars per contract: greater than 0 and less than 1. */
   price: `^0{1,18}\\.(?=\\d*[1-9])\\d{1,6}0{0,12}$`,
+  /** A complex order's worst price: as a price, on the planner's grid of 4 decimal places. */
+  limitPrice: `^0{1,18}\\.(?=\\d*[1-9])\\d{1,4}0{0,14}$`,
 } as const;
 type DecimalSign = keyof typeof DECIMAL_PATTERNS;
 const SIGN_RULE: Record<DecimalSign, string> = {
   nonNegative: 'must be at least 0',
   positive: 'must be greater than 0',
   price: 'must be greater than 0 and less than 1',
+  limitPrice: 'must be greater than 0 and less than 1, at most 4 decimal places',
 };
 const decimalOf = (sign: DecimalSign) =>
   z
@@ -97,6 +103,7 @@ const decimalOf = (sign: DecimalSign) =>
 const decimal = decimalOf('nonNegative');
 const positive = decimalOf('positive');
 const price = decimalOf('price');
+const limitPrice = decimalOf('limitPrice');
 const timestamp = z.iso
   .datetime({ offset: true })
   .refine((value) => isStorableInstant(new Date(value)), INSTANT_RULE)
@@ -155,7 +162,7 @@ const complexOrderBody = z.strictObject({
   action: z.enum(['buy', 'sell']),
   quantity: positive.describe('Contracts, greater than 0.'),
   strategy,
-  limit_price: price.optional().describe('Worst acceptable price in the side’s own terms.'),
+  limit_price: limitPrice.optional().describe('Worst acceptable price in the side’s own terms.'),
   duration_seconds: z.number().int().positive().max(86_400).optional().describe('twap: the time the slices are spread over (required for twap).'),
   slices: z.number().int().min(1).max(1000).optional().describe('twap: how many slices; one a minute when left out.'),
   venues: z.array(venue).min(1).optional().describe('The venues the order may use; every venue listing the question when left out.'),
