@@ -12,7 +12,8 @@ import type { Route } from './routes';
 export function literalPaths(routes: Route[]): Middleware {
   const allowed = shadowedLiteralPaths(routes);
   return async (ctx, next) => {
-    const methods = allowed.get(ctx.path.replace(/\/$/, ''));
+    // Matched as the router matches: without regard to case, a trailing slash optional.
+    const methods = allowed.get(ctx.path.toLowerCase().replace(/\/$/, ''));
     if (!methods || methods.includes(ctx.method) || (ctx.method === 'HEAD' && methods.includes('GET'))) return next();
     const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
     if (ctx.method === 'OPTIONS') {

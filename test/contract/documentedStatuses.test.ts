@@ -149,6 +149,12 @@ describe('what the service answers is documented', () => {
     if (method !== 'HEAD') expect(envelopeOf(response).code).toBe('method_not_allowed');
   });
 
+  it('the path is matched as the router matches it: any case, a trailing slash optional', async () => {
+    const response = await call(base, 'GET', '/V1/Complex_Orders/PREVIEW/', { key: fixture.apiKey });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+
   it('OPTIONS /v1/complex_orders/preview lists only what the path takes; POST still previews', async () => {
     const options = await call(base, 'OPTIONS', '/v1/complex_orders/preview', { key: fixture.apiKey });
     expect(options.status).toBe(200);
