@@ -13,6 +13,7 @@ import { authFailureLimit } from './middleware/authFailures';
 import { authenticate, type Authenticated } from './middleware/authenticate';
 import { errorEnvelope } from './middleware/errorEnvelope';
 import { jsonBody } from './middleware/jsonBody';
+import { literalPaths } from './literalPaths';
 import { registerOperatorRoutes, type OperatorDeps } from './operatorRoutes';
 import { rateLimit } from './middleware/rateLimit';
 import { requestId } from './middleware/requestId';
@@ -143,6 +144,7 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
   app.use(accessLog(deps.logger));
   app.use(metrics.middleware());
   app.use(errorEnvelope(deps.logger));
+  app.use(literalPaths(ROUTES));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

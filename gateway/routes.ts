@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DECIMAL_PATTERN, fitsStorage, isDecimalString, STORAGE_RULE, STORAGE_SCALE } from '../core/domain/decimals';
+import { DECIMAL_PATTERN, fitsStorage, isDecimalString, isStorableDecimalString, STORAGE_RULE, STORAGE_SCALE } from '../core/domain/decimals';
 import { normalizeEmail } from '../core/domain/emails';
 import { DATE_RULE, INSTANT_RULE, isStorableInstant } from '../core/domain/instants';
 import { MAX_LIMIT } from '../core/domain/pagination';
@@ -58,7 +58,10 @@ export interface Route {
    * workspace and key, so the gateway may serve it from its short-lived cache (CATALOG_CACHE_MS).
    */
   catalog?: boolean;
-  /** Errors this route answers with beyond those every route can (401, 429, 500, 502). */
+  /**
+   * Errors this route's operation answers with; the OpenAPI document adds those every route can and
+   * those of what the route takes (a credential, path and filter ids, Idempotency-Key): errorCodesOf.
+   */
   errors: ApiErrorCode[];
 }
 
@@ -68,11 +71,39 @@ export type SignInLimit = 'address' | 'email' | 'user';
 export const SIGNED_OUT = 'Sign in first: the session is missing, has ended or has expired.';
 
 const id = (prefix: string) => z.string().min(1).max(64).describe(`An id starting with \`${prefix}_\`.`);
-const decimal = z
-  .string()
-  .regex(DECIMAL_PATTERN, 'must be a decimal string such as "0.43"')
-  .refine((value) => !isDecimalString(value) || fitsStorage(value), STORAGE_RULE)
-  .describe(`A decimal number as a string, stored exactly: at most ${STORAGE_SCALE} decimal places.`);
+/**
+ * Decimal inputs by sign, as the server takes them: the gateway checks the shape and the storage
+ * scale (names the field), and the JSON schema's pattern says both, and the sign, in one regular
+ * expression (the fraction: at most 6 significant places, trailing zeros beyond them allowed).
+ */
+const FRACTION = '(\\.\\d{1,6}0{0,12})?';
+export const DECIMAL_PATTERNS = {
+  nonNegative: `^\\d{1,18}${FRACTION}$`,
+  positive: `^(?=[\\d.]*[1-9])\\d{1,18}${FRACTION}$`,
+  /** A price in dollars per contract: greater than 0 and less than 1. */
+  price: `^0{1,18}\\.(?=\\d*[1-9])\\d{1,6}0{0,12}$`,
+  /** A complex order's worst price: as a price, on the planner's grid of 4 decimal places. */
+  limitPrice: `^0{1,18}\\.(?=\\d*[1-9])\\d{1,4}0{0,14}$`,
+} as const;
+type DecimalSign = keyof typeof DECIMAL_PATTERNS;
+const SIGN_RULE: Record<DecimalSign, string> = {
+  nonNegative: 'must be at least 0',
+  positive: 'must be greater than 0',
+  price: 'must be greater than 0 and less than 1',
+  limitPrice: 'must be greater than 0 and less than 1, at most 4 decimal places',
+};
+const decimalOf = (sign: DecimalSign) =>
+  z
+    .string()
+    .regex(DECIMAL_PATTERN, 'must be a decimal string such as "0.43"')
+    .refine((value) => !isDecimalString(value) || fitsStorage(value), STORAGE_RULE)
+    .refine((value) => !isStorableDecimalString(value) || new RegExp(DECIMAL_PATTERNS[sign]).test(value), SIGN_RULE[sign])
+    .meta({ format: 'decimal', pattern: DECIMAL_PATTERNS[sign] })
+    .describe(`A decimal number as a string, stored exactly: at most ${STORAGE_SCALE} decimal places; ${SIGN_RULE[sign].replace('must be ', '')}.`);
+const decimal = decimalOf('nonNegative');
+const positive = decimalOf('positive');
+const price = decimalOf('price');
+const limitPrice = decimalOf('limitPrice');
 const timestamp = z.iso
   .datetime({ offset: true })
   .refine((value) => isStorableInstant(new Date(value)), INSTANT_RULE)
@@ -89,8 +120,15 @@ const limit = z
   .regex(/^\d{1,4}$/, 'must be an integer')
   .transform(Number)
   .pipe(z.number().int().min(1).max(MAX_LIMIT))
-  .describe(`Page size, 1 to ${MAX_LIMIT}; 50 when left out.`);
+  .describe(`Page size, 1 to ${MAX_LIMIT}; 50 when left out.`)
+  // What a client sends is an integer; the query string carries it as digits.
+  .meta({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, pattern: undefined });
 const page = { limit: limit.optional(), cursor: z.string().max(512).optional().describe('The next_cursor of the previous page.') };
+/** The creation window of a list: since inclusive, until exclusive; since later than until is refused (400, param since). */
+const createdWindow = {
+  since: timestamp.optional().describe('Created at or after (inclusive). Not later than until (else 400, param since).'),
+  until: timestamp.optional().describe('Created before (exclusive).'),
+};
 const exchange = z.enum(['kalshi', 'polymarket']);
 // Allowed values from the GraphQL schema's enums; venues are spelled sim-kalshi in REST, sim_kalshi in GraphQL.
 const venue = graphqlEnum('Venue', (name) => venueName(name as VenueColumn));
@@ -111,8 +149,8 @@ const placeOrderBody = z.strictObject({
   side: z.enum(['yes', 'no']),
   action: z.enum(['buy', 'sell']),
   type: z.enum(['limit', 'market']),
-  price: decimal.optional().describe('Dollars per contract, 0 < price < 1, on the venue tick. Required for limit orders.'),
-  quantity: decimal.describe('Contracts.'),
+  price: price.optional().describe('Dollars per contract, 0 < price < 1, on the venue tick. Required for limit orders.'),
+  quantity: positive.describe('Contracts, greater than 0.'),
   time_in_force: z.enum(['gtc', 'ioc', 'fok']).optional(),
   client_order_id: z.string().min(1).max(64).optional(),
 });
@@ -122,9 +160,9 @@ const complexOrderBody = z.strictObject({
   market_id: id('mkt'),
   side: z.enum(['yes', 'no']),
   action: z.enum(['buy', 'sell']),
-  quantity: decimal.describe('Contracts.'),
+  quantity: positive.describe('Contracts, greater than 0.'),
   strategy,
-  limit_price: decimal.optional().describe('Worst acceptable price in the side’s own terms.'),
+  limit_price: limitPrice.optional().describe('Worst acceptable price in the side’s own terms.'),
   duration_seconds: z.number().int().positive().max(86_400).optional().describe('twap: the time the slices are spread over (required for twap).'),
   slices: z.number().int().min(1).max(1000).optional().describe('twap: how many slices; one a minute when left out.'),
   venues: z.array(venue).min(1).optional().describe('The venues the order may use; every venue listing the question when left out.'),
@@ -144,7 +182,7 @@ export const ROUTES: Route[] = [
     query: z.strictObject({
       subaccount_id: id('sa').optional(), market_id: id('mkt').optional(),
       status: graphqlEnum('OrderStatusFilter').optional(),
-      since: timestamp.optional(), until: timestamp.optional(), ...page,
+      ...createdWindow, ...page,
     }),
     errors: ['invalid_request'],
   },
@@ -189,7 +227,7 @@ export const ROUTES: Route[] = [
       subaccount_id: id('sa').optional(), market_id: id('mkt').optional(),
       status: graphqlEnum('ComplexOrderStatus').optional(),
       strategy: strategy.optional(),
-      since: timestamp.optional(), until: timestamp.optional(), ...page,
+      ...createdWindow, ...page,
     }),
     errors: ['invalid_request'],
   },
@@ -225,7 +263,7 @@ export const ROUTES: Route[] = [
   {
     method: 'GET', path: '/v1/analytics/execution', operation: 'ListExecutionAnalytics', tag: 'Analytics',
     summary: 'List execution analytics (predicted vs realized)',
-    description: 'Over the final complex orders created in [from, to) (the last 30 days by default, at most 366): the error of the predicted average price in bps (mean, p50, p90) and predicted vs realized fill rates, overall and by venue, strategy and market. See docs/execution-analytics.md.',
+    description: 'Over the final complex orders created in [from, to): to is now and from 30 days before to by default; from must be earlier than to and the range at most 366 days (else 400, param from). The error of the predicted average price in bps (mean, p50, p90) and predicted vs realized fill rates, overall and by venue, strategy and market. See docs/execution-analytics.md.',
     auth: 'api_key',
     query: z.strictObject({
       from: timestamp.optional(), to: timestamp.optional(), subaccount_id: id('sa').optional(),
@@ -235,7 +273,7 @@ export const ROUTES: Route[] = [
   },
   {
     method: 'GET', path: '/v1/risk/pnl_history', operation: 'GetPnlHistory', tag: 'Risk', summary: 'Get daily realized P&L history',
-    description: 'Realized P&L (fees included) per UTC day, every day of the range present, with the running total. At most 3660 days.',
+    description: 'Realized P&L (fees included) per UTC day from `from` to `to` (both included), every day of the range present, with the running total. from must not be later than to, and the range covers at most 3,660 days (else 400, param from).',
     auth: 'api_key', session: true,
     query: z.strictObject({
       subaccount_id: id('sa').optional(),
@@ -291,14 +329,14 @@ export const ROUTES: Route[] = [
   {
     method: 'GET', path: '/v1/receipts', operation: 'ListReceipts', tag: 'Receipts', summary: 'List execution receipts',
     auth: 'api_key', session: true,
-    query: z.strictObject({ subaccount_id: id('sa').optional(), order_id: id('ord').optional(), since: timestamp.optional(), until: timestamp.optional(), ...page }),
+    query: z.strictObject({ subaccount_id: id('sa').optional(), order_id: id('ord').optional(), ...createdWindow, ...page }),
     errors: ['invalid_request'],
   },
   {
     method: 'GET', path: '/v1/fills', operation: 'ListFills', tag: 'Fills', summary: 'List fills', auth: 'api_key', session: true,
     query: z.strictObject({
       subaccount_id: id('sa').optional(), market_id: id('mkt').optional(), order_id: id('ord').optional(),
-      since: timestamp.optional(), until: timestamp.optional(), ...page,
+      ...createdWindow, ...page,
     }),
     errors: ['invalid_request'],
   },

@@ -158,7 +158,7 @@ describe('core errors reach a REST client with the catalogue’s status (gateway
 
   it('invalid_request on a risk limit: param and message name max_order_notional', async () => {
     const response = await call(trader.base, 'PUT', `/v1/risk_limits/${subaccount}`, { key: trader.secret, body: { max_order_notional: '-1' } });
-    expect(expectCatalogued(response, 'invalid_request')).toMatchObject({ param: 'max_order_notional', message: 'max_order_notional must be at least 0.' });
+    expect(expectCatalogued(response, 'invalid_request')).toMatchObject({ param: 'max_order_notional', message: 'max_order_notional: must be at least 0' });
   });
 
   it('insufficient_funds', async () => {

@@ -231,10 +231,11 @@ describe('workspace A cannot reach workspace B', () => {
     ['fills filtered by B’s subaccount', 'query($id: String) { fills(subaccountId: $id) { data { id } } }'],
     ['receipts filtered by B’s subaccount', 'query($id: String) { receipts(subaccountId: $id) { data { id } } }'],
     ['complex orders filtered by B’s subaccount', 'query($id: String) { complexOrders(subaccountId: $id) { data { id } } }'],
-  ])('%s is an empty list', async (_name, query) => {
+  ])('%s answers not_found naming the filter, as the REST lists do', async (_name, query) => {
     const response = await gql(a.readOnly, query, { id: b.subaccountId });
-    expect(response.body.errors).toBeUndefined();
-    expect(Object.values(response.body.data)[0]).toMatchObject({ data: [] });
+    expect(response.body.errors?.[0].extensions).toMatchObject({ code: 'not_found', param: 'subaccountId' });
+    expect(response.body.data ?? null).toBeNull();
+    expect(JSON.stringify(response.body)).not.toContain('Workspace B');
   });
 
   it('every list and nested relation of A holds only A’s rows', async () => {

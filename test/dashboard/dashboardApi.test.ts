@@ -329,8 +329,10 @@ describe('dashboard API', () => {
       expect(body.paths['/v1/session/password'].put.responses['429']).toBeDefined();
       // Generated from the rows and their operations: the body each answers with.
       const session = body.paths['/v1/session'].get.responses['200'].content['application/json'].schema;
-      expect(session.required).toEqual(['user', 'workspace', 'csrf_token', 'expires_at']);
-      expect(session.properties.user.properties.access.enum).toEqual(['full', 'read_only']);
+      expect(session).toEqual({ $ref: '#/components/schemas/DashboardSession' });
+      const named = body.components.schemas.DashboardSession;
+      expect(named.required).toEqual(['user', 'workspace', 'csrf_token', 'expires_at']);
+      expect(body.components.schemas.DashboardUser.properties.access.enum).toEqual(['full', 'read_only']);
       expect(body.paths['/v1/session'].post.responses['200'].content['application/json'].schema).toEqual(session);
       expect(body.paths['/v1/sessions'].delete.responses['200'].content['application/json'].schema).toMatchObject({
         properties: { signed_out: { type: 'boolean', const: true }, sessions_ended: { type: 'integer' } },

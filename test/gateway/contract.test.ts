@@ -204,9 +204,12 @@ describe('OpenAPI', () => {
     const { body } = await call(base, 'GET', '/v1/openapi.json');
     const search = body.paths['/v1/markets'].get;
     expect(search.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['q', 'venue', 'limit', 'cursor']));
-    const page = search.responses['200'].content['application/json'].schema;
+    // Answers reference named schemas: MarketPage, whose items are Market.
+    const named = (schema: { $ref?: string }) => body.components.schemas[schema.$ref!.replace('#/components/schemas/', '')];
+    expect(search.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/MarketPage' });
+    const page = named(search.responses['200'].content['application/json'].schema);
     expect(page.required).toEqual(['data', 'has_more', 'next_cursor']);
-    expect(page.properties.data.items.properties.tick_size).toMatchObject({ type: 'string' });
+    expect(named(page.properties.data.items).properties.tick_size).toMatchObject({ type: 'string' });
     expect(search.responses['401'].description).toContain('unauthorized');
     expect(search.responses['429'].headers['Retry-After']).toBeDefined();
     const order = body.paths['/v1/orders'].post;

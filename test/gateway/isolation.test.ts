@@ -231,11 +231,12 @@ describe('fills and receipts never cross workspaces', () => {
     });
   });
 
-  it("filtering A's fills by B's subaccount, order or market gives an empty list, not B's data", async () => {
-    for (const query of [`subaccount_id=${bSubaccount}`, `order_id=${bOrder}`]) {
-      const response = await call(base, 'GET', `/v1/fills?${query}`, { key: a.secret });
-      expect(response.status).toBe(200);
-      expect(response.body).toEqual({ data: [], has_more: false, next_cursor: null });
+  it("filtering A's fills by B's subaccount or order is 404 naming the filter, as B's ids in a path are; markets are shared", async () => {
+    for (const [param, id] of [['subaccount_id', bSubaccount], ['order_id', bOrder]]) {
+      const response = await call(base, 'GET', `/v1/fills?${param}=${id}`, { key: a.secret });
+      expect(response.status).toBe(404);
+      expect(envelopeOf(response)).toMatchObject({ code: 'not_found', param });
+      expect(JSON.stringify(response.body)).not.toContain(bFills[0]);
     }
     const byMarket = await call(base, 'GET', `/v1/fills?market_id=${marketId}`, { key: a.secret });
     expect(idsOf(byMarket)).toEqual([aFill]);
@@ -253,10 +254,10 @@ describe('fills and receipts never cross workspaces', () => {
     const listA = await call(base, 'GET', '/v1/receipts', { key: a.secret });
     expect(listA.status).toBe(200);
     expect(listA.body).toEqual({ data: [], has_more: false, next_cursor: null });
-    for (const query of [`subaccount_id=${bSubaccount}`, `order_id=${bOrder}`]) {
-      const filtered = await call(base, 'GET', `/v1/receipts?${query}`, { key: a.secret });
-      expect(filtered.status).toBe(200);
-      expect(filtered.body).toEqual({ data: [], has_more: false, next_cursor: null });
+    for (const [param, id] of [['subaccount_id', bSubaccount], ['order_id', bOrder]]) {
+      const filtered = await call(base, 'GET', `/v1/receipts?${param}=${id}`, { key: a.secret });
+      expect(filtered.status).toBe(404);
+      expect(envelopeOf(filtered)).toMatchObject({ code: 'not_found', param });
     }
     const listB = await call(base, 'GET', `/v1/receipts?subaccount_id=${bSubaccount}`, { key: b.secret });
     expect(listB.status).toBe(200);
@@ -273,7 +274,10 @@ describe('fills and receipts never cross workspaces', () => {
 
   it("a live key of B sees none of B's test fills or receipts", async () => {
     const { secret: live } = await buildApiKey(stack.core.db, b.workspace.id, 'live', RATE_LIMIT);
-    const fills = await call(base, 'GET', `/v1/fills?subaccount_id=${bSubaccount}`, { key: live });
+    const filtered = await call(base, 'GET', `/v1/fills?subaccount_id=${bSubaccount}`, { key: live });
+    expect(filtered.status).toBe(404); // a test subaccount is not the live environment's
+    expect(envelopeOf(filtered)).toMatchObject({ code: 'not_found', param: 'subaccount_id' });
+    const fills = await call(base, 'GET', '/v1/fills', { key: live });
     expect(fills.status).toBe(200);
     expect(fills.body.data).toEqual([]);
     const receipts = await call(base, 'GET', '/v1/receipts', { key: live });

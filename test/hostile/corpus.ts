@@ -77,7 +77,6 @@ interface Field {
 
 type JsonSchema = { [key: string]: any };
 
-const DECIMAL_SCHEMA_PATTERN = '^-?\\d{1,18}(\\.\\d{1,18})?$';
 
 function fieldOf(name: string, schema: JsonSchema, required: boolean): Field {
   const variants: JsonSchema[] = schema.anyOf ?? [schema];
@@ -86,7 +85,7 @@ function fieldOf(name: string, schema: JsonSchema, required: boolean): Field {
   const idPrefix = /^An id starting with `(\w+)_`/.exec(s.description ?? '')?.[1];
   let kind: FieldKind;
   if (idPrefix) kind = { type: 'id', prefix: idPrefix };
-  else if (s.pattern === DECIMAL_SCHEMA_PATTERN) kind = { type: 'decimal' };
+  else if (s.format === 'decimal') kind = { type: 'decimal' };
   else if (s.format === 'date-time') kind = { type: 'timestamp' };
   else if (s.format === 'date') kind = { type: 'date' };
   else if (s.type === 'integer') {

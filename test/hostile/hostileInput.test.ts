@@ -17,24 +17,19 @@
 import http from 'node:http';
 import { Writable } from 'node:stream';
 import { Client } from 'pg';
-import { createDashboardToken } from '../../core/services/apiKeys';
-import { createUser } from '../../core/services/users';
 import { createLogger } from '../../core/support/logger';
-import { signIn } from '../support/dashboardSession';
 import { testConfig } from '../support/env';
-import { buildApiKey, buildWorkspace } from '../support/factories';
 import { call } from '../support/http';
 import { ownDatabase } from '../support/ownDatabase';
 import { startStack, type Stack } from '../support/stack';
-import { analystCorpus, routeCorpus, strayCorpus, type Fixture, type HostileRequest } from './corpus';
+import { analystCorpus, routeCorpus, strayCorpus, type HostileRequest } from './corpus';
+import { buildFixture, send, type Answer } from './fixture';
 
 jest.setTimeout(240_000);
 
 const SEED = 13;
 /** Per route of the table (38 routes), then the analysts' GraphQL and stray paths; the edge corpus per route that writes. */
 const SIZES = { perRoute: 220, analyst: 900, stray: 300, edgePerRoute: 60 };
-
-const PASSWORD = 'correct horse battery staple';
 
 interface Backend {
   name: string;
@@ -123,47 +118,6 @@ function report(database: string, corpus: string, requests: number, run: RunResu
 
 // ---------------------------------------------------------------------------------------------
 
-/**
- * A workspace with everything the routes act on: a test key (its own limit at the maximum), full
- * and read-only dashboard tokens, a signed-in user, two subaccounts, a resting order, a filled one,
- * a complex order; and another workspace's subaccount, order, complex order and key.
- */
-async function buildFixture(stack: Stack, base: string, label: string): Promise<Fixture> {
-  const db = stack.core.db;
-  const own = await buildWorkspace(db, { rateLimit: 100_000, name: `hostile ${label}` });
-  const other = await buildWorkspace(db, { rateLimit: 100_000, name: `hostile ${label} (other)` });
-  const readOnly = await createDashboardToken(db, own.workspace.id, 'read_only');
-  const spareKey = await buildApiKey(db, own.workspace.id, 'test');
-  const email = `hostile-${label}-${Date.now()}@example.com`;
-  await createUser(db, { workspaceId: own.workspace.id, email, password: PASSWORD });
-  const session = await signIn(base, email, PASSWORD);
-  const markets = await db.market.findMany({ where: { environment: 'test', status: 'open' }, orderBy: { id: 'asc' }, take: 2 });
-  const ok = async (key: string, method: string, path: string, body?: unknown) => {
-    const response = await call(base, method, path, { key, body });
-    if (response.status !== 200) throw new Error(`fixture: ${method} ${path} answered ${response.status} ${JSON.stringify(response.body)}`);
-    return response.body as { id: string };
-  };
-  const tradeIn = async (key: string) => {
-    const subaccount = (await ok(key, 'POST', '/v1/subaccounts', { name: 'main', starting_balance: '100000' })).id;
-    const order = (await ok(key, 'POST', '/v1/orders', { subaccount_id: subaccount, market_id: markets[0].id, side: 'yes', action: 'buy', type: 'limit', price: '0.01', quantity: '2' })).id;
-    await ok(key, 'POST', '/v1/orders', { subaccount_id: subaccount, market_id: markets[0].id, side: 'yes', action: 'buy', type: 'market', quantity: '1' });
-    const complexOrder = (await ok(key, 'POST', '/v1/complex_orders', { subaccount_id: subaccount, market_id: markets[0].id, side: 'yes', action: 'buy', quantity: '1', strategy: 'passive', limit_price: '0.01' })).id;
-    return { subaccount, order, complexOrder };
-  };
-  const mine = await tradeIn(own.secret);
-  const theirs = await tradeIn(other.secret);
-  const spareSubaccount = (await ok(own.secret, 'POST', '/v1/subaccounts', { name: 'spare' })).id;
-  return {
-    apiKey: own.secret,
-    dashboardToken: own.dashboardSecret,
-    readOnlyDashboardToken: readOnly.secret,
-    session: { cookie: session.cookie, csrf: session.csrf },
-    userEmail: email,
-    ids: { ...mine, spareSubaccount, market: markets[0].id, otherMarket: markets[1].id, spareApiKey: spareKey.key.id },
-    foreign: { subaccount: theirs.subaccount, order: theirs.order, complexOrder: theirs.complexOrder, apiKey: other.key.id },
-  };
-}
-
 // ---------------------------------------------------------------------------------------------
 
 interface RunResult {
@@ -204,34 +158,6 @@ async function runCorpus(base: string, corpus: HostileRequest[], concurrency: nu
   failures.sort((a, b) => Number(b.includes(': answered 5')) - Number(a.includes(': answered 5'))); // 5xx first
   const byStatus = [...statuses.entries()].sort(([a], [b]) => a - b).map(([status, n]) => `${status}: ${n}`).join(', ');
   return { failures, serverErrors, byStatus, ms: Date.now() - started };
-}
-
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  text: string;
-}
-
-function send(agent: http.Agent, target: URL, request: HostileRequest): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const body = request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
-    const outgoing = http.request(
-      {
-        agent, host: target.hostname, port: target.port, method: request.method, path: request.path,
-        headers: { ...request.headers, ...(body ? { 'content-length': String(body.length) } : {}) },
-        timeout: 30_000,
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }));
-        response.on('error', reject);
-      },
-    );
-    outgoing.on('timeout', () => outgoing.destroy(new Error('timed out')));
-    outgoing.on('error', reject);
-    outgoing.end(body);
-  });
 }
 
 /** What is wrong with an answer, or undefined. */

@@ -1,6 +1,7 @@
 import type { ExecutionStrategy } from '../../domain/planning';
 import { venueName } from '../../domain/venues';
 import { builder } from '../builder';
+import { checkFilterIds } from '../filterIds';
 import { previewComplexOrder } from '../../services/complexOrderPreview';
 import {
   cancelComplexOrder,
@@ -123,7 +124,11 @@ builder.queryFields((t) => ({
       until: t.arg({ type: 'DateTime', required: false }),
       ...pageArgs,
     },
-    resolve: (_root, args, ctx) => listComplexOrders(ctx.db, requestScope(ctx), args),
+    resolve: async (_root, args, ctx) => {
+      const scope = requestScope(ctx);
+      await checkFilterIds(ctx.db, scope, args, { live: false });
+      return listComplexOrders(ctx.db, scope, args);
+    },
   }),
   complexOrder: t.prismaField({
     type: 'ComplexOrder',
@@ -153,7 +158,11 @@ builder.queryFields((t) => ({
       venue: t.arg({ type: VenueEnum, required: false }),
       marketId: t.arg.string({ required: false }),
     },
-    resolve: (_root, args, ctx) => executionAnalytics(ctx.db, requestScope(ctx), args),
+    resolve: async (_root, args, ctx) => {
+      const scope = requestScope(ctx);
+      await checkFilterIds(ctx.db, scope, args, { live: true });
+      return executionAnalytics(ctx.db, scope, args);
+    },
   }),
   complexOrderPreview: t.field({
     type: 'JSON',

@@ -1,6 +1,7 @@
 import { venueName } from '../../domain/venues';
 import { listFills, listReceipts } from '../../services/executionRecords';
 import { builder } from '../builder';
+import { checkFilterIds } from '../filterIds';
 import { requestScope } from '../context';
 import { OrderActionEnum, OrderSideEnum } from './enums';
 import { pageArgs, pageOf } from './page';
@@ -51,11 +52,19 @@ builder.queryFields((t) => ({
   fills: t.field({
     type: FillPage,
     args: { ...recordFilterArgs, marketId: t.arg.string({ required: false }) },
-    resolve: (_root, args, ctx) => listFills(ctx.db, requestScope(ctx), args),
+    resolve: async (_root, args, ctx) => {
+      const scope = requestScope(ctx);
+      await checkFilterIds(ctx.db, scope, args, { live: false });
+      return listFills(ctx.db, scope, args);
+    },
   }),
   receipts: t.field({
     type: ReceiptPage,
     args: recordFilterArgs,
-    resolve: (_root, args, ctx) => listReceipts(ctx.db, requestScope(ctx), args),
+    resolve: async (_root, args, ctx) => {
+      const scope = requestScope(ctx);
+      await checkFilterIds(ctx.db, scope, args, { live: false });
+      return listReceipts(ctx.db, scope, args);
+    },
   }),
 }));

@@ -2,6 +2,7 @@ import { cancelOrder, getOrder, listOrders, placeOrder } from '../../services/or
 import { isResting, isUnconfirmed, isWorking } from '../../domain/orderLifecycle';
 import { venueName } from '../../domain/venues';
 import { builder } from '../builder';
+import { checkFilterIds } from '../filterIds';
 import { requestScope, tradingScope } from '../context';
 import { OrderActionEnum, OrderSideEnum, OrderStatusEnum, OrderStatusFilterEnum, OrderTypeEnum, TimeInForceEnum } from './enums';
 import { pageArgs, pageOf } from './page';
@@ -93,7 +94,11 @@ builder.queryFields((t) => ({
       until: t.arg({ type: 'DateTime', required: false }),
       ...pageArgs,
     },
-    resolve: (_root, args, ctx) => listOrders(ctx.db, requestScope(ctx), args),
+    resolve: async (_root, args, ctx) => {
+      const scope = requestScope(ctx);
+      await checkFilterIds(ctx.db, scope, args, { live: false });
+      return listOrders(ctx.db, scope, args);
+    },
   }),
 }));
 

@@ -1,6 +1,7 @@
 import { listPositions, listPositionsPage, portfolio, type MarkedPosition } from '../../services/positions';
 import type { PositionComparison, VenueAccountView } from '../../services/venueAccounts';
 import { builder } from '../builder';
+import { checkFilterIds } from '../filterIds';
 import { requestScope } from '../context';
 import { OrderSideEnum } from './enums';
 import { pageArgs, pageOf } from './page';
@@ -73,12 +74,20 @@ builder.queryFields((t) => ({
   positions: t.field({
     type: PositionPage,
     args: { subaccountId: t.arg.string({ required: false }), marketId: t.arg.string({ required: false }), ...pageArgs },
-    resolve: (_root, args, ctx) => listPositionsPage(ctx.db, ctx.venues, requestScope(ctx), args),
+    resolve: async (_root, args, ctx) => {
+      const scope = requestScope(ctx);
+      await checkFilterIds(ctx.db, scope, args, { live: true });
+      return listPositionsPage(ctx.db, ctx.venues, scope, args);
+    },
   }),
   portfolio: t.field({
     type: BalancePage,
     args: { subaccountId: t.arg.string({ required: false }) },
-    resolve: async (_root, args, ctx) => onePage(await portfolio(ctx.db, ctx.venues, requestScope(ctx), args)),
+    resolve: async (_root, args, ctx) => {
+      const scope = requestScope(ctx);
+      await checkFilterIds(ctx.db, scope, args, { live: true });
+      return onePage(await portfolio(ctx.db, ctx.venues, scope, args));
+    },
   }),
 }));
 

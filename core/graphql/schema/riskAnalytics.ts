@@ -1,6 +1,7 @@
 import { pnlHistory, riskStats, type PnlDay, type RiskStats } from '../../services/riskAnalytics';
 import { venueName } from '../../domain/venues';
 import { builder } from '../builder';
+import { checkFilterIds } from '../filterIds';
 import { requestScope } from '../context';
 import { pageOf } from './page';
 
@@ -91,7 +92,11 @@ builder.queryFields((t) => ({
   riskStats: t.field({
     type: RiskStatsType,
     args: { subaccountId: t.arg.string({ required: false }) },
-    resolve: (_root, args, ctx) => riskStats(ctx.db, ctx.venues, requestScope(ctx), args),
+    resolve: async (_root, args, ctx) => {
+      const scope = requestScope(ctx);
+      await checkFilterIds(ctx.db, scope, args, { live: true });
+      return riskStats(ctx.db, ctx.venues, scope, args);
+    },
   }),
   pnlHistory: t.field({
     type: PnlDayPage,
@@ -100,7 +105,11 @@ builder.queryFields((t) => ({
       from: t.arg.string({ required: false, description: 'First UTC day, YYYY-MM-DD; 29 days before `to` when left out.' }),
       to: t.arg.string({ required: false, description: 'Last UTC day, YYYY-MM-DD; today when left out.' }),
     },
-    resolve: async (_root, args, ctx) => ({ data: await pnlHistory(ctx.db, requestScope(ctx), args), hasMore: false, nextCursor: null }),
+    resolve: async (_root, args, ctx) => {
+      const scope = requestScope(ctx);
+      await checkFilterIds(ctx.db, scope, args, { live: true });
+      return { data: await pnlHistory(ctx.db, scope, args), hasMore: false, nextCursor: null };
+    },
   }),
 }));
 
