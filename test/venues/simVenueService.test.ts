@@ -197,14 +197,14 @@ describe('the service refuses malformed calls in its error envelope', () => {
     fetch(`${url}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}`, ...headers } });
 
   it.each([
-    ['no secret', '/v1/sim-kalshi/getOrder', '{"clientOrderId":"a"}', { authorization: '' }, 401, 'unauthorized'],
-    ['an unknown venue', '/v1/nasdaq/getOrder', '{"clientOrderId":"a"}', {}, 404, 'not_found'],
-    ['an unknown method', '/v1/sim-kalshi/settle', '{}', {}, 404, 'not_found'],
-    ['a body that is not JSON', '/v1/sim-kalshi/getOrder', '{', {}, 400, 'invalid_json'],
-    ['a body of the wrong shape', '/v1/sim-kalshi/listFills', '{"limit":0}', {}, 400, 'invalid_request'],
-    ['an unknown field', '/v1/sim-kalshi/getOrder', '{"clientOrderId":"a","x":1}', {}, 400, 'invalid_request'],
-    ['a restore price that is not a decimal', '/v1/sim-kalshi/restoreRestingOrders', '{"orders":[{"clientOrderId":"a","venueMarketId":"CPI-ABOVE-3","side":"yes","action":"buy","price":"1e-1","remainingQuantity":"1"}]}', {}, 400, 'invalid_request'],
-    ['not JSON at all', '/v1/sim-kalshi/getOrder', '{}', { 'content-type': 'text/plain' }, 415, 'unsupported_media_type'],
+    ['no secret', '/venue/sim-kalshi/getOrder', '{"clientOrderId":"a"}', { authorization: '' }, 401, 'unauthorized'],
+    ['an unknown venue', '/venue/nasdaq/getOrder', '{"clientOrderId":"a"}', {}, 404, 'not_found'],
+    ['an unknown method', '/venue/sim-kalshi/settle', '{}', {}, 404, 'not_found'],
+    ['a body that is not JSON', '/venue/sim-kalshi/getOrder', '{', {}, 400, 'invalid_json'],
+    ['a body of the wrong shape', '/venue/sim-kalshi/listFills', '{"limit":0}', {}, 400, 'invalid_request'],
+    ['an unknown field', '/venue/sim-kalshi/getOrder', '{"clientOrderId":"a","x":1}', {}, 400, 'invalid_request'],
+    ['a restore price that is not a decimal', '/venue/sim-kalshi/restoreRestingOrders', '{"orders":[{"clientOrderId":"a","venueMarketId":"CPI-ABOVE-3","side":"yes","action":"buy","price":"1e-1","remainingQuantity":"1"}]}', {}, 400, 'invalid_request'],
+    ['not JSON at all', '/venue/sim-kalshi/getOrder', '{}', { 'content-type': 'text/plain' }, 415, 'unsupported_media_type'],
   ])('%s: %s', async (_what, path, body, headers, status, code) => {
     const { url } = await simService();
     const response = await post(url, path, body, headers);

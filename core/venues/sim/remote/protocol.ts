@@ -1,6 +1,6 @@
 /**
  * The simulated venues' network protocol (docs/simulated-venues.md "As a service"): one JSON call
- * per `Venue` method, `POST /v1/<venue>/<method>` with the method's arguments as the body and the
+ * per `Venue` method, `POST /venue/<venue>/<method>` with the method's arguments as the body and the
  * shared secret in `Authorization: Bearer …`. Prices and quantities are decimal strings, as in the
  * `Venue` contract itself. Shared by the service (server.ts) and the cores' adapter (client.ts).
  */
@@ -84,7 +84,7 @@ export interface SimVenueAnswer<T> {
   error?: { code: string; message: string };
 }
 
-export const callPath = (venue: SimVenueName, method: SimVenueMethod) => `/v1/${venue}/${method}`;
+export const callPath = (venue: SimVenueName, method: SimVenueMethod) => `/venue/${venue}/${method}`;
 
 // --- answers, as the cores' adapter checks them: an answer of another shape is a protocol error ---
 

@@ -58,10 +58,10 @@ export function simVenueListener(venues: ReadonlyMap<string, SimVenue>, options:
       return { status: 'ok', instance };
     }
     if (!bearerTokenMatches(options.token, req.headers.authorization)) throw new Refusal(401, 'unauthorized', 'The shared secret is missing or wrong.');
-    const match = /^\/v1\/([a-z-]+)\/([A-Za-z]+)$/.exec(pathname);
+    const match = /^\/venue\/([a-z-]+)\/([A-Za-z]+)$/.exec(pathname);
     const venue = match ? venues.get(match[1]) : undefined;
     const method = match && (SIM_VENUE_METHODS as readonly string[]).includes(match[2]) ? (match[2] as SimVenueMethod) : undefined;
-    if (!venue || !method) throw new Refusal(404, 'not_found', `No such call; calls are POST /v1/{${SIM_VENUE_NAMES.join('|')}}/{${SIM_VENUE_METHODS.join('|')}}.`);
+    if (!venue || !method) throw new Refusal(404, 'not_found', `No such call; calls are POST /venue/{${SIM_VENUE_NAMES.join('|')}}/{${SIM_VENUE_METHODS.join('|')}}.`);
     if (req.method !== 'POST') throw new Refusal(405, 'method_not_allowed', 'Calls are POST.');
     return call(venue, method, await readJson(req));
   }
