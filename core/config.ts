@@ -53,7 +53,8 @@ const schema = z.object({
   SCHEDULER_STALE_MS: integer.pipe(z.number().min(1000).max(3_600_000)).default(30_000),
   SIM_STARTING_BALANCE: z
     .string()
-    .refine((value) => isStorableDecimalString(value) && !value.startsWith('-'), 'must be a non-negative decimal')
+    // Below a trillion, as a subaccount's own starting_balance (services/subaccounts.ts MAX_STARTING_BALANCE).
+    .refine((value) => isStorableDecimalString(value) && !value.startsWith('-') && Number(value) < 1e12, 'must be a non-negative decimal below 1000000000000')
     .default('100000'),
   /**
    * Kalshi Trade API v2 base URLs per credential environment (docs.kalshi.com, 2026-08; docs/VENUES.md).

@@ -84,6 +84,8 @@ export const DECIMAL_PATTERNS = {
   price: `^0{1,18}\\.(?=\\d*[1-9])\\d{1,6}0{0,12}$`,
   /** A complex order's worst price: as a price, on the planner's grid of 4 decimal places. */
   limitPrice: `^0{1,18}\\.(?=\\d*[1-9])\\d{1,4}0{0,14}$`,
+  /** A test subaccount's starting cash: below one trillion, so that trading profits can never push cash past its column. */
+  balance: `^\\d{1,12}${FRACTION}$`,
 } as const;
 type DecimalSign = keyof typeof DECIMAL_PATTERNS;
 const SIGN_RULE: Record<DecimalSign, string> = {
@@ -91,6 +93,7 @@ const SIGN_RULE: Record<DecimalSign, string> = {
   positive: 'must be greater than 0',
   price: 'must be greater than 0 and less than 1',
   limitPrice: 'must be greater than 0 and less than 1, at most 4 decimal places',
+  balance: 'must be at least 0 and below 1,000,000,000,000',
 };
 const decimalOf = (sign: DecimalSign) =>
   z
@@ -104,6 +107,7 @@ const decimal = decimalOf('nonNegative');
 const positive = decimalOf('positive');
 const price = decimalOf('price');
 const limitPrice = decimalOf('limitPrice');
+const balance = decimalOf('balance');
 const timestamp = z.iso
   .datetime({ offset: true })
   .refine((value) => isStorableInstant(new Date(value)), INSTANT_RULE)
@@ -308,7 +312,7 @@ export const ROUTES: Route[] = [
     auth: 'api_key', session: true, bodyVariable: 'input',
     body: z.strictObject({
       name: z.string().min(1).max(100),
-      starting_balance: decimal.optional().describe('Test keys only: simulated cash in dollars.'),
+      starting_balance: balance.optional().describe('Test keys only: simulated cash in dollars, below 1,000,000,000,000.'),
     }),
     errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type'],
   },

@@ -59,6 +59,8 @@ export const STORAGE_RULE = `must have at most ${STORAGE_SCALE} decimal places (
 
 interface Bounds {
   min?: string;
+  /** Exclusive upper bound. */
+  below?: string;
   positive?: boolean;
 }
 
@@ -88,6 +90,9 @@ function checkBounds(param: string, parsed: Decimal, options: Bounds): Decimal {
   if (options.positive && parsed.lte(0)) throw invalidRequest(param, `${param} must be greater than 0.`);
   if (options.min !== undefined && parsed.lt(options.min)) {
     throw invalidRequest(param, `${param} must be at least ${options.min}.`);
+  }
+  if (options.below !== undefined && parsed.gte(options.below)) {
+    throw invalidRequest(param, `${param} must be below ${options.below}.`);
   }
   return parsed;
 }

@@ -7,6 +7,11 @@ import { WORKING_STATUSES } from '../domain/orderLifecycle';
 import { DEFAULT_RISK_LIMITS } from '../domain/riskLimits';
 import { inScope, type Scope } from './scope';
 
+/**
+ * A test subaccount's starting cash is below one trillion dollars: its cash column holds up to 10^18,
+ * so no run of profits can push it past what PostgreSQL stores.
+ */
+export const MAX_STARTING_BALANCE = '1000000000000';
 
 export async function createSubaccount(
   db: Db,
@@ -20,7 +25,7 @@ export async function createSubaccount(
   let cashBalance = new Decimal(0);
   if (scope.environment === 'test') {
     cashBalance = input.startingBalance != null
-      ? parseStorableDecimal('startingBalance', input.startingBalance, { min: '0' })
+      ? parseStorableDecimal('startingBalance', input.startingBalance, { min: '0', below: MAX_STARTING_BALANCE })
       : new Decimal(defaultStartingBalance);
   } else if (input.startingBalance != null) {
     throw invalidRequest('startingBalance', 'startingBalance is for test subaccounts; live balances come from the venues.');

@@ -160,6 +160,15 @@ describe('the error envelope for every kind of bad request', () => {
     expect(envelopeOf(response)).toMatchObject({ code: 'invalid_request', param: 'cursor' });
   });
 
+  it('a starting balance of a trillion or more is refused, so that profits can never overflow the cash column; just below is accepted', async () => {
+    const refused = await call(base, 'POST', '/v1/subaccounts', { key: secret, body: { name: 'rich', starting_balance: '1000000000000' } });
+    expect(refused.status).toBe(400);
+    expect(envelopeOf(refused)).toMatchObject({ code: 'invalid_request', param: 'starting_balance' });
+    const accepted = await call(base, 'POST', '/v1/subaccounts', { key: secret, body: { name: 'rich enough', starting_balance: '999999999999.999999' } });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.cash_balance).toBe('999999999999.999999');
+  });
+
   it('a bad decimal in a body names its field', async () => {
     const created = await call(base, 'POST', '/v1/subaccounts', { key: secret, body: { name: 'limits' } });
     const response = await call(base, 'PUT', `/v1/risk_limits/${created.body.id}`, {

@@ -146,6 +146,8 @@ describe('storage bounds of numeric(24,6)', () => {
     expect(errorOf(() => parseStorableDecimal('starting_balance', '0.0000001'))).toMatchObject({ param: 'starting_balance' });
     expect(errorOf(() => parseStorableDecimal('starting_balance', 'abc')).message).toContain('decimal string');
     expect(errorOf(() => parseStorableDecimal('starting_balance', '-1', { min: '0' })).message).toContain('at least 0');
+    expect(errorOf(() => parseStorableDecimal('starting_balance', '1000000000000', { min: '0', below: '1000000000000' })).message).toContain('below 1000000000000');
+    expect(parseStorableDecimal('starting_balance', '999999999999.999999', { min: '0', below: '1000000000000' }).toFixed()).toBe('999999999999.999999');
     expect(parseStorableDecimal('starting_balance', '100.250000000').toFixed()).toBe('100.25');
   });
 });
