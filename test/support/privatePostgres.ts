@@ -38,12 +38,21 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   if (asRoot) await run('chown', ['postgres', dir]);
   const pgRun = (program: string, args: string[]) =>
     asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(bin, program), ...args]) : run(path.join(bin, program), args);
-  const port = await closedPort();
+  let port = await closedPort();
   await pgRun('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync']);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off`;
-  const start = async () => void (await pgRun('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start']));
+  const options = () => `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off`;
+  const start = async () => void (await pgRun('pg_ctl', ['-D', data, '-o', options(), '-l', path.join(dir, 'log'), '-w', 'start']));
   const stop = async () => void (await pgRun('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']));
-  await start();
+  // The free port may be taken by another suite before PostgreSQL binds it: then another port, twice more.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await start();
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      port = await closedPort();
+    }
+  }
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     start,

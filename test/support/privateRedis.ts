@@ -12,7 +12,7 @@ export interface PrivateRedis {
  * disk): a suite that stops Redis cannot stop the one the other suites share.
  */
 export async function startPrivateRedis(): Promise<PrivateRedis> {
-  const port = await closedPort();
+  let port = await closedPort();
   let child: ChildProcess | undefined;
   const start = async () => {
     const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -34,6 +34,15 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     running.kill('SIGKILL');
     await exited;
   };
-  await start();
+  // The free port may be taken by another suite before Redis binds it: then another port, twice more.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await start();
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      port = await closedPort();
+    }
+  }
   return { url: `redis://127.0.0.1:${port}`, start, stop };
 }
