@@ -50,3 +50,16 @@ export async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+/** Starts something on a free loopback port, on another one if it was taken meanwhile (three tries): the port it runs on. */
+export async function startOnFreePort(start: (port: number) => Promise<void>, attempts = 3): Promise<number> {
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await closedPort();
+    try {
+      await start(port);
+      return port;
+    } catch (error) {
+      if (attempt === attempts) throw error;
+    }
+  }
+}

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { closedPort } from './http';
+import { startOnFreePort } from './http';
 
 const run = promisify(execFile);
 
@@ -38,21 +38,15 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   if (asRoot) await run('chown', ['postgres', dir]);
   const pgRun = (program: string, args: string[]) =>
     asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(bin, program), ...args]) : run(path.join(bin, program), args);
-  let port = await closedPort();
+  let port = 0;
   await pgRun('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync']);
   const options = () => `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off`;
   const start = async () => void (await pgRun('pg_ctl', ['-D', data, '-o', options(), '-l', path.join(dir, 'log'), '-w', 'start']));
   const stop = async () => void (await pgRun('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']));
-  // The free port may be taken by another suite before PostgreSQL binds it: then another port, twice more.
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await start();
-      break;
-    } catch (error) {
-      if (attempt === 3) throw error;
-      port = await closedPort();
-    }
-  }
+  port = await startOnFreePort(async (free) => {
+    port = free;
+    await start();
+  });
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     start,

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closedPort } from './http';
+import { startOnFreePort } from './http';
 
 export interface PrivateRedis {
   url: string;
@@ -12,7 +12,7 @@ export interface PrivateRedis {
  * disk): a suite that stops Redis cannot stop the one the other suites share.
  */
 export async function startPrivateRedis(): Promise<PrivateRedis> {
-  let port = await closedPort();
+  let port = 0;
   let child: ChildProcess | undefined;
   const start = async () => {
     const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -34,15 +34,9 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     running.kill('SIGKILL');
     await exited;
   };
-  // The free port may be taken by another suite before Redis binds it: then another port, twice more.
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await start();
-      break;
-    } catch (error) {
-      if (attempt === 3) throw error;
-      port = await closedPort();
-    }
-  }
+  port = await startOnFreePort(async (free) => {
+    port = free;
+    await start();
+  });
   return { url: `redis://127.0.0.1:${port}`, start, stop };
 }
