@@ -171,7 +171,8 @@ describe('the Kalshi session: rate limits', () => {
     expect(outcomes.map((o) => o.kind)).toEqual(['answered', 'unavailable', 'unavailable']);
     // 10 tokens of a bucket of 18 refilled at 18/s: the second call is 2 tokens, about 112 ms, away.
     expect(outcomes[1]).toMatchObject({ reason: 'rate_wait_exceeded', attempts: 0, error: { code: 'rate_limited', retryAfterSeconds: 1 } });
-    expect((outcomes[1] as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(100);
+    // At most that: less if the clock moved on meanwhile (a loaded machine), never nothing.
+    expect((outcomes[1] as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(0);
     expect((outcomes[1] as { retryAfterMs: number }).retryAfterMs).toBeLessThanOrEqual(112);
     expect(fake.requestsSignedBy(alice.keyId)).toHaveLength(1);
   });
@@ -229,7 +230,7 @@ describe('the Kalshi session: lost answers', () => {
     const body = order();
     const started = Date.now();
     const outcome = await create(s, body);
-    expect(Date.now() - started).toBeLessThan(450);
+    expect(Date.now() - started).toBeLessThan(600); // answered by the timeout, not by the venue's delayed answer
     expect(outcome).toMatchObject({ kind: 'unknown', reason: 'timeout', attempts: 1, error: { code: 'venue_unavailable' } });
     expect(ordersWithClientId(fake, body.client_order_id)).toHaveLength(1);
     await new Promise((resolve) => setTimeout(resolve, 600));
@@ -238,7 +239,7 @@ describe('the Kalshi session: lost answers', () => {
     fake.injectFault({ fault: { kind: 'delay', ms: 600, placeBeforeDelay: false }, method: 'GET', pathPrefix: '/trade-api/v2/portfolio/balance' });
     const readStarted = Date.now();
     const read = await balance(s);
-    expect(Date.now() - readStarted).toBeLessThan(450);
+    expect(Date.now() - readStarted).toBeLessThan(600);
     expect(read).toMatchObject({ kind: 'unavailable', reason: 'timeout', error: { code: 'venue_unavailable' } });
   });
 
