@@ -16,9 +16,10 @@
  *   price = pUSD / shares, as the venue's own tick error shows ("Price (0.518990099009901) breaks
  *   minimum tick size rule: 0.01" reported by clients).
  * - Rules and their error strings: errors.ts (docs.polymarket.com "Error Codes").
- * - GTD: the venue documents a one-minute security threshold (an order meant to live 30 s carries
- *   expiration now + 60 + 30), so the fake refuses a GTD expiration less than 60 s ahead and lets
- *   the order expire 60 s before its `expiration`. Other order types must carry expiration 0.
+ * - GTD (docs.polymarket.com "Place orders" and "Orders overview"): an order leaves the book one
+ *   minute before its stated expiration (the venue's security threshold), and an expiration less
+ *   than 3 minutes ahead is refused. Other order types must carry expiration 0 (the docs only say
+ *   to omit it for GTC; refusing it elsewhere is the fake's choice).
  * - Trades: src/types/clob.ts `Trade` and `MakerOrder`. One trade per taker order's match, with
  *   every maker order it matched; each side reads it with `trader_side` TAKER or MAKER. A trade is
  *   MATCHED when made; MINED, CONFIRMED, RETRYING and FAILED come from the control API in this
@@ -41,6 +42,7 @@ const AMOUNT_SCALE = new Decimal(1_000_000);
 const PRICE_TICKS_PER_DOLLAR = 10_000;
 const UNITS_PER_SHARE = 100;
 const GTD_THRESHOLD_SECONDS = 60;
+const GTD_MIN_AHEAD_SECONDS = 180;
 
 export type OrderTypeName = 'GTC' | 'GTD' | 'FOK' | 'FAK';
 export type TradeStatus = 'MATCHED' | 'MINED' | 'CONFIRMED' | 'RETRYING' | 'FAILED';
@@ -195,7 +197,7 @@ export class PolymarketExchange {
     const expiration = order.expiration;
     let expiresAtMs: number | null = null;
     if (orderType === 'GTD') {
-      if (expiration < BigInt(Math.floor(nowMs / 1000) + GTD_THRESHOLD_SECONDS)) return clobErrors.invalidExpiration();
+      if (expiration < BigInt(Math.floor(nowMs / 1000) + GTD_MIN_AHEAD_SECONDS)) return clobErrors.invalidExpiration();
       expiresAtMs = (Number(expiration) - GTD_THRESHOLD_SECONDS) * 1000;
     } else if (expiration !== 0n) {
       return clobErrors.invalidExpiration();

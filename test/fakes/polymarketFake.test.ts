@@ -221,6 +221,27 @@ describe('a crossing order from another account', () => {
   });
 });
 
+describe('a GTD order', () => {
+  it('needs an expiration at least 3 minutes ahead, and leaves the book one minute before it', async () => {
+    await fake.close();
+    let nowMs = Date.UTC(2026, 6, 1, 12, 0, 0);
+    fake = await PolymarketFake.start({ accounts: [alice.account], clock: () => nowMs });
+    const seconds = () => Math.floor(nowMs / 1000);
+    const gtd = async (expiration: number) => {
+      const payload = await signedPayload(alice, limit({ expiration }), OrderType.GTD);
+      return call(fake, alice, 'POST', '/order', payload, { timestampSeconds: seconds() });
+    };
+    expect(await gtd(seconds() + 179)).toEqual({ status: 400, body: { error: 'invalid expiration' } });
+    const placed = await gtd(seconds() + 240);
+    expect(placed.body.status).toBe('live');
+    nowMs += 179_000;
+    expect((await call(fake, alice, 'GET', '/data/orders', undefined, { timestampSeconds: seconds() })).body.data).toEqual([expect.objectContaining({ id: placed.body.orderID, order_type: 'GTD' })]);
+    nowMs += 1_000;
+    expect((await call(fake, alice, 'GET', '/data/orders', undefined, { timestampSeconds: seconds() })).body.data).toEqual([]);
+    expect((await call(fake, null, 'GET', `/book?token_id=${TOKEN}`)).body.bids).toEqual([]);
+  });
+});
+
 describe('cancel', () => {
   it('removes the order from the book and the open orders; a second cancel, or another account\'s, cancels nothing', async () => {
     const placed = await call(fake, alice, 'POST', '/order', await signedPayload(alice, limit()));
