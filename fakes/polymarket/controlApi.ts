@@ -1,0 +1,142 @@
+/**
+ * The Polymarket fake's test-control API under `/_fake/` (only when started with
+ * `controlApi: true`). Not part of Polymarket's API; JSON in, JSON out, no authentication.
+ *
+ *   POST   /_fake/accounts  {api_key, secret, passphrase, signer_address, signature_type?, funder_address?}
+ *                           register an API key and the account behind it (signature type 0 EOA by
+ *                           default; the funder defaults to the signer, and is required for 1, 2, 3)
+ *   POST   /_fake/tokens    {token_id, condition_id, outcome?, tick_size, min_order_size, neg_risk?}
+ *   POST   /_fake/trades/{trade_id}/status  {status: MINED|CONFIRMED|RETRYING|FAILED}
+ *   POST   /_fake/faults    {kind, ms?, place_before_delay?, status?, method?, path_prefix?, times?}
+ *   DELETE /_fake/faults
+ *   GET    /_fake/requests  what arrived: method, path, API key (when verified), status, refusal reason
+ *   GET    /_fake/orders    every order the exchange holds
+ *
+ * Fault kinds are the Kalshi fake's (fakes/kalshi/faults.ts), reused as they are.
+ */
+import { getAddress } from 'viem';
+import { z } from 'zod';
+import type { FaultRule, HttpFault } from '../kalshi/faults';
+import type { ClobAnswer } from './errors';
+import type { FakeAccount, OrderRecord, PolymarketExchange, TradeStatus } from './exchange';
+import { isTickSize, type TokenSeed } from './markets';
+
+const answer = (status: number, body: unknown): ClobAnswer => ({ status, body });
+const bad = (message: string): ClobAnswer => answer(400, { error: message });
+
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/).transform((v) => getAddress(v.toLowerCase()));
+
+const accountBody = z
+  .object({
+    api_key: z.string().min(1),
+    secret: z.string().regex(/^[A-Za-z0-9+/_=-]+$/, 'secret must be base64 or base64url'),
+    passphrase: z.string().min(1),
+    signer_address: address,
+    signature_type: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]).default(0),
+    funder_address: address.optional(),
+  })
+  .refine((b) => b.signature_type === 0 || b.funder_address !== undefined, { message: 'funder_address is required for signature types 1, 2 and 3' });
+
+const tokenBody = z.object({
+  token_id: z.string().regex(/^[0-9]{1,78}$/),
+  condition_id: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
+  outcome: z.string().default('Yes'),
+  tick_size: z.string().refine(isTickSize, 'tick_size must be one of 0.1, 0.01, 0.005, 0.0025, 0.001, 0.0001'),
+  min_order_size: z.string().regex(/^[0-9]+(\.[0-9]{1,2})?$/),
+  neg_risk: z.boolean().default(false),
+});
+
+/** What the control API drives: the fake server (server.ts), named here so the two do not import each other. */
+export interface PolymarketFakeControls {
+  readonly exchange: PolymarketExchange;
+  readonly requests: readonly unknown[];
+  addAccount(account: FakeAccount): void;
+  addToken(token: TokenSeed): void;
+  injectFault(rule: FaultRule): void;
+  clearFaults(): void;
+}
+
+function toFault(body: Record<string, unknown>): HttpFault | string {
+  switch (body.kind) {
+    case 'accept_then_drop':
+      return { kind: 'accept_then_drop' };
+    case 'delay':
+      if (typeof body.ms !== 'number' || body.ms < 0) return 'delay needs ms >= 0';
+      return { kind: 'delay', ms: body.ms, placeBeforeDelay: body.place_before_delay === true };
+    case 'server_error':
+      if (typeof body.status !== 'number' || body.status < 500 || body.status > 599) return 'server_error needs a 5xx status';
+      return { kind: 'server_error', status: body.status };
+    case 'rate_limit':
+      return { kind: 'rate_limit' };
+    default:
+      return 'kind must be accept_then_drop, delay, server_error or rate_limit';
+  }
+}
+
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0]!;
+  return `${issue.path.join('.') || 'body'}: ${issue.message}`;
+}
+
+export function handleControl(fake: PolymarketFakeControls, method: string, path: string, raw: string): ClobAnswer {
+  let body: Record<string, unknown> = {};
+  if (raw !== '') {
+    try {
+      const parsed = JSON.parse(raw) as unknown;
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return bad('body must be a JSON object');
+      body = parsed as Record<string, unknown>;
+    } catch {
+      return bad('body must be a JSON object');
+    }
+  }
+
+  if (method === 'POST' && path === '/_fake/accounts') {
+    const parsed = accountBody.safeParse(body);
+    if (!parsed.success) return bad(firstIssue(parsed.error));
+    const b = parsed.data;
+    fake.addAccount({
+      apiKey: b.api_key,
+      secret: b.secret,
+      passphrase: b.passphrase,
+      ownerAddress: b.signer_address,
+      signatureType: b.signature_type,
+      funderAddress: b.funder_address ?? b.signer_address,
+    });
+    // Never echo the secret or passphrase.
+    return answer(200, { api_key: b.api_key, signer_address: b.signer_address, signature_type: b.signature_type, funder_address: b.funder_address ?? b.signer_address });
+  }
+  if (method === 'POST' && path === '/_fake/tokens') {
+    const parsed = tokenBody.safeParse(body);
+    if (!parsed.success) return bad(firstIssue(parsed.error));
+    const b = parsed.data;
+    fake.addToken({ tokenId: b.token_id, conditionId: b.condition_id.toLowerCase(), outcome: b.outcome, tickSize: b.tick_size as TokenSeed['tickSize'], minOrderSize: b.min_order_size, negRisk: b.neg_risk });
+    return answer(200, { token_id: b.token_id });
+  }
+  const tradeStatus = /^\/_fake\/trades\/([^/]+)\/status$/.exec(path);
+  if (method === 'POST' && tradeStatus) {
+    const status = z.enum(['MINED', 'CONFIRMED', 'RETRYING', 'FAILED']).safeParse(body.status);
+    if (!status.success) return bad('status must be MINED, CONFIRMED, RETRYING or FAILED');
+    const result = fake.exchange.setTradeStatus(decodeURIComponent(tradeStatus[1]!), status.data as TradeStatus);
+    if (!result.ok) return answer(result.reason === 'unknown trade' ? 404 : 409, { error: result.reason });
+    return answer(200, { id: result.trade.id, status: result.trade.status, transaction_hash: result.trade.transactionHash });
+  }
+  if (method === 'POST' && path === '/_fake/faults') {
+    const fault = toFault(body);
+    if (typeof fault === 'string') return bad(fault);
+    const times = body.times === 'infinite' ? Infinity : typeof body.times === 'number' ? body.times : 1;
+    const str = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : undefined);
+    fake.injectFault({ fault, method: str('method'), pathPrefix: str('path_prefix'), times });
+    return answer(200, { ok: true });
+  }
+  if (method === 'DELETE' && path === '/_fake/faults') {
+    fake.clearFaults();
+    return answer(200, { ok: true });
+  }
+  if (method === 'GET' && path === '/_fake/requests') return answer(200, { requests: fake.requests });
+  if (method === 'GET' && path === '/_fake/orders') {
+    return answer(200, {
+      orders: fake.exchange.allOrders().map((o: OrderRecord) => ({ id: o.id, api_key: o.apiKey, asset_id: o.token.tokenId, side: o.side, price: o.price, status: o.status, order_type: o.orderType })),
+    });
+  }
+  return answer(404, { error: 'unknown control route' });
+}

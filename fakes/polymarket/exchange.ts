@@ -1,0 +1,465 @@
+/**
+ * The Polymarket fake's exchange state: accounts (API keys), one price-time book per token (the
+ * project's matching engine, core/domain/matching, in 0.0001 price ticks and 0.01-share units),
+ * orders and trades, with the CLOB V2 rules the venue enforces on `POST /order`.
+ *
+ * Sources (github.com/Polymarket/clob-client-v2 at f3e1a05 unless said otherwise):
+ * - Request body: src/types/ordersV2.ts `NewOrderV2` {order, owner (the API key), orderType
+ *   GTC|FOK|GTD|FAK (src/types/clob.ts OrderType), deferExec, postOnly}.
+ * - Answer: src/types/clob.ts `OrderResponse` {success, errorMsg, orderID, tradeIDs?, status,
+ *   takingAmount, makingAmount}; status "live" (rests) or "matched" (traded on arrival), as the
+ *   venue's create-order docs list them.
+ * - The order id is the order's EIP-712 hash (docs.polymarket.com cancel examples use the hash;
+ *   the client's `OrderPayload` is {orderID}).
+ * - Price and size come from the signed amounts (6 decimals): BUY makerAmount = pUSD paid and
+ *   takerAmount = shares, SELL the reverse (src/order-builder/helpers/getOrderRawAmounts.ts); so
+ *   price = pUSD / shares, as the venue's own tick error shows ("Price (0.518990099009901) breaks
+ *   minimum tick size rule: 0.01" reported by clients).
+ * - Rules and their error strings: errors.ts (docs.polymarket.com "Error Codes").
+ * - GTD (docs.polymarket.com "Place orders" and "Orders overview"): an order leaves the book one
+ *   minute before its stated expiration (the venue's security threshold), and an expiration less
+ *   than 3 minutes ahead is refused. Other order types must carry expiration 0 (the docs only say
+ *   to omit it for GTC; refusing it elsewhere is the fake's choice).
+ * - Trades: src/types/clob.ts `Trade` and `MakerOrder`. One trade per taker order's match, with
+ *   every maker order it matched; each side reads it with `trader_side` TAKER or MAKER. A trade is
+ *   MATCHED when made; MINED, CONFIRMED, RETRYING and FAILED come from the control API in this
+ *   increment (the transitions the venue's user channel reports).
+ *
+ * Not modelled yet: balances and allowances ("not enough balance / allowance"), fees, matching a
+ * token against its complement, self-trade rules, the min size of market (FOK/FAK) orders.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { hashTypedData } from 'viem';
+import { z } from 'zod';
+import { Decimal } from '../../core/domain/decimals';
+import { MatchingEngine, type FillEvent } from '../../core/domain/matching';
+import { clobErrors, type ClobAnswer } from './errors';
+import type { TokenSeed } from './markets';
+import { exchangeDomain, ORDER_V2_TYPE, verifyOrder, type PolymarketAccountKey, type WireOrderV2 } from './verify';
+
+/** 6-decimal fixed point of pUSD and of shares (src/config.ts COLLATERAL_TOKEN_DECIMALS). */
+const AMOUNT_SCALE = new Decimal(1_000_000);
+const PRICE_TICKS_PER_DOLLAR = 10_000;
+const UNITS_PER_SHARE = 100;
+const GTD_THRESHOLD_SECONDS = 60;
+const GTD_MIN_AHEAD_SECONDS = 180;
+
+export type OrderTypeName = 'GTC' | 'GTD' | 'FOK' | 'FAK';
+export type TradeStatus = 'MATCHED' | 'MINED' | 'CONFIRMED' | 'RETRYING' | 'FAILED';
+
+const NEXT: Record<TradeStatus, readonly TradeStatus[]> = {
+  MATCHED: ['MINED', 'RETRYING', 'FAILED'],
+  MINED: ['CONFIRMED', 'RETRYING', 'FAILED'],
+  RETRYING: ['MINED', 'FAILED'],
+  CONFIRMED: [],
+  FAILED: [],
+};
+
+export interface FakeAccount extends PolymarketAccountKey {
+  readonly apiKey: string;
+  /** base64 or base64url, as the venue hands it out. */
+  readonly secret: string;
+  readonly passphrase: string;
+}
+
+export interface OrderRecord {
+  readonly id: string;
+  readonly apiKey: string;
+  readonly makerAddress: string;
+  readonly token: TokenSeed;
+  readonly side: 'BUY' | 'SELL';
+  readonly price: string;
+  readonly originalUnits: number;
+  matchedUnits: number;
+  status: 'LIVE' | 'MATCHED' | 'CANCELED' | 'EXPIRED';
+  readonly orderType: OrderTypeName;
+  readonly expiration: string;
+  /** When a GTD order leaves the book (ms); null for none. */
+  readonly expiresAtMs: number | null;
+  readonly createdAtSeconds: number;
+  readonly associateTrades: string[];
+}
+
+interface MakerFill {
+  readonly order: OrderRecord;
+  readonly units: number;
+  readonly priceTicks: number;
+}
+
+export interface TradeRecord {
+  readonly id: string;
+  readonly taker: OrderRecord;
+  readonly units: number;
+  /** pUSD exchanged, exact. */
+  readonly notional: Decimal;
+  readonly makers: readonly MakerFill[];
+  readonly matchTimeSeconds: number;
+  status: TradeStatus;
+  lastUpdateSeconds: number;
+  transactionHash: string;
+}
+
+const postOrderBody = z.object({
+  order: z.record(z.string(), z.unknown()),
+  owner: z.string().min(1),
+  orderType: z.enum(['GTC', 'GTD', 'FOK', 'FAK']),
+  deferExec: z.boolean().optional(),
+  postOnly: z.boolean().optional(),
+});
+
+const ok = (body: unknown): ClobAnswer => ({ status: 200, body });
+
+function ticksToText(ticks: number, tick: string): string {
+  return new Decimal(ticks).div(PRICE_TICKS_PER_DOLLAR).toFixed(Math.max(new Decimal(tick).decimalPlaces(), 2));
+}
+
+function unitsToShares(units: number): string {
+  return new Decimal(units).div(UNITS_PER_SHARE).toString();
+}
+
+export class PolymarketExchange {
+  private readonly engine = new MatchingEngine();
+  private readonly tokens = new Map<string, TokenSeed>();
+  private readonly accounts = new Map<string, FakeAccount>();
+  private readonly orders = new Map<string, OrderRecord>();
+  private readonly trades: TradeRecord[] = [];
+  private readonly lastTradePrice = new Map<string, string>();
+
+  constructor(
+    readonly chainId: number,
+    tokens: readonly TokenSeed[],
+    private readonly clock: () => number,
+  ) {
+    for (const token of tokens) this.addToken(token);
+  }
+
+  addToken(token: TokenSeed): void {
+    this.tokens.set(token.tokenId, token);
+    this.engine.openMarket(token.tokenId);
+  }
+
+  addAccount(account: FakeAccount): void {
+    this.accounts.set(account.apiKey, account);
+  }
+
+  account(apiKey: string): FakeAccount | undefined {
+    return this.accounts.get(apiKey);
+  }
+
+  token(tokenId: string): TokenSeed | undefined {
+    return this.tokens.get(tokenId);
+  }
+
+  allOrders(): OrderRecord[] {
+    return [...this.orders.values()];
+  }
+
+  /** GTD orders whose time has come leave the book (checked before every request). */
+  expireOrders(): void {
+    const now = this.clock();
+    for (const order of this.orders.values()) {
+      if (order.status === 'LIVE' && order.expiresAtMs !== null && order.expiresAtMs <= now) {
+        this.engine.cancel(order.id);
+        order.status = 'EXPIRED';
+      }
+    }
+  }
+
+  async postOrder(account: FakeAccount, rawBody: unknown): Promise<ClobAnswer> {
+    const body = postOrderBody.safeParse(rawBody);
+    if (!body.success) return clobErrors.invalidOrderPayload();
+    const { orderType, postOnly = false } = body.data;
+    if (body.data.owner !== account.apiKey) return clobErrors.orderOwnerNotApiKeyOwner();
+    const token = typeof body.data.order.tokenId === 'string' ? this.tokens.get(body.data.order.tokenId) : undefined;
+    if (token === undefined) return clobErrors.invalidOrderPayload();
+    if (postOnly && (orderType === 'FOK' || orderType === 'FAK')) return clobErrors.invalidOrderPayload();
+
+    const verdict = await verifyOrder(body.data.order, account, { chainId: this.chainId, negRisk: token.negRisk });
+    if (!verdict.ok) return refusalFor(verdict.reason);
+    const order = verdict.order;
+    const id = orderHash(order, this.chainId, token.negRisk);
+    if (this.orders.has(id)) return clobErrors.duplicated(id);
+
+    const [paid, shares] = order.side === 'BUY' ? [order.makerAmount, order.takerAmount] : [order.takerAmount, order.makerAmount];
+    if (shares === 0n || paid === 0n) return clobErrors.invalidOrderPayload();
+    const price = new Decimal(paid.toString()).div(shares.toString());
+    const size = new Decimal(shares.toString()).div(AMOUNT_SCALE);
+    const tick = new Decimal(token.tickSize);
+    if (!price.mod(tick).isZero() || price.lt(tick) || price.gt(new Decimal(1).minus(tick))) {
+      return clobErrors.tickSize(id, price.toString(), token.tickSize);
+    }
+    const units = size.times(UNITS_PER_SHARE);
+    if (!units.isInteger()) return clobErrors.invalidOrderPayload();
+    const resting = orderType === 'GTC' || orderType === 'GTD';
+    if (resting && size.lt(token.minOrderSize)) return clobErrors.minSize(id, size.toString(), token.minOrderSize);
+
+    const nowMs = this.clock();
+    const expiration = order.expiration;
+    let expiresAtMs: number | null = null;
+    if (orderType === 'GTD') {
+      if (expiration < BigInt(Math.floor(nowMs / 1000) + GTD_MIN_AHEAD_SECONDS)) return clobErrors.invalidExpiration();
+      expiresAtMs = (Number(expiration) - GTD_THRESHOLD_SECONDS) * 1000;
+    } else if (expiration !== 0n) {
+      return clobErrors.invalidExpiration();
+    }
+
+    const priceTicks = price.times(PRICE_TICKS_PER_DOLLAR).toNumber();
+    const book = this.engine.book(token.tokenId)!;
+    if (postOnly) {
+      const crosses = order.side === 'BUY' ? (book.bestAskTicks() ?? Infinity) <= priceTicks : (book.bestBidTicks() ?? -Infinity) >= priceTicks;
+      if (crosses) return clobErrors.postOnlyCrosses();
+    }
+
+    const result = book.place({
+      type: 'limit',
+      orderId: id,
+      side: 'yes',
+      action: order.side === 'BUY' ? 'buy' : 'sell',
+      priceTicks,
+      quantity: units.toNumber(),
+      timeInForce: orderType === 'FOK' ? 'FOK' : orderType === 'FAK' ? 'IOC' : 'GTC',
+    });
+    if (result.status === 'rejected') return clobErrors.invalidOrderPayload();
+    if (orderType === 'FOK' && result.filledQuantity === 0) return clobErrors.fokNotFilled();
+    if (orderType === 'FAK' && result.filledQuantity === 0) return clobErrors.fakNoMatch();
+
+    const record: OrderRecord = {
+      id,
+      apiKey: account.apiKey,
+      makerAddress: order.maker,
+      token,
+      side: order.side,
+      price: ticksToText(priceTicks, token.tickSize),
+      originalUnits: units.toNumber(),
+      matchedUnits: result.filledQuantity,
+      status: result.status === 'resting' ? 'LIVE' : result.status === 'filled' ? 'MATCHED' : 'CANCELED',
+      orderType,
+      expiration: expiration.toString(),
+      expiresAtMs,
+      createdAtSeconds: Math.floor(nowMs / 1000),
+      associateTrades: [],
+    };
+    this.orders.set(id, record);
+    const trade = this.recordTrade(record, result.fills, token);
+    if (trade === null) return ok({ success: true, errorMsg: '', orderID: id, tradeIDs: [], status: 'live', takingAmount: '', makingAmount: '' });
+    const sharesText = unitsToShares(trade.units);
+    const notionalText = trade.notional.toString();
+    return ok({
+      success: true,
+      errorMsg: '',
+      orderID: id,
+      tradeIDs: [trade.id],
+      status: 'matched',
+      makingAmount: order.side === 'BUY' ? notionalText : sharesText,
+      takingAmount: order.side === 'BUY' ? sharesText : notionalText,
+    });
+  }
+
+  private recordTrade(taker: OrderRecord, fills: readonly FillEvent[], token: TokenSeed): TradeRecord | null {
+    const makers: MakerFill[] = [];
+    for (const fill of fills) {
+      if (fill.liquidity !== 'maker') continue;
+      const makerOrder = this.orders.get(fill.orderId)!;
+      makerOrder.matchedUnits += fill.quantity;
+      if (fill.remainingQuantity === 0) makerOrder.status = 'MATCHED';
+      makers.push({ order: makerOrder, units: fill.quantity, priceTicks: fill.priceTicks });
+    }
+    if (makers.length === 0) return null;
+    const nowSeconds = Math.floor(this.clock() / 1000);
+    const trade: TradeRecord = {
+      id: randomUUID(),
+      taker,
+      units: makers.reduce((sum, m) => sum + m.units, 0),
+      notional: makers.reduce((sum, m) => sum.plus(new Decimal(m.units).div(UNITS_PER_SHARE).times(m.priceTicks).div(PRICE_TICKS_PER_DOLLAR)), new Decimal(0)),
+      makers,
+      matchTimeSeconds: nowSeconds,
+      status: 'MATCHED',
+      lastUpdateSeconds: nowSeconds,
+      transactionHash: '',
+    };
+    this.trades.push(trade);
+    taker.associateTrades.push(trade.id);
+    for (const m of makers) if (!m.order.associateTrades.includes(trade.id)) m.order.associateTrades.push(trade.id);
+    this.lastTradePrice.set(token.tokenId, ticksToText(makers[makers.length - 1]!.priceTicks, token.tickSize));
+    return trade;
+  }
+
+  /** DELETE /order {orderID}: answers {canceled, not_canceled} (docs.polymarket.com "Cancel single order"). */
+  cancelOrder(account: FakeAccount, rawBody: unknown): ClobAnswer {
+    const body = z.object({ orderID: z.string() }).safeParse(rawBody);
+    if (!body.success) return clobErrors.invalidOrderPayload();
+    const id = body.data.orderID;
+    if (!/^0x[0-9a-fA-F]{64}$/.test(id)) return clobErrors.invalidOrderId();
+    const order = this.orders.get(id.toLowerCase());
+    if (order === undefined || order.apiKey !== account.apiKey || order.status !== 'LIVE') {
+      // The venue's reason for an order that is not open (recorded cancel answers, e.g. nautilus-polymarket test data).
+      return ok({ canceled: [], not_canceled: { [id]: 'already canceled or matched' } });
+    }
+    this.engine.cancel(order.id);
+    order.status = 'CANCELED';
+    return ok({ canceled: [order.id], not_canceled: {} });
+  }
+
+  /** GET /data/orders: the account's open orders, one page (next_cursor "LTE=", the client's END_CURSOR). */
+  openOrders(account: FakeAccount, query: URLSearchParams): ClobAnswer {
+    const id = query.get('id');
+    const market = query.get('market');
+    const assetId = query.get('asset_id');
+    const data = [...this.orders.values()]
+      .filter((o) => o.apiKey === account.apiKey && o.status === 'LIVE')
+      .filter((o) => (id === null || o.id === id.toLowerCase()) && (market === null || o.token.conditionId === market) && (assetId === null || o.token.tokenId === assetId))
+      .map(openOrderJson);
+    return ok({ data, next_cursor: 'LTE=', limit: 500, count: data.length });
+  }
+
+  /** GET /data/trades: trades the account took part in, as taker or maker. */
+  tradesFor(account: FakeAccount, query: URLSearchParams): ClobAnswer {
+    const id = query.get('id');
+    const market = query.get('market');
+    const assetId = query.get('asset_id');
+    const makerAddress = query.get('maker_address');
+    const before = query.get('before');
+    const after = query.get('after');
+    if ((before !== null && !/^\d+$/.test(before)) || (after !== null && !/^\d+$/.test(after))) return clobErrors.invalidTradeParams();
+    const data = this.trades
+      .map((trade) => ({ trade, side: traderSide(trade, account) }))
+      .filter((t): t is { trade: TradeRecord; side: 'TAKER' | 'MAKER' } => t.side !== null)
+      .filter(({ trade }) => (id === null || trade.id === id) && (market === null || trade.taker.token.conditionId === market) && (assetId === null || trade.taker.token.tokenId === assetId))
+      .filter(({ trade }) => makerAddress === null || trade.taker.makerAddress.toLowerCase() === makerAddress.toLowerCase() || trade.makers.some((m) => m.order.makerAddress.toLowerCase() === makerAddress.toLowerCase()))
+      .filter(({ trade }) => (before === null || trade.matchTimeSeconds < Number(before)) && (after === null || trade.matchTimeSeconds > Number(after)))
+      .map(({ trade, side }) => tradeJson(trade, side));
+    return ok({ data, next_cursor: 'LTE=', limit: 500, count: data.length });
+  }
+
+  /** GET /book?token_id=: the client's OrderBookSummary; best price LAST on each side, as the venue serves it. */
+  book(tokenId: string | null): ClobAnswer {
+    if (tokenId === null || !/^[0-9]{1,78}$/.test(tokenId)) return clobErrors.invalidTokenId();
+    const token = this.tokens.get(tokenId);
+    const book = token && this.engine.book(tokenId);
+    if (token === undefined || book === undefined) return clobErrors.noOrderbook();
+    const depth = book.depth();
+    const level = (l: { priceTicks: number; quantity: number }) => ({ price: ticksToText(l.priceTicks, token.tickSize), size: unitsToShares(l.quantity) });
+    const summary = {
+      market: token.conditionId,
+      asset_id: token.tokenId,
+      timestamp: String(this.clock()),
+      bids: depth.bids.map(level).reverse(),
+      asks: depth.asks.map(level).reverse(),
+      min_order_size: token.minOrderSize,
+      tick_size: token.tickSize,
+      neg_risk: token.negRisk,
+      hash: '',
+      last_trade_price: this.lastTradePrice.get(tokenId) ?? '',
+    };
+    return ok({ ...summary, hash: bookHash(summary) });
+  }
+
+  /** A trade's settlement moves on (the control API stands in for the chain in this increment). */
+  setTradeStatus(tradeId: string, status: TradeStatus): { ok: true; trade: TradeRecord } | { ok: false; reason: string } {
+    const trade = this.trades.find((t) => t.id === tradeId);
+    if (trade === undefined) return { ok: false, reason: 'unknown trade' };
+    if (!NEXT[trade.status].includes(status)) return { ok: false, reason: `a ${trade.status} trade cannot become ${status}` };
+    trade.status = status;
+    trade.lastUpdateSeconds = Math.floor(this.clock() / 1000);
+    if (status === 'MINED' && trade.transactionHash === '') trade.transactionHash = `0x${randomBytes(32).toString('hex')}`;
+    return { ok: true, trade };
+  }
+}
+
+/** The order's EIP-712 hash: its id on the venue. Built from the V2 struct in verify.ts. */
+export function orderHash(order: WireOrderV2, chainId: number, negRisk: boolean): string {
+  return hashTypedData({
+    domain: exchangeDomain({ chainId, negRisk }),
+    types: { Order: ORDER_V2_TYPE },
+    primaryType: 'Order',
+    message: {
+      salt: order.salt,
+      maker: order.maker,
+      signer: order.signer,
+      tokenId: order.tokenId,
+      makerAmount: order.makerAmount,
+      takerAmount: order.takerAmount,
+      side: order.side === 'BUY' ? 0 : 1,
+      signatureType: order.signatureType,
+      timestamp: order.timestamp,
+      metadata: order.metadata,
+      builder: order.builder,
+    },
+  });
+}
+
+/** The client's generateOrderBookSummaryHash (src/utilities.ts): SHA-1 of the summary's JSON with hash "". */
+function bookHash(summary: Record<string, unknown>): string {
+  return createHash('sha1').update(JSON.stringify({ ...summary, hash: '' })).digest('hex');
+}
+
+/** verify.ts reasons -> the venue's answers (errors.ts). */
+function refusalFor(reason: string): ClobAnswer {
+  if (reason.startsWith('invalid order field')) return clobErrors.invalidOrderPayload();
+  if (reason === 'signer is not the owner of the API key') return clobErrors.signerNotApiKeyAddress();
+  if (reason.startsWith('maker is not') || reason === 'EOA orders must have maker == signer' || reason.startsWith('POLY_1271 orders are signed')) {
+    return clobErrors.orderOwnerNotApiKeyOwner();
+  }
+  return clobErrors.invalidSignature();
+}
+
+function traderSide(trade: TradeRecord, account: FakeAccount): 'TAKER' | 'MAKER' | null {
+  if (trade.taker.apiKey === account.apiKey) return 'TAKER';
+  return trade.makers.some((m) => m.order.apiKey === account.apiKey) ? 'MAKER' : null;
+}
+
+function openOrderJson(order: OrderRecord) {
+  return {
+    id: order.id,
+    status: order.status,
+    owner: order.apiKey,
+    maker_address: order.makerAddress,
+    market: order.token.conditionId,
+    asset_id: order.token.tokenId,
+    side: order.side,
+    original_size: unitsToShares(order.originalUnits),
+    size_matched: unitsToShares(order.matchedUnits),
+    price: order.price,
+    associate_trades: [...order.associateTrades],
+    outcome: order.token.outcome,
+    created_at: order.createdAtSeconds,
+    expiration: order.expiration,
+    order_type: order.orderType,
+  };
+}
+
+function tradeJson(trade: TradeRecord, side: 'TAKER' | 'MAKER') {
+  const { taker } = trade;
+  const averagePrice = trade.notional.div(new Decimal(trade.units).div(UNITS_PER_SHARE));
+  return {
+    id: trade.id,
+    taker_order_id: taker.id,
+    market: taker.token.conditionId,
+    asset_id: taker.token.tokenId,
+    side: taker.side,
+    size: unitsToShares(trade.units),
+    fee_rate_bps: '0',
+    price: averagePrice.toString(),
+    status: trade.status,
+    match_time: String(trade.matchTimeSeconds),
+    last_update: String(trade.lastUpdateSeconds),
+    outcome: taker.token.outcome,
+    bucket_index: 0,
+    owner: taker.apiKey,
+    maker_address: taker.makerAddress,
+    maker_orders: trade.makers.map((m) => ({
+      order_id: m.order.id,
+      owner: m.order.apiKey,
+      maker_address: m.order.makerAddress,
+      matched_amount: unitsToShares(m.units),
+      price: ticksToText(m.priceTicks, m.order.token.tickSize),
+      fee_rate_bps: '0',
+      asset_id: m.order.token.tokenId,
+      outcome: m.order.token.outcome,
+      side: m.order.side,
+    })),
+    transaction_hash: trade.transactionHash,
+    err_msg: trade.status === 'FAILED' ? 'trade failed on chain (fake)' : null,
+    trader_side: side,
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * The tokens the Polymarket fake trades. On CLOB V2 every outcome token (a decimal uint256 id) has
+ * its own book with the market's tick size, minimum order size and neg-risk flag; the fields are
+ * those of the client's `OrderBookSummary` (src/types/clob.ts: `market` is the condition id,
+ * `asset_id` the token id, `tick_size`, `min_order_size`, `neg_risk`).
+ *
+ * The fake keeps one book per token and does not match a token against its complement (a YES bid
+ * against a NO bid, which the operator settles by minting): a cross-token match is not modelled.
+ */
+import { POLYMARKET_TICK_SIZES, type TickSize } from '../../core/venues/polymarket/signing';
+
+export interface TokenSeed {
+  readonly tokenId: string;
+  /** The market's condition id (bytes32 hex). */
+  readonly conditionId: string;
+  readonly outcome: string;
+  readonly tickSize: TickSize;
+  /** Shares, decimal string, e.g. "5". */
+  readonly minOrderSize: string;
+  readonly negRisk: boolean;
+}
+
+export function isTickSize(value: unknown): value is TickSize {
+  return typeof value === 'string' && (POLYMARKET_TICK_SIZES as readonly string[]).includes(value);
+}
+
+const FED_CONDITION = `0x${'5e'.repeat(32)}`;
+const ELECTION_CONDITION = `0x${'a7'.repeat(32)}`;
+
+/**
+ * Two markets: a plain binary one on a 0.01 tick, and a neg-risk one on a 0.001 tick (its orders
+ * are signed for the neg-risk exchange). Both with a 5-share minimum.
+ */
+export function defaultTokens(): TokenSeed[] {
+  return [
+    { tokenId: '71321045679252212594626385532706912750332728571942532289631379312455583992563', conditionId: FED_CONDITION, outcome: 'Yes', tickSize: '0.01', minOrderSize: '5', negRisk: false },
+    { tokenId: '52114319501245915516055106046884209969926127482827954674443846427813813222426', conditionId: FED_CONDITION, outcome: 'No', tickSize: '0.01', minOrderSize: '5', negRisk: false },
+    { tokenId: '21742633143463906290569050155826241533067272736897614950488156847949938836455', conditionId: ELECTION_CONDITION, outcome: 'Yes', tickSize: '0.001', minOrderSize: '5', negRisk: true },
+  ];
+}

@@ -1,0 +1,235 @@
+/**
+ * A faithful fake of Polymarket's CLOB V2 REST API (first increment: orders, cancel, open orders,
+ * trades, book, server time), a real node:http server on loopback. One instance plays one chain
+ * (Polygon 137 or Amoy 80002): orders are verified against that chain's exchange contracts.
+ *
+ * Paths are the official client's (github.com/Polymarket/clob-client-v2 at f3e1a05,
+ * src/endpoints.ts, and how src/client.ts calls them):
+ *   public:  GET /ok, GET /time (a bare number, unix seconds: `getServerTime`), GET /version
+ *            ({version: 2}: `getVersion`), GET /book?token_id=, GET /tick-size?token_id=
+ *            ({minimum_tick_size}), GET /neg-risk?token_id= ({neg_risk})
+ *   L2:      POST /order, DELETE /order ({orderID} body), GET /data/orders, GET /data/trades
+ *            (query `id`, `market`, `asset_id`, ..., `next_cursor`; the client signs the path
+ *            WITHOUT the query string, so the fake checks the HMAC over the bare path)
+ *
+ * Request pipeline: control API (when on) -> route -> L2 headers (verify.ts: key, passphrase,
+ * owner address, timestamp window, HMAC over method + path + exact body) -> injected fault
+ * (fakes/kalshi/faults.ts, the same rules as the Kalshi fake) -> exchange (exchange.ts, which
+ * recovers every order's EIP-712 signer with verify.ts). Every request is recorded with the API
+ * key that authenticated it and, when refused at the door, verify.ts's reason (never a secret).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { Chain } from '../../core/venues/polymarket/signing';
+import { FaultPlan, type FaultRule } from '../kalshi/faults';
+import { handleControl } from './controlApi';
+import { clobErrors, type ClobAnswer } from './errors';
+import { PolymarketExchange, type FakeAccount } from './exchange';
+import { defaultTokens, type TokenSeed } from './markets';
+import { verifyL2Headers } from './verify';
+
+const MAX_BODY_BYTES = 1_000_000;
+
+export interface PolymarketFakeOptions {
+  readonly host?: string;
+  /** 0 (default) picks a free port. */
+  readonly port?: number;
+  /** Default Amoy (80002). */
+  readonly chainId?: number;
+  readonly tokens?: readonly TokenSeed[];
+  readonly accounts?: readonly FakeAccount[];
+  /** Seconds an L2 timestamp may differ from the fake's clock; Polymarket does not publish it (default 30). */
+  readonly timestampWindowSeconds?: number;
+  /** Serve the test-control API under /_fake (default off). */
+  readonly controlApi?: boolean;
+  readonly clock?: () => number;
+}
+
+export interface RecordedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  /** The API key whose L2 headers were verified; null for public or refused requests. */
+  readonly apiKey: string | null;
+  readonly status: number | 'dropped';
+  /** Why the door refused it (verify.ts's reason), when it did. */
+  readonly refusal?: string;
+  readonly atMs: number;
+}
+
+type Route = { auth: 'public' | 'l2'; handle: (ctx: RouteContext) => ClobAnswer | Promise<ClobAnswer> };
+interface RouteContext {
+  readonly query: URLSearchParams;
+  readonly body: unknown;
+  readonly account: FakeAccount | undefined;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export class PolymarketFake {
+  readonly exchange: PolymarketExchange;
+  readonly faults = new FaultPlan();
+  readonly requests: RecordedRequest[] = [];
+
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly clock: () => number;
+  private readonly windowSeconds: number;
+  private readonly controlApi: boolean;
+  private readonly routes: Record<string, Route>;
+
+  private constructor(options: PolymarketFakeOptions) {
+    this.clock = options.clock ?? Date.now;
+    this.windowSeconds = options.timestampWindowSeconds ?? 30;
+    this.controlApi = options.controlApi ?? false;
+    this.exchange = new PolymarketExchange(options.chainId ?? Chain.AMOY, options.tokens ?? defaultTokens(), this.clock);
+    for (const account of options.accounts ?? []) this.addAccount(account);
+    const ex = this.exchange;
+    const tokenParam = (query: URLSearchParams) => query.get('token_id');
+    this.routes = {
+      'GET /ok': { auth: 'public', handle: () => ({ status: 200, body: 'OK' }) },
+      'GET /time': { auth: 'public', handle: () => ({ status: 200, body: Math.floor(this.clock() / 1000) }) },
+      'GET /version': { auth: 'public', handle: () => ({ status: 200, body: { version: 2 } }) },
+      'GET /book': { auth: 'public', handle: ({ query }) => ex.book(tokenParam(query)) },
+      'GET /tick-size': { auth: 'public', handle: ({ query }) => tokenRead(ex, tokenParam(query), (t) => ({ minimum_tick_size: Number(t.tickSize) })) },
+      'GET /neg-risk': { auth: 'public', handle: ({ query }) => tokenRead(ex, tokenParam(query), (t) => ({ neg_risk: t.negRisk })) },
+      'POST /order': { auth: 'l2', handle: ({ account, body }) => ex.postOrder(account!, body) },
+      'DELETE /order': { auth: 'l2', handle: ({ account, body }) => ex.cancelOrder(account!, body) },
+      'GET /data/orders': { auth: 'l2', handle: ({ account, query }) => ex.openOrders(account!, query) },
+      'GET /data/trades': { auth: 'l2', handle: ({ account, query }) => ex.tradesFor(account!, query) },
+    };
+    this.server = createServer((req, res) => void this.onRequest(req, res));
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+  }
+
+  static async start(options: PolymarketFakeOptions = {}): Promise<PolymarketFake> {
+    const fake = new PolymarketFake(options);
+    await new Promise<void>((resolve, reject) => {
+      fake.server.once('error', reject);
+      fake.server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    });
+    return fake;
+  }
+
+  /** What a client configures as `host` (no trailing slash). */
+  get baseUrl(): string {
+    const { address, port } = this.server.address() as AddressInfo;
+    return `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+  }
+
+  addAccount(account: FakeAccount): void {
+    this.exchange.addAccount(account);
+  }
+
+  addToken(token: TokenSeed): void {
+    this.exchange.addToken(token);
+  }
+
+  injectFault(rule: FaultRule): void {
+    this.faults.inject(rule);
+  }
+
+  clearFaults(): void {
+    this.faults.clear();
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = new URL(req.url ?? '/', 'http://fake.invalid');
+    const path = url.pathname;
+    const record = (apiKey: string | null, status: number | 'dropped', refusal?: string): void => {
+      this.requests.push({ method, path, query: url.search, apiKey, status, ...(refusal ? { refusal } : {}), atMs: this.clock() });
+    };
+
+    let raw: string;
+    try {
+      raw = await readBody(req);
+    } catch {
+      return this.reply(res, record, null, clobErrors.invalidOrderPayload());
+    }
+    if (this.controlApi && path.startsWith('/_fake/')) return this.reply(res, record, null, handleControl(this, method, path, raw));
+
+    const route = this.routes[`${method} ${path}`];
+    if (route === undefined) return this.reply(res, record, null, clobErrors.notFound());
+
+    let account: FakeAccount | undefined;
+    if (route.auth === 'l2') {
+      const verdict = verifyL2Headers(
+        req.headers,
+        { method, requestPath: path, ...(raw === '' ? {} : { body: raw }) },
+        (apiKey) => {
+          const a = this.exchange.account(apiKey);
+          return a && { secret: a.secret, passphrase: a.passphrase, ownerAddress: a.ownerAddress };
+        },
+        { nowSeconds: Math.floor(this.clock() / 1000), windowSeconds: this.windowSeconds },
+      );
+      if (!verdict.ok) return this.reply(res, record, null, clobErrors.unauthorized(), verdict.reason);
+      account = this.exchange.account(verdict.apiKey);
+    }
+    const apiKey = account?.apiKey ?? null;
+
+    const fault = this.faults.take(method, path);
+    if (fault?.kind === 'server_error') return this.reply(res, record, apiKey, clobErrors.serverError(fault.status));
+    if (fault?.kind === 'rate_limit') return this.reply(res, record, apiKey, clobErrors.tooManyRequests());
+
+    let body: unknown;
+    if (raw !== '') {
+      try {
+        body = JSON.parse(raw) as unknown;
+      } catch {
+        return this.reply(res, record, apiKey, clobErrors.invalidOrderPayload());
+      }
+    }
+
+    if (fault?.kind === 'delay' && !fault.placeBeforeDelay) await sleep(fault.ms);
+    this.exchange.expireOrders();
+    const answer = await route.handle({ query: url.searchParams, body, account });
+    if (fault?.kind === 'delay' && fault.placeBeforeDelay) await sleep(fault.ms);
+    if (fault?.kind === 'accept_then_drop') {
+      record(apiKey, 'dropped');
+      req.socket.destroy();
+      return;
+    }
+    return this.reply(res, record, apiKey, answer);
+  }
+
+  private reply(res: ServerResponse, record: (apiKey: string | null, status: number, refusal?: string) => void, apiKey: string | null, answer: ClobAnswer, refusal?: string): void {
+    record(apiKey, answer.status, refusal);
+    if (res.destroyed) return;
+    const json = JSON.stringify(answer.body);
+    res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) });
+    res.end(json);
+  }
+}
+
+function tokenRead(ex: PolymarketExchange, tokenId: string | null, shape: (token: TokenSeed) => unknown): ClobAnswer {
+  if (tokenId === null || !/^[0-9]{1,78}$/.test(tokenId)) return clobErrors.invalidTokenId();
+  const token = ex.token(tokenId);
+  return token === undefined ? clobErrors.marketNotFound() : { status: 200, body: shape(token) };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error('too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
