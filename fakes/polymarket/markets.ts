@@ -7,7 +7,13 @@
  * The fake keeps one book per token and does not match a token against its complement (a YES bid
  * against a NO bid, which the operator settles by minting): a cross-token match is not modelled.
  */
-import { POLYMARKET_TICK_SIZES, type TickSize } from '../../core/venues/polymarket/signing';
+import type { TickSize } from '@polymarket/clob-client-v2';
+
+/**
+ * The tick sizes CLOB V2 knows (the client's src/types/clob.ts `TickSize`). The fake keeps its own
+ * list, from the venue's definition, rather than our adapter's: a mistake on our side is not mirrored.
+ */
+const TICK_SIZES: readonly TickSize[] = ['0.1', '0.01', '0.005', '0.0025', '0.001', '0.0001'];
 
 export interface TokenSeed {
   readonly tokenId: string;
@@ -21,7 +27,7 @@ export interface TokenSeed {
 }
 
 export function isTickSize(value: unknown): value is TickSize {
-  return typeof value === 'string' && (POLYMARKET_TICK_SIZES as readonly string[]).includes(value);
+  return typeof value === 'string' && (TICK_SIZES as readonly string[]).includes(value);
 }
 
 const FED_CONDITION = `0x${'5e'.repeat(32)}`;

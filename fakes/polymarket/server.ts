@@ -20,7 +20,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { Chain } from '../../core/venues/polymarket/signing';
+import { Chain } from '@polymarket/clob-client-v2';
 import { FaultPlan, type FaultRule } from '../kalshi/faults';
 import { handleControl } from './controlApi';
 import { clobErrors, type ClobAnswer } from './errors';
