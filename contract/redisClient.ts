@@ -9,5 +9,9 @@ export const REDIS_COMMAND_TIMEOUT_MS = 500;
 
 /** A Redis client as every gateway and core part uses one (REDIS_URL): commands bounded in time, one retry across a reconnect. */
 export function redisClient(url: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
+  const client = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
+  // A lost connection is reported by the commands that fail (a 503, a readiness check, a revocation
+  // not announced); without a listener ioredis would print every reconnection attempt to stderr.
+  client.on('error', () => undefined);
+  return client;
 }

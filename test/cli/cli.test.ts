@@ -1,6 +1,8 @@
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
 import { API_KEY_FORMAT, sha256Hex } from '../../core/domain/secrets';
 import { databaseUrl } from '../support/env';
+import { buildApiKey } from '../support/factories';
+import { closedPort } from '../support/http';
 import { expectUsageRefusal, runProcess, STACK_FRAME, type ProcessOutcome } from '../support/processes';
 
 /**
@@ -87,6 +89,17 @@ describe('workspaces and keys, in order', () => {
     expect(key.revokedAt).toBeInstanceOf(Date);
     expect(key.revokedAt!.getTime()).toBeGreaterThanOrEqual(before - 1000);
     expect(key.revokedAt!.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+  }, SLOW);
+
+  it('`keys revoke` with Redis unreachable: revoked all the same, a warning that the gateways could not be told at once, exit 0', async () => {
+    const { key } = await buildApiKey(db, (await db.apiKey.findUniqueOrThrow({ where: { id: keyId } })).workspaceId, 'test');
+    const result = await cli(['keys', 'revoke', key.id], { REDIS_URL: `redis://127.0.0.1:${await closedPort()}` });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const [done, warning] = result.stdout.trim().split('\n');
+    expect(done).toMatch(new RegExp(`^${key.id} revoked at `));
+    expect(warning).toMatch(/^warning: gateways could not be told at once \(Redis unavailable\)/);
+    expect((await db.apiKey.findUniqueOrThrow({ where: { id: key.id } })).revokedAt).toBeInstanceOf(Date);
   }, SLOW);
 
   it('`keys revoke` of an unknown key exits non-zero with one clear line', async () => {
