@@ -1,4 +1,5 @@
 import type { Db } from '../db/prismaClient';
+import type { Order } from '../generated/prisma/client';
 import { WORKING_STATUSES } from '../domain/orderLifecycle';
 import type { VenueColumn } from '../domain/venues';
 import { sqlList } from '../db/sqlLists';
@@ -47,7 +48,9 @@ export async function reconcileUnconfirmedOrders(db: Db, accounts: LiveAccountsB
       counts.deferred += 1;
       continue;
     }
-    counts[await reconcileUnconfirmedOrder(db, venue, order, options)] += 1;
+    // The venue's REST fills since just before the order was created, ours among them.
+    const fillsOf = async (o: Order) => (await venue.fillsSince(new Date(o.createdAt.getTime() - 60_000))).filter((fill) => fill.clientOrderId === o.id);
+    counts[await reconcileUnconfirmedOrder(db, venue, order, { ...options, fillsOf })] += 1;
   }
   return counts;
 }

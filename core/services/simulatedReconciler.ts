@@ -1,4 +1,5 @@
 import type { Db } from '../db/prismaClient';
+import type { Order } from '../generated/prisma/client';
 import { isSimulated, VENUES, venueColumn } from '../domain/venues';
 import type { Logger } from '../support/logger';
 import { runPeriodically } from '../support/periodic';
@@ -35,7 +36,12 @@ export async function reconcileSimulatedOrders(db: Db, venues: VenueRegistry, op
   const counts: ReconcileCounts = { claimed: claimed.length, found: 0, resent: 0, rejected: 0, deferred: 0 };
   for (const order of claimed) {
     const venue = await venues.forSubaccount(order.venue, order.subaccountId);
-    counts[venue ? await reconcileUnconfirmedOrder(db, venue, order, options) : 'deferred'] += 1;
+    if (!venue) {
+      counts.deferred += 1;
+      continue;
+    }
+    const fillsOf = async (o: Order) => (await venue.listFills()).filter((fill) => fill.clientOrderId === o.id);
+    counts[await reconcileUnconfirmedOrder(db, venue, order, { ...options, fillsOf })] += 1;
   }
   return counts;
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../db/prismaClient';
 import type { Order } from '../generated/prisma/client';
-import type { LiveVenue, Venue, VenueFill } from '../venues/venue';
+import type { Venue, VenueFill } from '../venues/venue';
 import { recordExecution } from './executions';
 import { venueRequestOf } from './orders';
 import type { VenueColumn } from '../domain/venues';
@@ -61,7 +61,11 @@ export async function reconcileUnconfirmedOrder(
   db: Db,
   venue: Venue,
   order: ClaimedOrder,
-  options: { resendMaxAgeMs: number },
+  options: {
+    resendMaxAgeMs: number;
+    /** Every fill the venue holds for this order, however the venue lists them (a live REST window, a simulated venue's list). */
+    fillsOf(order: Order): Promise<VenueFill[]>;
+  },
 ): Promise<Exclude<keyof ReconcileCounts, 'claimed'>> {
   let state;
   try {
@@ -72,7 +76,7 @@ export async function reconcileUnconfirmedOrder(
   if (state) {
     // The state first: it records the venue's order id, which is how the venue's fills find the order.
     await recordExecution(db, order.id, { fills: [], state });
-    const fills = await fillsOfOrder(venue, order).catch(() => null);
+    const fills = await options.fillsOf(order).catch(() => null);
     if (fills && fills.length > 0) await recordExecution(db, order.id, { fills, state });
     return 'found';
   }
@@ -98,8 +102,3 @@ export async function reconcileUnconfirmedOrder(
   return 'deferred';
 }
 
-/** The order's fills at the venue: a live venue's REST fills since just before it was created; a simulated venue's whole list. */
-async function fillsOfOrder(venue: Venue, order: Order): Promise<VenueFill[]> {
-  const fills = 'fillsSince' in venue ? await (venue as LiveVenue).fillsSince(new Date(order.createdAt.getTime() - 60_000)) : await venue.listFills();
-  return fills.filter((fill) => fill.clientOrderId === order.id);
-}

@@ -15,7 +15,7 @@
  *   GET    /_fake/orders                                           every order the exchange holds
  */
 import type { Exchange, ExchangeAnswer } from './exchange';
-import type { FaultRule, HttpFault } from './faults';
+import { faultFromBody, type FaultRule } from '../faults';
 import { RATE_TIERS, type RateTier } from './rateLimits';
 import { orderJson } from './wireShapes';
 
@@ -29,23 +29,6 @@ function parse(raw: string): Record<string, unknown> | null {
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
   } catch {
     return null;
-  }
-}
-
-function toFault(body: Record<string, unknown>): HttpFault | string {
-  switch (body.kind) {
-    case 'accept_then_drop':
-      return { kind: 'accept_then_drop' };
-    case 'delay':
-      if (typeof body.ms !== 'number' || body.ms < 0) return 'delay needs ms >= 0';
-      return { kind: 'delay', ms: body.ms, placeBeforeDelay: body.place_before_delay === true };
-    case 'server_error':
-      if (typeof body.status !== 'number' || body.status < 500 || body.status > 599) return 'server_error needs a 5xx status';
-      return { kind: 'server_error', status: body.status };
-    case 'rate_limit':
-      return { kind: 'rate_limit' };
-    default:
-      return 'kind must be accept_then_drop, delay, server_error or rate_limit';
   }
 }
 
@@ -102,7 +85,7 @@ export function handleControl(fake: FakeControls, method: string, path: string, 
     return answer(200, { orders: fake.exchange.allOrders().map((o) => orderJson(o)) });
   }
   if (method === 'POST' && path === '/_fake/faults') {
-    const fault = toFault(body);
+    const fault = faultFromBody(body);
     if (typeof fault === 'string') return bad(fault);
     const times = body.times === 'infinite' ? Infinity : typeof body.times === 'number' ? body.times : 1;
     fake.injectFault({ fault, method: str('method'), pathPrefix: str('path_prefix'), times });

@@ -16,21 +16,21 @@
  * control API `POST /_fake/orders` when `controlApi` is on): the order goes through the
  * same book, without a signature or rate limit.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { authenticate, DEFAULT_TIMESTAMP_WINDOW, hasAuthHeaders, KeyRegistry, type TimestampWindow } from './auth';
 import { errors, type KalshiError } from './errors';
 import { Exchange, type ExchangeAnswer } from './exchange';
-import { FaultPlan, type FaultRule } from './faults';
+import { FaultPlan, type FaultRule } from '../faults';
 import { defaultCatalog, type CatalogSeed } from './markets';
 import { RATE_TIERS, RateLimiter, type RateTier } from './rateLimits';
 import { API_ROOT, requiresAuth, route } from './restRoutes';
 import { UserStreams } from './userStreams';
 import { handleControl } from './controlApi';
+import { LoopbackServer, readBody, sleep } from '../loopback';
 
 export const WS_PATH = '/trade-api/ws/v2';
-const MAX_BODY_BYTES = 1_000_000;
 
 export interface FakeKey {
   readonly keyId: string;
@@ -76,7 +76,6 @@ export interface RecordedRequest {
   readonly atMs: number;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class KalshiFake {
   readonly exchange: Exchange;
@@ -88,8 +87,7 @@ export class KalshiFake {
   private readonly limiter: RateLimiter;
   private readonly streams: UserStreams;
   private readonly wss: WebSocketServer;
-  private readonly server: Server;
-  private readonly sockets = new Set<Socket>();
+  private readonly http: LoopbackServer;
   private readonly clock: () => number;
   private readonly window: TimestampWindow;
   private readonly rateLimitsOn: boolean;
@@ -110,26 +108,18 @@ export class KalshiFake {
       for (const key of account.keys ?? []) this.registerKey(account.userId, key.keyId, key.publicKeyPem);
     }
     this.wss = new WebSocketServer({ noServer: true, autoPong: false });
-    this.server = createServer((req, res) => void this.onRequest(req, res));
-    this.server.on('connection', (socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
-    });
-    this.server.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket as Socket, head));
+    this.http = new LoopbackServer(createServer((req, res) => void this.onRequest(req, res)));
+    this.http.server.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket as Socket, head));
   }
 
   static async start(options: KalshiFakeOptions = {}): Promise<KalshiFake> {
     const fake = new KalshiFake(options);
-    await new Promise<void>((resolve, reject) => {
-      fake.server.once('error', reject);
-      fake.server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-    });
+    await fake.http.listen(options.port, options.host);
     return fake;
   }
 
   get origin(): string {
-    const { address, port } = this.server.address() as AddressInfo;
-    return `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+    return this.http.origin;
   }
 
   /** What a client configures as the REST base URL. */
@@ -191,8 +181,7 @@ export class KalshiFake {
   async close(): Promise<void> {
     this.streams.close();
     this.wss.close();
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await this.http.close();
   }
 
   // ---- HTTP ---------------------------------------------------------------------
@@ -310,20 +299,3 @@ export class KalshiFake {
   }
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error('too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}

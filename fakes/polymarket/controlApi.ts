@@ -12,11 +12,11 @@
  *   GET    /_fake/requests  what arrived: method, path, API key (when verified), status, refusal reason
  *   GET    /_fake/orders    every order the exchange holds
  *
- * Fault kinds are the Kalshi fake's (fakes/kalshi/faults.ts), reused as they are.
+ * Fault kinds are the Kalshi fake's (fakes/faults.ts), reused as they are.
  */
 import { getAddress } from 'viem';
 import { z } from 'zod';
-import type { FaultRule, HttpFault } from '../kalshi/faults';
+import { faultFromBody, type FaultRule } from '../faults';
 import type { ClobAnswer } from './errors';
 import type { FakeAccount, OrderRecord, PolymarketExchange, TradeStatus } from './exchange';
 import { isTickSize, type TokenSeed } from './markets';
@@ -54,23 +54,6 @@ export interface PolymarketFakeControls {
   addToken(token: TokenSeed): void;
   injectFault(rule: FaultRule): void;
   clearFaults(): void;
-}
-
-function toFault(body: Record<string, unknown>): HttpFault | string {
-  switch (body.kind) {
-    case 'accept_then_drop':
-      return { kind: 'accept_then_drop' };
-    case 'delay':
-      if (typeof body.ms !== 'number' || body.ms < 0) return 'delay needs ms >= 0';
-      return { kind: 'delay', ms: body.ms, placeBeforeDelay: body.place_before_delay === true };
-    case 'server_error':
-      if (typeof body.status !== 'number' || body.status < 500 || body.status > 599) return 'server_error needs a 5xx status';
-      return { kind: 'server_error', status: body.status };
-    case 'rate_limit':
-      return { kind: 'rate_limit' };
-    default:
-      return 'kind must be accept_then_drop, delay, server_error or rate_limit';
-  }
 }
 
 function firstIssue(error: z.ZodError): string {
@@ -121,7 +104,7 @@ export function handleControl(fake: PolymarketFakeControls, method: string, path
     return answer(200, { id: result.trade.id, status: result.trade.status, transaction_hash: result.trade.transactionHash });
   }
   if (method === 'POST' && path === '/_fake/faults') {
-    const fault = toFault(body);
+    const fault = faultFromBody(body);
     if (typeof fault === 'string') return bad(fault);
     const times = body.times === 'infinite' ? Infinity : typeof body.times === 'number' ? body.times : 1;
     const str = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : undefined);

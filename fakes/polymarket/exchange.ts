@@ -29,13 +29,12 @@
  * token against its complement, self-trade rules, the min size of market (FOK/FAK) orders.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { hashTypedData } from 'viem';
 import { z } from 'zod';
 import { Decimal } from '../../core/domain/decimals';
 import { MatchingEngine, type FillEvent } from '../../core/domain/matching';
 import { clobErrors, type ClobAnswer } from './errors';
 import type { TokenSeed } from './markets';
-import { exchangeDomain, ORDER_V2_TYPE, verifyOrder, type PolymarketAccountKey, type WireOrderV2 } from './verify';
+import { orderHash, verifyOrder, type PolymarketAccountKey, type WireOrderV2 } from './verify';
 
 /** 6-decimal fixed point of pUSD and of shares (src/config.ts COLLATERAL_TOKEN_DECIMALS). */
 const AMOUNT_SCALE = new Decimal(1_000_000);
@@ -364,28 +363,6 @@ export class PolymarketExchange {
     if (status === 'MINED' && trade.transactionHash === '') trade.transactionHash = `0x${randomBytes(32).toString('hex')}`;
     return { ok: true, trade };
   }
-}
-
-/** The order's EIP-712 hash: its id on the venue. Built from the V2 struct in verify.ts. */
-export function orderHash(order: WireOrderV2, chainId: number, negRisk: boolean): string {
-  return hashTypedData({
-    domain: exchangeDomain({ chainId, negRisk }),
-    types: { Order: ORDER_V2_TYPE },
-    primaryType: 'Order',
-    message: {
-      salt: order.salt,
-      maker: order.maker,
-      signer: order.signer,
-      tokenId: order.tokenId,
-      makerAmount: order.makerAmount,
-      takerAmount: order.takerAmount,
-      side: order.side === 'BUY' ? 0 : 1,
-      signatureType: order.signatureType,
-      timestamp: order.timestamp,
-      metadata: order.metadata,
-      builder: order.builder,
-    },
-  });
 }
 
 /** The client's generateOrderBookSummaryHash (src/utilities.ts): SHA-1 of the summary's JSON with hash "". */

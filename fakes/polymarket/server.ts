@@ -14,21 +14,20 @@
  *
  * Request pipeline: control API (when on) -> route -> L2 headers (verify.ts: key, passphrase,
  * owner address, timestamp window, HMAC over method + path + exact body) -> injected fault
- * (fakes/kalshi/faults.ts, the same rules as the Kalshi fake) -> exchange (exchange.ts, which
+ * (fakes/faults.ts, the same rules as the Kalshi fake) -> exchange (exchange.ts, which
  * recovers every order's EIP-712 signer with verify.ts). Every request is recorded with the API
  * key that authenticated it and, when refused at the door, verify.ts's reason (never a secret).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Chain } from '@polymarket/clob-client-v2';
-import { FaultPlan, type FaultRule } from '../kalshi/faults';
+import { FaultPlan, type FaultRule } from '../faults';
 import { handleControl } from './controlApi';
 import { clobErrors, type ClobAnswer } from './errors';
 import { PolymarketExchange, type FakeAccount } from './exchange';
 import { defaultTokens, type TokenSeed } from './markets';
 import { verifyL2Headers } from './verify';
+import { LoopbackServer, readBody, sleep } from '../loopback';
 
-const MAX_BODY_BYTES = 1_000_000;
 
 export interface PolymarketFakeOptions {
   readonly host?: string;
@@ -64,15 +63,13 @@ interface RouteContext {
   readonly account: FakeAccount | undefined;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class PolymarketFake {
   readonly exchange: PolymarketExchange;
   readonly faults = new FaultPlan();
   readonly requests: RecordedRequest[] = [];
 
-  private readonly server: Server;
-  private readonly sockets = new Set<Socket>();
+  private readonly http: LoopbackServer;
   private readonly clock: () => number;
   private readonly windowSeconds: number;
   private readonly controlApi: boolean;
@@ -98,26 +95,18 @@ export class PolymarketFake {
       'GET /data/orders': { auth: 'l2', handle: ({ account, query }) => ex.openOrders(account!, query) },
       'GET /data/trades': { auth: 'l2', handle: ({ account, query }) => ex.tradesFor(account!, query) },
     };
-    this.server = createServer((req, res) => void this.onRequest(req, res));
-    this.server.on('connection', (socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
-    });
+    this.http = new LoopbackServer(createServer((req, res) => void this.onRequest(req, res)));
   }
 
   static async start(options: PolymarketFakeOptions = {}): Promise<PolymarketFake> {
     const fake = new PolymarketFake(options);
-    await new Promise<void>((resolve, reject) => {
-      fake.server.once('error', reject);
-      fake.server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-    });
+    await fake.http.listen(options.port, options.host);
     return fake;
   }
 
   /** What a client configures as `host` (no trailing slash). */
   get baseUrl(): string {
-    const { address, port } = this.server.address() as AddressInfo;
-    return `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+    return this.http.origin;
   }
 
   addAccount(account: FakeAccount): void {
@@ -137,8 +126,7 @@ export class PolymarketFake {
   }
 
   async close(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await this.http.close();
   }
 
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -216,20 +204,3 @@ function tokenRead(ex: PolymarketExchange, tokenId: string | null, shape: (token
   return token === undefined ? clobErrors.marketNotFound() : { status: 200, body: shape(token) };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error('too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}

@@ -34,7 +34,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { getContractConfig } from '@polymarket/clob-client-v2';
-import { getAddress, hashDomain, hashStruct, isAddressEqual, recoverTypedDataAddress, toHex, type Address, type Hex } from 'viem';
+import { getAddress, hashDomain, hashStruct, hashTypedData, isAddressEqual, recoverTypedDataAddress, toHex, type Address, type Hex } from 'viem';
 import { z } from 'zod';
 
 export const SIGNATURE_TYPE = { EOA: 0, POLY_PROXY: 1, POLY_GNOSIS_SAFE: 2, POLY_1271: 3 } as const;
@@ -137,6 +137,11 @@ function orderMessage(order: WireOrderV2) {
     metadata: order.metadata,
     builder: order.builder,
   };
+}
+
+/** The order's EIP-712 hash: its id on the venue. */
+export function orderHash(order: WireOrderV2, chainId: number, negRisk: boolean): string {
+  return hashTypedData({ domain: exchangeDomain({ chainId, negRisk }), types: { Order: ORDER_V2_TYPE }, primaryType: 'Order', message: orderMessage(order) });
 }
 
 /** The address whose key produced an EOA/proxy/Safe order signature. */

@@ -26,7 +26,7 @@ import { createPrismaClient, type Db } from '../../core/db/prismaClient';
 import { Decimal } from '../../core/domain/decimals';
 import { idempotencyReference } from '../../core/services/orders';
 import type { Logger } from '../../core/support/logger';
-import type { HttpFault } from '../../fakes/kalshi/faults';
+import type { HttpFault } from '../../fakes/faults';
 import type { OrderRecord } from '../../fakes/kalshi/records';
 import { RATE_TIERS } from '../../fakes/kalshi/rateLimits';
 import { KalshiFake } from '../../fakes/kalshi/server';

@@ -1,5 +1,5 @@
 /**
- * Faults a test can inject into one fake instance. HTTP faults are rules matched in
+ * Faults a test can inject into one fake instance (every venue fake: Kalshi, Polymarket). HTTP faults are rules matched in
  * order against each request (method and path prefix, both optional) and consumed
  * `times` times (default once; Infinity for "until cleared").
  *
@@ -62,5 +62,23 @@ export class FaultPlan {
     active.remaining -= 1;
     if (active.remaining <= 0) this.rules = this.rules.filter((a) => a !== active);
     return active.rule.fault;
+  }
+}
+
+/** A fault as a control API's JSON body names it (`kind`, `ms`, `place_before_delay`, `status`), or why it is not one. */
+export function faultFromBody(body: Record<string, unknown>): HttpFault | string {
+  switch (body.kind) {
+    case 'accept_then_drop':
+      return { kind: 'accept_then_drop' };
+    case 'delay':
+      if (typeof body.ms !== 'number' || body.ms < 0) return 'delay needs ms >= 0';
+      return { kind: 'delay', ms: body.ms, placeBeforeDelay: body.place_before_delay === true };
+    case 'server_error':
+      if (typeof body.status !== 'number' || body.status < 500 || body.status > 599) return 'server_error needs a 5xx status';
+      return { kind: 'server_error', status: body.status };
+    case 'rate_limit':
+      return { kind: 'rate_limit' };
+    default:
+      return 'kind must be accept_then_drop, delay, server_error or rate_limit';
   }
 }
