@@ -12,7 +12,8 @@
  *   GET    /_fake/requests  what arrived: method, path, API key (when verified), status, refusal reason
  *   GET    /_fake/orders    every order the exchange holds
  *
- * Fault kinds are the Kalshi fake's (fakes/faults.ts), reused as they are.
+ * Fault kinds are the Kalshi fake's (fakes/faults.ts), reused as they are. The user channel's,
+ * settlement's and heartbeats' controls are streamControl.ts's.
  */
 import { getAddress } from 'viem';
 import { z } from 'zod';
@@ -20,6 +21,7 @@ import { faultFromBody, type FaultRule } from '../faults';
 import type { ClobAnswer } from './errors';
 import type { FakeAccount, OrderRecord, PolymarketExchange, TradeStatus } from './exchange';
 import { isTickSize, type TokenSeed } from './markets';
+import { handleStreamControl, type StreamControls } from './streamControl';
 
 const answer = (status: number, body: unknown): ClobAnswer => ({ status, body });
 const bad = (message: string): ClobAnswer => answer(400, { error: message });
@@ -61,7 +63,7 @@ function firstIssue(error: z.ZodError): string {
   return `${issue.path.join('.') || 'body'}: ${issue.message}`;
 }
 
-export function handleControl(fake: PolymarketFakeControls, method: string, path: string, raw: string): ClobAnswer {
+export function handleControl(fake: PolymarketFakeControls & StreamControls, method: string, path: string, raw: string): ClobAnswer {
   let body: Record<string, unknown> = {};
   if (raw !== '') {
     try {
@@ -73,6 +75,8 @@ export function handleControl(fake: PolymarketFakeControls, method: string, path
     }
   }
 
+  const live = handleStreamControl(fake, method, path, body);
+  if (live !== undefined) return live;
   if (method === 'POST' && path === '/_fake/accounts') {
     const parsed = accountBody.safeParse(body);
     if (!parsed.success) return bad(firstIssue(parsed.error));

@@ -12,6 +12,8 @@
 export interface ClobAnswer {
   readonly status: number;
   readonly body: unknown;
+  /** Extra response headers (the rate limiter's `Poly-RateLimit-*`, `Retry-After`). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 const error = (status: number, message: string): ClobAnswer => ({ status, body: { error: message } });

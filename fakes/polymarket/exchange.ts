@@ -22,8 +22,8 @@
  *   to omit it for GTC; refusing it elsewhere is the fake's choice).
  * - Trades: src/types/clob.ts `Trade` and `MakerOrder`. One trade per taker order's match, with
  *   every maker order it matched; each side reads it with `trader_side` TAKER or MAKER. A trade is
- *   MATCHED when made; MINED, CONFIRMED, RETRYING and FAILED come from the control API in this
- *   increment (the transitions the venue's user channel reports).
+ *   MATCHED when made; MINED, CONFIRMED, RETRYING and FAILED come from settlement.ts (a timer, or
+ *   the control API); every change is emitted on `events` (events.ts) for the user channel.
  *
  * Not modelled yet: balances and allowances ("not enough balance / allowance"), fees, matching a
  * token against its complement, self-trade rules, the min size of market (FOK/FAK) orders.
@@ -33,13 +33,14 @@ import { z } from 'zod';
 import { Decimal } from '../../core/domain/decimals';
 import { MatchingEngine, type FillEvent } from '../../core/domain/matching';
 import { clobErrors, type ClobAnswer } from './errors';
+import { ExchangeEvents, type ExchangeEvent } from './events';
 import type { TokenSeed } from './markets';
 import { orderHash, verifyOrder, type PolymarketAccountKey, type WireOrderV2 } from './verify';
 
 /** 6-decimal fixed point of pUSD and of shares (src/config.ts COLLATERAL_TOKEN_DECIMALS). */
 const AMOUNT_SCALE = new Decimal(1_000_000);
-const PRICE_TICKS_PER_DOLLAR = 10_000;
-const UNITS_PER_SHARE = 100;
+export const PRICE_TICKS_PER_DOLLAR = 10_000;
+export const UNITS_PER_SHARE = 100;
 const GTD_THRESHOLD_SECONDS = 60;
 const GTD_MIN_AHEAD_SECONDS = 180;
 
@@ -98,6 +99,9 @@ export interface TradeRecord {
   transactionHash: string;
 }
 
+/** An order or trade change on this exchange (events.ts). */
+export type PolymarketEvent = ExchangeEvent<OrderRecord, TradeRecord>;
+
 const postOrderBody = z.object({
   order: z.record(z.string(), z.unknown()),
   owner: z.string().min(1),
@@ -112,11 +116,13 @@ function ticksToText(ticks: number, tick: string): string {
   return new Decimal(ticks).div(PRICE_TICKS_PER_DOLLAR).toFixed(Math.max(new Decimal(tick).decimalPlaces(), 2));
 }
 
-function unitsToShares(units: number): string {
+export function unitsToShares(units: number): string {
   return new Decimal(units).div(UNITS_PER_SHARE).toString();
 }
 
 export class PolymarketExchange {
+  /** Order and trade changes, for the user channel, settlement and heartbeats (events.ts). */
+  readonly events = new ExchangeEvents<OrderRecord, TradeRecord>();
   private readonly engine = new MatchingEngine();
   private readonly tokens = new Map<string, TokenSeed>();
   private readonly accounts = new Map<string, FakeAccount>();
@@ -160,6 +166,7 @@ export class PolymarketExchange {
       if (order.status === 'LIVE' && order.expiresAtMs !== null && order.expiresAtMs <= now) {
         this.engine.cancel(order.id);
         order.status = 'EXPIRED';
+        this.events.emit({ kind: 'order', type: 'CANCELLATION', order });
       }
     }
   }
@@ -240,6 +247,11 @@ export class PolymarketExchange {
     };
     this.orders.set(id, record);
     const trade = this.recordTrade(record, result.fills, token);
+    this.events.emit({ kind: 'order', type: 'PLACEMENT', order: record });
+    if (trade !== null) {
+      for (const m of trade.makers) this.events.emit({ kind: 'order', type: 'UPDATE', order: m.order });
+      this.events.emit({ kind: 'trade', trade });
+    }
     if (trade === null) return ok({ success: true, errorMsg: '', orderID: id, tradeIDs: [], status: 'live', takingAmount: '', makingAmount: '' });
     const sharesText = unitsToShares(trade.units);
     const notionalText = trade.notional.toString();
@@ -296,6 +308,7 @@ export class PolymarketExchange {
     }
     this.engine.cancel(order.id);
     order.status = 'CANCELED';
+    this.events.emit({ kind: 'order', type: 'CANCELLATION', order });
     return ok({ canceled: [order.id], not_canceled: {} });
   }
 
@@ -353,7 +366,7 @@ export class PolymarketExchange {
     return ok({ ...summary, hash: bookHash(summary) });
   }
 
-  /** A trade's settlement moves on (the control API stands in for the chain in this increment). */
+  /** A trade's settlement moves on (settlement.ts's clock, or the control API, stand in for the chain). */
   setTradeStatus(tradeId: string, status: TradeStatus): { ok: true; trade: TradeRecord } | { ok: false; reason: string } {
     const trade = this.trades.find((t) => t.id === tradeId);
     if (trade === undefined) return { ok: false, reason: 'unknown trade' };
@@ -361,6 +374,7 @@ export class PolymarketExchange {
     trade.status = status;
     trade.lastUpdateSeconds = Math.floor(this.clock() / 1000);
     if (status === 'MINED' && trade.transactionHash === '') trade.transactionHash = `0x${randomBytes(32).toString('hex')}`;
+    this.events.emit({ kind: 'trade', trade });
     return { ok: true, trade };
   }
 }
@@ -380,12 +394,12 @@ function refusalFor(reason: string): ClobAnswer {
   return clobErrors.invalidSignature();
 }
 
-function traderSide(trade: TradeRecord, account: FakeAccount): 'TAKER' | 'MAKER' | null {
+export function traderSide(trade: TradeRecord, account: FakeAccount): 'TAKER' | 'MAKER' | null {
   if (trade.taker.apiKey === account.apiKey) return 'TAKER';
   return trade.makers.some((m) => m.order.apiKey === account.apiKey) ? 'MAKER' : null;
 }
 
-function openOrderJson(order: OrderRecord) {
+export function openOrderJson(order: OrderRecord) {
   return {
     id: order.id,
     status: order.status,
@@ -405,7 +419,7 @@ function openOrderJson(order: OrderRecord) {
   };
 }
 
-function tradeJson(trade: TradeRecord, side: 'TAKER' | 'MAKER') {
+export function tradeJson(trade: TradeRecord, side: 'TAKER' | 'MAKER') {
   const { taker } = trade;
   const averagePrice = trade.notional.div(new Decimal(trade.units).div(UNITS_PER_SHARE));
   return {

@@ -10,15 +10,21 @@
  *            ({minimum_tick_size}), GET /neg-risk?token_id= ({neg_risk})
  *   L2:      POST /order, DELETE /order ({orderID} body), GET /data/orders, GET /data/trades
  *            (query `id`, `market`, `asset_id`, ..., `next_cursor`; the client signs the path
- *            WITHOUT the query string, so the fake checks the HMAC over the bare path)
+ *            WITHOUT the query string, so the fake checks the HMAC over the bare path),
+ *            POST /v1/heartbeats (heartbeats.ts)
+ *   WebSocket: /ws/user, the user channel (userChannel.ts); trades settle on a clock (settlement.ts)
  *
- * Request pipeline: control API (when on) -> route -> L2 headers (verify.ts: key, passphrase,
- * owner address, timestamp window, HMAC over method + path + exact body) -> injected fault
+ * Request pipeline: control API (when on) -> Cloudflare's per-endpoint throttle (throttle.ts) ->
+ * route -> L2 headers (verify.ts: key, passphrase,
+ * owner address, timestamp window, HMAC over method + path + exact body) -> the per-signer
+ * buckets of order and cancel requests (throttle.ts) -> injected fault
  * (fakes/faults.ts, the same rules as the Kalshi fake) -> exchange (exchange.ts, which
  * recovers every order's EIP-712 signer with verify.ts). Every request is recorded with the API
  * key that authenticated it and, when refused at the door, verify.ts's reason (never a secret).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { WebSocketServer } from 'ws';
 import { Chain } from '@polymarket/clob-client-v2';
 import { FaultPlan, type FaultRule } from '../faults';
 import { handleControl } from './controlApi';
@@ -26,6 +32,10 @@ import { clobErrors, type ClobAnswer } from './errors';
 import { PolymarketExchange, type FakeAccount } from './exchange';
 import { defaultTokens, type TokenSeed } from './markets';
 import { verifyL2Headers } from './verify';
+import { Heartbeats } from './heartbeats';
+import { Settlement, type SettlementOptions } from './settlement';
+import { EndpointThrottle, SignerLimiter, type SignerLimitOptions, type ThrottleOptions } from './throttle';
+import { UserChannel } from './userChannel';
 import { LoopbackServer, readBody, sleep } from '../loopback';
 
 
@@ -42,7 +52,18 @@ export interface PolymarketFakeOptions {
   /** Serve the test-control API under /_fake (default off). */
   readonly controlApi?: boolean;
   readonly clock?: () => number;
+  /** Trades settle on a timer (settlement.ts); default MINED after 1 s, CONFIRMED 1 s later. */
+  readonly settlement?: SettlementOptions;
+  /** A heartbeat chain lapses (all the key's orders cancelled) after this long; the venue's is about 10 s (default). */
+  readonly heartbeatTimeoutMs?: number;
+  /** Cloudflare's per-endpoint throttle (default the venue's limits); false: off. */
+  readonly throttle?: ThrottleOptions | false;
+  /** The per-signer order and cancel buckets (default standard tier, warning mode); false: off. */
+  readonly signerLimits?: SignerLimitOptions | false;
 }
+
+/** The user channel's path, under the venue's WSS host (wss://ws-subscriptions-clob.polymarket.com/ws/user). */
+export const USER_CHANNEL_PATH = '/ws/user';
 
 export interface RecordedRequest {
   readonly method: string;
@@ -68,12 +89,18 @@ export class PolymarketFake {
   readonly exchange: PolymarketExchange;
   readonly faults = new FaultPlan();
   readonly requests: RecordedRequest[] = [];
+  readonly userChannel: UserChannel;
+  readonly settlement: Settlement;
+  readonly heartbeats: Heartbeats;
 
   private readonly http: LoopbackServer;
   private readonly clock: () => number;
   private readonly windowSeconds: number;
   private readonly controlApi: boolean;
   private readonly routes: Record<string, Route>;
+  private readonly wss = new WebSocketServer({ noServer: true });
+  private readonly throttle: EndpointThrottle | null;
+  private readonly signerLimiter: SignerLimiter | null;
 
   private constructor(options: PolymarketFakeOptions) {
     this.clock = options.clock ?? Date.now;
@@ -82,6 +109,12 @@ export class PolymarketFake {
     this.exchange = new PolymarketExchange(options.chainId ?? Chain.AMOY, options.tokens ?? defaultTokens(), this.clock);
     for (const account of options.accounts ?? []) this.addAccount(account);
     const ex = this.exchange;
+    this.userChannel = new UserChannel((apiKey) => ex.account(apiKey), this.clock);
+    ex.events.on((event) => this.userChannel.publish(event));
+    this.settlement = new Settlement(ex, options.settlement);
+    this.heartbeats = new Heartbeats(options.heartbeatTimeoutMs ?? 10_000, (apiKey) => this.cancelAllOf(apiKey));
+    this.throttle = options.throttle === false ? null : new EndpointThrottle(options.throttle ?? {});
+    this.signerLimiter = options.signerLimits === false ? null : new SignerLimiter(options.signerLimits ?? {});
     const tokenParam = (query: URLSearchParams) => query.get('token_id');
     this.routes = {
       'GET /ok': { auth: 'public', handle: () => ({ status: 200, body: 'OK' }) },
@@ -94,8 +127,10 @@ export class PolymarketFake {
       'DELETE /order': { auth: 'l2', handle: ({ account, body }) => ex.cancelOrder(account!, body) },
       'GET /data/orders': { auth: 'l2', handle: ({ account, query }) => ex.openOrders(account!, query) },
       'GET /data/trades': { auth: 'l2', handle: ({ account, query }) => ex.tradesFor(account!, query) },
+      'POST /v1/heartbeats': { auth: 'l2', handle: ({ account, body }) => this.heartbeats.beat(account!.apiKey, body) },
     };
     this.http = new LoopbackServer(createServer((req, res) => void this.onRequest(req, res)));
+    this.http.server.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket as Socket, head));
   }
 
   static async start(options: PolymarketFakeOptions = {}): Promise<PolymarketFake> {
@@ -107,6 +142,11 @@ export class PolymarketFake {
   /** What a client configures as `host` (no trailing slash). */
   get baseUrl(): string {
     return this.http.origin;
+  }
+
+  /** The user channel's URL (the client appends `/ws/user` to its WSS host; this is the whole URL). */
+  get userChannelUrl(): string {
+    return `${this.http.origin.replace(/^http/, 'ws')}${USER_CHANNEL_PATH}`;
   }
 
   addAccount(account: FakeAccount): void {
@@ -126,7 +166,32 @@ export class PolymarketFake {
   }
 
   async close(): Promise<void> {
+    this.settlement.close();
+    this.heartbeats.close();
+    this.userChannel.close();
+    this.wss.close();
     await this.http.close();
+  }
+
+  /** A lapsed heartbeat chain: every open order of the key is cancelled (CANCELLATION on the user channel). */
+  private cancelAllOf(apiKey: string): void {
+    const account = this.exchange.account(apiKey);
+    if (account === undefined) return;
+    for (const order of this.exchange.allOrders()) {
+      if (order.apiKey === apiKey && order.status === 'LIVE') this.exchange.cancelOrder(account, { orderID: order.id });
+    }
+  }
+
+  /** Only `/ws/user` upgrades; the handshake carries no credentials (the subscription message does). */
+  private onUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
+    const url = new URL(req.url ?? '/', 'http://fake.invalid');
+    const status = url.pathname === USER_CHANNEL_PATH ? 101 : 404;
+    this.requests.push({ method: 'GET', path: url.pathname, query: url.search, apiKey: null, status, atMs: this.clock() });
+    if (status === 404) {
+      socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.userChannel.attach(ws));
   }
 
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -144,6 +209,7 @@ export class PolymarketFake {
       return this.reply(res, record, null, clobErrors.invalidOrderPayload());
     }
     if (this.controlApi && path.startsWith('/_fake/')) return this.reply(res, record, null, handleControl(this, method, path, raw));
+    if (this.throttle !== null && !(await this.throttle.admit(method, path))) return this.reply(res, record, null, clobErrors.tooManyRequests());
 
     const route = this.routes[`${method} ${path}`];
     if (route === undefined) return this.reply(res, record, null, clobErrors.notFound());
@@ -177,9 +243,13 @@ export class PolymarketFake {
       }
     }
 
+    const limits = account === undefined ? null : (this.signerLimiter?.charge(account.ownerAddress, method, path, body) ?? null);
+    if (limits?.refused) return this.reply(res, record, apiKey, { ...clobErrors.tooManyRequests(), headers: limits.headers });
+
     if (fault?.kind === 'delay' && !fault.placeBeforeDelay) await sleep(fault.ms);
     this.exchange.expireOrders();
-    const answer = await route.handle({ query: url.searchParams, body, account });
+    const handled = await route.handle({ query: url.searchParams, body, account });
+    const answer = limits === null ? handled : { ...handled, headers: { ...handled.headers, ...limits.headers } };
     if (fault?.kind === 'delay' && fault.placeBeforeDelay) await sleep(fault.ms);
     if (fault?.kind === 'accept_then_drop') {
       record(apiKey, 'dropped');
@@ -193,7 +263,7 @@ export class PolymarketFake {
     record(apiKey, answer.status, refusal);
     if (res.destroyed) return;
     const json = JSON.stringify(answer.body);
-    res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) });
+    res.writeHead(answer.status, { ...answer.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) });
     res.end(json);
   }
 }
