@@ -165,6 +165,15 @@ export class PolymarketFake {
     this.faults.clear();
   }
 
+  /** The WebSocket faults of fakes/faults.ts, named as the Kalshi fake names them. */
+  dropWebSockets(): void {
+    this.userChannel.dropAll();
+  }
+
+  freezeWebSockets(frozen: boolean): void {
+    this.userChannel.setFrozen(frozen);
+  }
+
   async close(): Promise<void> {
     this.settlement.close();
     this.heartbeats.close();

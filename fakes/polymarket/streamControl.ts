@@ -20,6 +20,8 @@ import type { UserChannel } from './userChannel';
 
 export interface StreamControls {
   readonly userChannel: UserChannel;
+  dropWebSockets(): void;
+  freezeWebSockets(frozen: boolean): void;
   readonly settlement: Settlement;
   readonly heartbeats: Heartbeats;
 }
@@ -61,12 +63,12 @@ export function handleStreamControl(fake: StreamControls, method: string, path: 
     return answer(200, { sent: fake.userChannel.push(body.api_key, body.event) });
   }
   if (method === 'POST' && path === '/_fake/ws/drop') {
-    fake.userChannel.dropAll();
+    fake.dropWebSockets();
     return answer(200, { ok: true });
   }
   if (method === 'POST' && path === '/_fake/ws/freeze') {
     if (typeof body.frozen !== 'boolean') return bad('freeze needs frozen: true or false');
-    fake.userChannel.setFrozen(body.frozen);
+    fake.freezeWebSockets(body.frozen);
     return answer(200, { frozen: body.frozen });
   }
   return undefined;

@@ -5,6 +5,8 @@
  * Orders are signed by our signing layer (the official client's OrderBuilder) and every REST call
  * carries the client's L2 headers (test/support/polymarketTraders.ts).
  */
+import { ClobClient } from '@polymarket/clob-client-v2';
+import { Chain, polymarketSignerFromKey } from '../../core/venues/polymarket/signing';
 import { PolymarketFake, type PolymarketFakeOptions } from '../../fakes/polymarket/server';
 import { call, control, DEV_KEYS, ELECTION_YES, FED_YES, place, trader, UserSocket } from '../support/polymarketTraders';
 
@@ -237,6 +239,22 @@ describe('heartbeats', () => {
       ['POST', alice.creds.key, 400],
       ['POST', bob.creds.key, 200],
       ['POST', null, 401],
+    ]);
+  });
+
+  it('speak the official client\'s postHeartbeat: its path, L2 signature and body, and its reading of the stale-id answer', async () => {
+    await start();
+    const client = new ClobClient({ host: fake.baseUrl, chain: Chain.AMOY, signer: polymarketSignerFromKey(DEV_KEYS.alice), creds: alice.creds });
+    const first = await client.postHeartbeat();
+    expect(first).toEqual({ heartbeat_id: expect.any(String) });
+    const second = await client.postHeartbeat(first.heartbeat_id);
+    expect(second.heartbeat_id).not.toBe(first.heartbeat_id);
+    // Without throwOnError the client hands back a refusal as a value: {error: body, status}.
+    expect(await client.postHeartbeat(first.heartbeat_id)).toEqual({ error: { heartbeat_id: second.heartbeat_id, error_msg: 'Invalid Heartbeat ID' }, status: 400 });
+    expect(fake.requests.filter((r) => r.path === '/v1/heartbeats').map((r) => [r.apiKey, r.status])).toEqual([
+      [alice.creds.key, 200],
+      [alice.creds.key, 200],
+      [alice.creds.key, 400],
     ]);
   });
 
