@@ -9,6 +9,8 @@
  *
  * The suite has a database of its own: the sync closes every open live Polymarket row Gamma does not list.
  */
+import { randomBytes } from 'node:crypto';
+import { privateKeyToAccount } from 'viem/accounts';
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
 import { formatDecimal } from '../../core/domain/decimals';
 import { rulesForMarket } from '../../core/domain/marketRules';
@@ -17,8 +19,17 @@ import { newId } from '../../core/domain/ids';
 import { syncPolymarketCatalog } from '../../core/services/polymarketCatalog';
 import { linkQuestion, listQuestionLinks, unlinkQuestion } from '../../core/services/questionLinks';
 import { GammaMarkets } from '../../core/venues/polymarket/gammaMarkets';
+import { Chain, OrderType, polymarketOrderPayload, polymarketSigning, SignatureTypeV2 } from '../../core/venues/polymarket/signing';
+import type { KalshiFake } from '../../fakes/kalshi/server';
 import { GammaFake, gammaMarket } from '../../fakes/polymarket/gamma';
+import { defaultTokens } from '../../fakes/polymarket/markets';
+import { PolymarketFake } from '../../fakes/polymarket/server';
+import { testConfig } from '../support/env';
+import { call } from '../support/http';
+import { v2OrderBody } from '../support/kalshiOrders';
+import { eventually, FED as KALSHI_FED, liveCoreSettings, liveMarketId, liveSubaccount, MAKER, newLiveTrader, startKalshiFake, type LiveTrader } from '../support/kalshiLive';
 import { ownDatabase } from '../support/ownDatabase';
+import { startStack, type Stack } from '../support/stack';
 
 const SLOW = 60_000;
 const condition = (byte: string) => `0x${byte.repeat(32)}`;
@@ -189,5 +200,93 @@ describe('syncPolymarketCatalog against the Gamma fake', () => {
     gamma.addMarket(gammaMarket({ conditionId: early, question: 'Early?', yesTokenId: `5${token('1')}`, noTokenId: `6${token('1')}` }));
     await expect(syncPolymarketCatalog(db, reader())).resolves.toMatchObject({ upserted: 1 });
     expect(await db.market.findFirstOrThrow({ where: { venue: 'polymarket', venueMarketId: early } })).toMatchObject({ questionKey: ticker, status: 'open' });
+  });
+});
+
+/**
+ * The wired syncs and the question join end to end: a core syncs Kalshi (the Kalshi fake) and
+ * Polymarket (the Gamma fake) at start-up; the operator links the two listings of one question;
+ * `POST /v1/complex_orders/preview` with a live key then reads both venues' books (Kalshi's
+ * orderbook, the Polymarket CLOB fake's `GET /book` of the YES token) and plans across them.
+ */
+describe('a live key previews a complex order across Kalshi and Polymarket for a linked question', () => {
+  // A publicly known development key (Hardhat/Anvil account 0): never funded on a real chain.
+  const MAKER_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' as const;
+  const [PM_YES, PM_NO] = defaultTokens();
+  const signing = polymarketSigning({ chain: Chain.AMOY, signatureType: SignatureTypeV2.EOA, funderAddress: privateKeyToAccount(MAKER_KEY).address, privateKey: MAKER_KEY });
+  const creds = { key: 'makerpm0-0000-4000-8000-000000000000', secret: randomBytes(32).toString('base64url'), passphrase: randomBytes(32).toString('hex') };
+
+  let kalshi: KalshiFake;
+  let clob: PolymarketFake;
+  let gamma: GammaFake;
+  let stack: Stack;
+  let trader: LiveTrader;
+
+  /** A resting order of the maker on the CLOB fake, signed and posted as the official client does. */
+  async function restOnClob(side: 'BUY' | 'SELL', price: string, size: string): Promise<void> {
+    const body = JSON.stringify(polymarketOrderPayload(await signing.signLimitOrder({ tokenId: PM_YES!.tokenId, price, size, side, tickSize: '0.01', negRisk: false }), creds.key, OrderType.GTC));
+    const headers = await signing.l2Headers(creds, { method: 'POST', requestPath: '/order', body });
+    const response = await fetch(`${clob.baseUrl}/order`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    expect(response.status).toBe(200);
+  }
+
+  beforeAll(async () => {
+    kalshi = await startKalshiFake('production', []);
+    clob = await PolymarketFake.start({
+      accounts: [{ apiKey: creds.key, secret: creds.secret, passphrase: creds.passphrase, ownerAddress: signing.signerAddress, signatureType: 0, funderAddress: signing.signerAddress }],
+    });
+    gamma = await GammaFake.start({
+      markets: [gammaMarket({ conditionId: PM_YES!.conditionId, question: 'Will the Fed funds upper bound be above 4.00% after December 2026?', yesTokenId: PM_YES!.tokenId, noTokenId: PM_NO!.tokenId, tickSize: 0.01, minSize: 5 })],
+    });
+    stack = await startStack(
+      testConfig(
+        await liveCoreSettings('pmcatalog_preview', kalshi, { POLYMARKET_GAMMA_URL: gamma.baseUrl, POLYMARKET_CATALOG_SYNC_MS: '600000', POLYMARKET_CLOB_URL: clob.baseUrl, POLYMARKET_TIMEOUT_MS: '2000' }),
+      ),
+    );
+    trader = await newLiveTrader(stack.core.db, stack.gateways[0]!, 'cross-venue preview');
+    // Kalshi: 3 offered at 0.50, a bid at 0.44. Polymarket: 20 offered at 0.52, a bid at 0.45.
+    expect(kalshi.placeOrderAs(MAKER, v2OrderBody(KALSHI_FED, { side: 'ask', price: '0.5000', count: '3.00' }))).toMatchObject({ status: 201 });
+    expect(kalshi.placeOrderAs(MAKER, v2OrderBody(KALSHI_FED, { side: 'bid', price: '0.4400', count: '5.00' }))).toMatchObject({ status: 201 });
+    await restOnClob('SELL', '0.52', '20');
+    await restOnClob('BUY', '0.45', '10');
+  }, SLOW);
+  afterAll(async () => {
+    await stack?.close();
+    await Promise.all([kalshi?.close(), clob?.close(), gamma?.close()]);
+  });
+
+  it('plans on Kalshi alone until the operator links the listings, then across both venues on their own books', async () => {
+    const db = stack.core.db;
+    const kalshiId = await liveMarketId(db, KALSHI_FED);
+    const polymarketId = await eventually('the Polymarket sync bringing the condition', async () =>
+      (await db.market.findFirst({ where: { environment: 'live', venue: 'polymarket', venueMarketId: PM_YES!.conditionId } }))?.id, 20_000);
+    const subaccount = await liveSubaccount(trader, 'cross venue');
+    const preview = async () => {
+      const response = await call(trader.base, 'POST', '/v1/complex_orders/preview', {
+        key: trader.live,
+        body: { subaccount_id: subaccount, market_id: kalshiId, side: 'yes', action: 'buy', quantity: '10', strategy: 'sweep' },
+      });
+      expect(response.status).toBe(200);
+      return response.body;
+    };
+
+    const alone = await preview();
+    expect(alone.market_ids_by_venue).toEqual({ kalshi: kalshiId });
+    expect(alone.plan.recommended.impact.expected_filled_quantity).toBe('3');
+    expect(clob.requests.filter((r) => r.path === '/book')).toEqual([]);
+
+    await linkQuestion(db, { kalshiTicker: KALSHI_FED, polymarketConditionId: PM_YES!.conditionId, createdBy: 'test' });
+    const across = await preview();
+    expect(across.market_ids_by_venue).toEqual({ kalshi: kalshiId, polymarket: polymarketId });
+    // Kalshi's 3 at 0.50 (0.5175 with its fee), then 7 of Polymarket's 20 at 0.52; the best bid is
+    // Polymarket's 0.45 and the best ask Kalshi's 0.50: arrival mid 0.475.
+    const children = across.plan.recommended.children.map((c: { venue: string; quantity: string; price: string }) => [c.venue, c.quantity, c.price]);
+    expect(children.sort()).toEqual([['kalshi', '3', '0.5'], ['polymarket', '7', '0.52']]);
+    expect(across.plan.recommended.impact.expected_filled_quantity).toBe('10');
+    expect(across.plan.arrival_mid).toBe('0.475');
+    // The Polymarket book was read for the YES token of the linked condition.
+    const books = clob.requests.filter((r) => r.path === '/book');
+    expect(books.length).toBeGreaterThan(0);
+    expect(books.every((r) => new URLSearchParams(r.query).get('token_id') === PM_YES!.tokenId)).toBe(true);
   });
 });
