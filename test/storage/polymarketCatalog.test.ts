@@ -9,8 +9,6 @@
  *
  * The suite has a database of its own: the sync closes every open live Polymarket row Gamma does not list.
  */
-import { randomBytes } from 'node:crypto';
-import { privateKeyToAccount } from 'viem/accounts';
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
 import { formatDecimal } from '../../core/domain/decimals';
 import { rulesForMarket } from '../../core/domain/marketRules';
@@ -19,7 +17,6 @@ import { newId } from '../../core/domain/ids';
 import { syncPolymarketCatalog } from '../../core/services/polymarketCatalog';
 import { linkQuestion, listQuestionLinks, unlinkQuestion } from '../../core/services/questionLinks';
 import { GammaMarkets } from '../../core/venues/polymarket/gammaMarkets';
-import { Chain, OrderType, polymarketOrderPayload, polymarketSigning, SignatureTypeV2 } from '../../core/venues/polymarket/signing';
 import type { KalshiFake } from '../../fakes/kalshi/server';
 import { GammaFake, gammaMarket } from '../../fakes/polymarket/gamma';
 import { defaultTokens } from '../../fakes/polymarket/markets';
@@ -29,6 +26,7 @@ import { call } from '../support/http';
 import { v2OrderBody } from '../support/kalshiOrders';
 import { eventually, FED as KALSHI_FED, liveCoreSettings, liveMarketId, liveSubaccount, MAKER, newLiveTrader, startKalshiFake, type LiveTrader } from '../support/kalshiLive';
 import { ownDatabase } from '../support/ownDatabase';
+import { clobMaker } from '../support/polymarketClob';
 import { startStack, type Stack } from '../support/stack';
 
 const SLOW = 60_000;
@@ -210,11 +208,8 @@ describe('syncPolymarketCatalog against the Gamma fake', () => {
  * orderbook, the Polymarket CLOB fake's `GET /book` of the YES token) and plans across them.
  */
 describe('a live key previews a complex order across Kalshi and Polymarket for a linked question', () => {
-  // A publicly known development key (Hardhat/Anvil account 0): never funded on a real chain.
-  const MAKER_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' as const;
   const [PM_YES, PM_NO] = defaultTokens();
-  const signing = polymarketSigning({ chain: Chain.AMOY, signatureType: SignatureTypeV2.EOA, funderAddress: privateKeyToAccount(MAKER_KEY).address, privateKey: MAKER_KEY });
-  const creds = { key: 'makerpm0-0000-4000-8000-000000000000', secret: randomBytes(32).toString('base64url'), passphrase: randomBytes(32).toString('hex') };
+  const maker = clobMaker();
 
   let kalshi: KalshiFake;
   let clob: PolymarketFake;
@@ -222,19 +217,9 @@ describe('a live key previews a complex order across Kalshi and Polymarket for a
   let stack: Stack;
   let trader: LiveTrader;
 
-  /** A resting order of the maker on the CLOB fake, signed and posted as the official client does. */
-  async function restOnClob(side: 'BUY' | 'SELL', price: string, size: string): Promise<void> {
-    const body = JSON.stringify(polymarketOrderPayload(await signing.signLimitOrder({ tokenId: PM_YES!.tokenId, price, size, side, tickSize: '0.01', negRisk: false }), creds.key, OrderType.GTC));
-    const headers = await signing.l2Headers(creds, { method: 'POST', requestPath: '/order', body });
-    const response = await fetch(`${clob.baseUrl}/order`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-    expect(response.status).toBe(200);
-  }
-
   beforeAll(async () => {
     kalshi = await startKalshiFake('production', []);
-    clob = await PolymarketFake.start({
-      accounts: [{ apiKey: creds.key, secret: creds.secret, passphrase: creds.passphrase, ownerAddress: signing.signerAddress, signatureType: 0, funderAddress: signing.signerAddress }],
-    });
+    clob = await PolymarketFake.start({ accounts: [maker.account] });
     gamma = await GammaFake.start({
       markets: [gammaMarket({ conditionId: PM_YES!.conditionId, question: 'Will the Fed funds upper bound be above 4.00% after December 2026?', yesTokenId: PM_YES!.tokenId, noTokenId: PM_NO!.tokenId, tickSize: 0.01, minSize: 5 })],
     });
@@ -247,8 +232,8 @@ describe('a live key previews a complex order across Kalshi and Polymarket for a
     // Kalshi: 3 offered at 0.50, a bid at 0.44. Polymarket: 20 offered at 0.52, a bid at 0.45.
     expect(kalshi.placeOrderAs(MAKER, v2OrderBody(KALSHI_FED, { side: 'ask', price: '0.5000', count: '3.00' }))).toMatchObject({ status: 201 });
     expect(kalshi.placeOrderAs(MAKER, v2OrderBody(KALSHI_FED, { side: 'bid', price: '0.4400', count: '5.00' }))).toMatchObject({ status: 201 });
-    await restOnClob('SELL', '0.52', '20');
-    await restOnClob('BUY', '0.45', '10');
+    await maker.rest(clob, { tokenId: PM_YES!.tokenId, side: 'SELL', price: '0.52', size: '20' });
+    await maker.rest(clob, { tokenId: PM_YES!.tokenId, side: 'BUY', price: '0.45', size: '10' });
   }, SLOW);
   afterAll(async () => {
     await stack?.close();

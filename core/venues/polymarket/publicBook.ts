@@ -55,7 +55,7 @@ export class PolymarketPublicBook implements MarketData {
   private readonly reads: PolymarketPublicReads;
 
   constructor(private readonly options: PolymarketPublicBookOptions) {
-    this.reads = new PolymarketPublicReads({ baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, name: 'the Polymarket CLOB' });
+    this.reads = new PolymarketPublicReads({ baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, name: 'The Polymarket CLOB' });
   }
 
   async orderBook(conditionId: string, depth: number = DEFAULT_BOOK_DEPTH): Promise<OrderBookView> {

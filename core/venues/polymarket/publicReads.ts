@@ -16,7 +16,7 @@ export interface PublicReadOptions {
   readonly baseUrl: string;
   readonly timeoutMs: number;
   readonly connections?: number;
-  /** For messages: "Polymarket Gamma", "the Polymarket CLOB". */
+  /** Starts its messages: "Polymarket Gamma", "The Polymarket CLOB". */
   readonly name: string;
 }
 
