@@ -9,6 +9,7 @@
  *
  * The suite has a database of its own: the sync closes every open live Polymarket row Gamma does not list.
  */
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
 import { formatDecimal } from '../../core/domain/decimals';
 import { rulesForMarket } from '../../core/domain/marketRules';
@@ -22,7 +23,8 @@ import { GammaFake, gammaMarket } from '../../fakes/polymarket/gamma';
 import { defaultTokens } from '../../fakes/polymarket/markets';
 import { PolymarketFake } from '../../fakes/polymarket/server';
 import { testConfig } from '../support/env';
-import { call } from '../support/http';
+import { call, envelopeOf } from '../support/http';
+import { newKalshiKey } from '../support/kalshiKeys';
 import { v2OrderBody } from '../support/kalshiOrders';
 import { eventually, FED as KALSHI_FED, liveCoreSettings, liveMarketId, liveSubaccount, MAKER, newLiveTrader, startKalshiFake, type LiveTrader } from '../support/kalshiLive';
 import { ownDatabase } from '../support/ownDatabase';
@@ -210,6 +212,7 @@ describe('syncPolymarketCatalog against the Gamma fake', () => {
 describe('a live key previews a complex order across Kalshi and Polymarket for a linked question', () => {
   const [PM_YES, PM_NO] = defaultTokens();
   const maker = clobMaker();
+  const alice = newKalshiKey();
 
   let kalshi: KalshiFake;
   let clob: PolymarketFake;
@@ -218,7 +221,7 @@ describe('a live key previews a complex order across Kalshi and Polymarket for a
   let trader: LiveTrader;
 
   beforeAll(async () => {
-    kalshi = await startKalshiFake('production', []);
+    kalshi = await startKalshiFake('production', [{ userId: 'user-alice', key: alice }]);
     clob = await PolymarketFake.start({ accounts: [maker.account] });
     gamma = await GammaFake.start({
       markets: [gammaMarket({ conditionId: PM_YES!.conditionId, question: 'Will the Fed funds upper bound be above 4.00% after December 2026?', yesTokenId: PM_YES!.tokenId, noTokenId: PM_NO!.tokenId, tickSize: 0.01, minSize: 5 })],
@@ -273,5 +276,33 @@ describe('a live key previews a complex order across Kalshi and Polymarket for a
     const books = clob.requests.filter((r) => r.path === '/book');
     expect(books.length).toBeGreaterThan(0);
     expect(books.every((r) => new URLSearchParams(r.query).get('token_id') === PM_YES!.tokenId)).toBe(true);
+  });
+
+  it('placing that plan sends nothing while Polymarket cannot take orders: 403 without its credentials, 503 with them', async () => {
+    const db = stack.core.db;
+    const kalshiId = await liveMarketId(db, KALSHI_FED);
+    const subaccount = await liveSubaccount(trader, 'cross venue orders', { key: alice, environment: 'production' });
+    const place = () =>
+      call(trader.base, 'POST', '/v1/complex_orders', {
+        key: trader.live,
+        headers: { 'Idempotency-Key': randomUUID() },
+        body: { subaccount_id: subaccount, market_id: kalshiId, side: 'yes', action: 'buy', quantity: '10', strategy: 'sweep' },
+      });
+    const noCredentials = await place();
+    expect(noCredentials.status).toBe(403);
+    expect(envelopeOf(noCredentials).message).toMatch(/no polymarket credentials/);
+    const attached = await call(trader.base, 'PUT', `/v1/subaccounts/${subaccount}/credentials/polymarket`, {
+      key: trader.dashboard,
+      headers: { 'x-environment': 'live' },
+      body: { private_key: `0x${'0'.repeat(63)}1`, api_key: randomUUID(), api_secret: randomBytes(32).toString('base64'), api_passphrase: 'passphrase' },
+    });
+    expect(attached.status).toBe(200);
+    const notTradable = await place();
+    expect(notTradable.status).toBe(503);
+    expect(envelopeOf(notTradable)).toMatchObject({ code: 'venue_unavailable', message: expect.stringContaining('polymarket, which cannot take orders now; nothing was sent') });
+    // Nothing went to Kalshi, nothing was recorded.
+    expect(kalshi.requestsSignedBy(alice.keyId).filter((r) => r.method === 'POST')).toEqual([]);
+    expect(await db.complexOrder.count({ where: { subaccountId: subaccount } })).toBe(0);
+    expect(await db.order.count({ where: { subaccountId: subaccount } })).toBe(0);
   });
 });
