@@ -63,7 +63,7 @@ export async function linkQuestion(db: Db, input: { kalshiTicker: string; polyma
     const created = await tx.questionLink.create({ data: { kalshiTicker: ticker, polymarketConditionId: conditionId, createdBy: input.createdBy } });
     await tx.market.updateMany({
       where: { environment: 'live', venue: 'polymarket', venueMarketId: conditionId },
-      data: { questionKey: kalshi.questionKey ?? ticker, updatedAt: new Date() },
+      data: { questionKey: ticker, updatedAt: new Date() },
     });
     return created;
   }).catch((error: unknown) => {
