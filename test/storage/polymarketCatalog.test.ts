@@ -55,7 +55,8 @@ const SEEDS = [
   ),
   gammaMarket({ conditionId: PAUSED, question: 'Paused market?', yesTokenId: token('5'), noTokenId: token('6'), acceptingOrders: false }),
   gammaMarket({ conditionId: MULTI, question: 'Who wins the final?', yesTokenId: token('7'), noTokenId: token('8'), outcomes: ['Lakers', 'Celtics'] }),
-  gammaMarket({ conditionId: NO_BOOK, question: 'No book?', yesTokenId: token('9'), noTokenId: `9${token('1')}`, enableOrderBook: false }),
+  // No book; and tokens not created on the CLOB yet (Gamma sends an empty string): both left out, neither malformed.
+  gammaMarket({ conditionId: NO_BOOK, question: 'No book?', yesTokenId: token('9'), noTokenId: `9${token('1')}`, enableOrderBook: false }, { clobTokenIds: '' }),
   gammaMarket({ conditionId: BROKEN, question: 'Broken?', yesTokenId: '1', noTokenId: '2' }, { clobTokenIds: '["1111", ' }),
   gammaMarket({ conditionId: ODD_TICK, question: 'Half-cent ticks?', yesTokenId: `1${token('2')}`, noTokenId: `2${token('1')}`, tickSize: 0.005 }),
 ];

@@ -68,9 +68,14 @@ export const GAMMA_MAX_CONDITION_IDS = 100;
 const CONDITION_ID = /^0x[0-9a-fA-F]{64}$/;
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
-/** A field Gamma sends as a JSON-encoded array of strings (or, defensively, as the array itself); null when it is neither. */
+/**
+ * A field Gamma sends as a JSON-encoded array of strings (or, defensively, as the array itself); null
+ * when it is neither. An empty string is an empty array: Gamma sends `clobTokenIds: ""` for a market
+ * whose tokens the CLOB has not created yet (NautilusTrader's adapter treats it as transient).
+ */
 export function jsonStringArray(value: unknown): string[] | null {
   let parsed: unknown = value;
+  if (value === '') return [];
   if (typeof value === 'string') {
     try {
       parsed = JSON.parse(value) as unknown;
