@@ -13,11 +13,17 @@
  *   users disable <user_id>                                    the user can no longer sign in; their sessions end at once
  *   credentials rewrap                                         re-seals every stored venue credential under the current
  *                                                              CREDENTIALS_KEK (key rotation); prints how many
+ *   questions link --kalshi <ticker> --polymarket <condition id> [--by <name>]
+ *                                                              states that the two live listings are one question (YES the
+ *                                                              same outcome): complex orders then plan across both
+ *   questions unlink --kalshi <ticker> | --polymarket <condition id>
+ *   questions list                                             one line per link: ticker, condition id, who, when, titles
  *
  * A password is never taken from the arguments: the command line of a running process is readable
  * by every user of the machine (ps, /proc/<pid>/cmdline) and lands in shell history. The
  * environment of a process is readable only by its own user (and root), and stdin by nobody else.
  */
+import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { applyMigrations } from '../core/db/migrate';
 import { openDatabase } from '../core/db/openDatabase';
@@ -28,6 +34,7 @@ import { parseKeyring } from '../core/domain/credentialVault';
 import { createApiKey, createDashboardToken, revokeApiKey } from '../core/services/apiKeys';
 import { rewrapStoredCredentials } from '../core/services/credentials';
 import { createUser, disableUser } from '../core/services/users';
+import { linkQuestion, listQuestionLinks, unlinkQuestion, type QuestionLinkView } from '../core/services/questionLinks';
 import { getWorkspace, createWorkspace } from '../core/services/workspaces';
 import type { Config } from '../core/config';
 import { configOrExit, exitWith } from './process';
@@ -41,7 +48,10 @@ const USAGE = `usage:
       password: first line of stdin (piped), or MK_USER_PASSWORD; never an argument
   npm run cli -- users disable <user_id>
   npm run cli -- credentials rewrap
-      needs CREDENTIALS_KEK (the new key) and CREDENTIALS_OLD_KEKS (every key a stored blob may be sealed under)`;
+      needs CREDENTIALS_KEK (the new key) and CREDENTIALS_OLD_KEKS (every key a stored blob may be sealed under)
+  npm run cli -- questions link --kalshi <ticker> --polymarket <condition id> [--by <name>]
+  npm run cli -- questions unlink --kalshi <ticker> | --polymarket <condition id>
+  npm run cli -- questions list`;
 
 /** Longest first line read from stdin for a password (the policy allows 256 characters). */
 const MAX_PASSWORD_LINE_BYTES = 4096;
@@ -88,6 +98,9 @@ async function execute(db: Db, config: Config, argv: string[]): Promise<string[]
       name: { type: 'string' },
       email: { type: 'string' },
       'read-only': { type: 'boolean' },
+      kalshi: { type: 'string' },
+      polymarket: { type: 'string' },
+      by: { type: 'string' },
       // Declared only to refuse it with a reason: see the comment at the top.
       password: { type: 'string' },
     },
@@ -169,10 +182,40 @@ async function execute(db: Db, config: Config, argv: string[]): Promise<string[]
       const { rewrapped } = await rewrapStoredCredentials(db, keys);
       return [`${rewrapped} credential(s) re-sealed under KEK '${keys.current.id}'; keys no longer used by any row may be removed from CREDENTIALS_OLD_KEKS`];
     }
+    case 'questions link': {
+      if (!values.kalshi || !values.polymarket || rest.length > 0) throw new UsageError('questions link needs --kalshi <ticker> and --polymarket <condition id>');
+      const link = await linkQuestion(db, { kalshiTicker: values.kalshi, polymarketConditionId: values.polymarket, createdBy: values.by ?? operatorName() });
+      return [`linked ${describeLink(link)}`];
+    }
+    case 'questions unlink': {
+      if (rest.length > 0 || (values.kalshi === undefined) === (values.polymarket === undefined)) {
+        throw new UsageError('questions unlink needs exactly one of --kalshi <ticker> or --polymarket <condition id>');
+      }
+      const link = await unlinkQuestion(db, values.kalshi !== undefined ? { kalshiTicker: values.kalshi } : { polymarketConditionId: values.polymarket! });
+      return [`unlinked ${describeLink(link)}`];
+    }
+    case 'questions list': {
+      if (rest.length > 0) throw new UsageError('questions list takes no arguments');
+      const links = await listQuestionLinks(db);
+      if (links.length === 0) return ['no question links'];
+      return links.map((l) => [l.kalshiTicker, l.polymarketConditionId, l.createdBy, l.createdAt.toISOString(), l.kalshiTitle ?? '-', l.polymarketTitle ?? '-'].join('\t'));
+    }
     default:
       throw new UsageError(command.trim() ? `unknown command '${command.trim()}'` : 'no command given');
   }
 }
+
+/** Who links, when `--by` is not given: the operator's login name. */
+function operatorName(): string {
+  try {
+    return userInfo().username || 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+const describeLink = (link: QuestionLinkView) =>
+  `Kalshi ${link.kalshiTicker} (${link.kalshiTitle ?? 'not in the catalog'}) <-> Polymarket ${link.polymarketConditionId} (${link.polymarketTitle ?? 'not in the catalog yet: the next sync keys it'}), by ${link.createdBy}`;
 
 async function main(): Promise<number> {
   const config = configOrExit();

@@ -99,6 +99,19 @@ const schema = z.object({
   /** Which Kalshi environment's markets the catalog sync lists: production (default) or demo. */
   KALSHI_CATALOG_ENVIRONMENT: z.enum(['production', 'demo']).default('production'),
   /**
+   * Polymarket's public APIs (docs/polymarket.md "Live catalog"): Gamma's markets, synced into the
+   * live catalog at start-up and every POLYMARKET_CATALOG_SYNC_MS (unset URL or 0: off, as in the
+   * tests unless a suite points it at the Gamma fake); the CLOB's public order books, which
+   * complex-order planning reads for live Polymarket listings; each call's limit.
+   */
+  POLYMARKET_GAMMA_URL: z.url({ protocol: /^https?$/ }).optional(),
+  POLYMARKET_CATALOG_SYNC_MS: integer
+    .pipe(z.number().max(86_400_000))
+    .refine((ms) => ms === 0 || ms >= 10_000, 'must be 0 (off) or at least 10000')
+    .default(300_000),
+  POLYMARKET_CLOB_URL: z.url({ protocol: /^https?$/ }).default('https://clob.polymarket.com'),
+  POLYMARKET_TIMEOUT_MS: integer.pipe(z.number().min(100).max(60_000)).default(5000),
+  /**
    * The simulated venues as a service (docs/simulated-venues.md "As a service"): where a core finds
    * them (unset: in the core's own memory, as `npm start`), the shared secret of its calls
    * (SIM_VENUE_TOKEN, else INTERNAL_TOKEN), each call's limit, and how often a core reads the fills

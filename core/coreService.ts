@@ -24,6 +24,8 @@ import type { KalshiEnvironment } from './domain/credentialShapes';
 import { kalshiAccounts } from './venues/kalshi/kalshiAccounts';
 import { kalshiMarketDataFor, type KalshiMarketData } from './venues/kalshi/marketData';
 import { startKalshiCatalogSync } from './services/liveCatalog';
+import { startPolymarketCatalogSync } from './services/polymarketCatalog';
+import { PolymarketPublicBook } from './venues/polymarket/publicBook';
 import { CoreMetrics } from './ops/coreMetrics';
 import { coreOps } from './ops/coreOps';
 import type { Registry } from 'prom-client';
@@ -68,7 +70,7 @@ export async function openCore(
     db, logger, pendingStaleMs: config.LIVE_PENDING_STALE_MS, queryTimeoutMs: config.READINESS_TIMEOUT_MS, simulatedVenuesRemote: config.SIM_VENUE_URL !== undefined,
   });
   const venues = await openVenues(db, logger, (orderId, fills) => recordExecution(db, orderId, { fills }), {
-    live: [openKalshiLive(db, config, credentialKeys.keyring, logger, metrics)],
+    live: [openKalshiLive(db, config, credentialKeys.keyring, logger, metrics), openPolymarketBooks(db, config)],
     observer: metrics,
     // Several cores on one database trade on one set of books: the simulated venues' service (docs/simulated-venues.md).
     ...(config.SIM_VENUE_URL
@@ -130,6 +132,7 @@ export async function openCore(
     ? startComplexOrderScheduler(db, venues, logger, { intervalMs: config.SCHEDULER_INTERVAL_MS, staleMs: config.SCHEDULER_STALE_MS })
     : null;
   const kalshiCatalog = startKalshiCatalogSync(db, config, logger); // live Kalshi markets (docs/kalshi.md "Live catalog")
+  const polymarketCatalog = startPolymarketCatalogSync(db, config, logger); // live Polymarket markets (docs/polymarket.md "Live catalog")
   return {
     handler,
     fetch,
@@ -142,6 +145,7 @@ export async function openCore(
       clearInterval(expiry);
       await scheduler?.stop();
       await kalshiCatalog.stop();
+      await polymarketCatalog.stop();
       await reconciler?.stop();
       await simulatedReconciler?.stop();
       await deadClaims.stop();
@@ -182,4 +186,18 @@ function openKalshiLive(db: Db, config: Config, keyring: ReadonlyMap<string, Buf
     marketData: booksOf(config.KALSHI_CATALOG_ENVIRONMENT),
     close: async () => void (await Promise.all([...books.values()].map((data) => data.close()))),
   };
+}
+
+/**
+ * Live Polymarket's public order books (CLOB `GET /book` of a condition's YES token), for planning
+ * across venues; no accounts yet, so its orders answer as before.
+ */
+function openPolymarketBooks(db: Db, config: Config): LiveVenueSetup {
+  const books = new PolymarketPublicBook({
+    baseUrl: config.POLYMARKET_CLOB_URL,
+    timeoutMs: config.POLYMARKET_TIMEOUT_MS,
+    yesTokenOf: async (conditionId) =>
+      (await db.market.findFirst({ where: { environment: 'live', venue: 'polymarket', venueMarketId: conditionId }, select: { yesTokenId: true } }))?.yesTokenId ?? null,
+  });
+  return { venue: 'polymarket', marketData: books, close: () => books.close() };
 }

@@ -17,10 +17,14 @@ export type RecordPushedFills = (orderId: string, fills: VenueFill[]) => Promise
 /** The default seed of the simulated venues' liquidity: the same books on every start. */
 export const SIM_SEED = 20261122;
 
-/** A live venue as the registry holds it: its accounts (one per subaccount credential) and its public market data. */
+/**
+ * A live venue as the registry holds it: its accounts (one per subaccount credential) and its public
+ * market data. Without accounts the venue only answers market data (planning, marks); its orders
+ * answer as for a venue that is not running.
+ */
 export interface LiveVenueSetup {
   venue: VenueColumn;
-  accounts: LiveAccounts;
+  accounts?: LiveAccounts;
   marketData: MarketData;
   /** Closes what the setup holds beyond its accounts (market data connections). */
   close?: () => Promise<void>;
@@ -62,13 +66,14 @@ export async function openVenues(
     marketData: (venue) => liveMarketData.get(venue) ?? byColumn.get(venue),
     forSubaccount: async (venue, subaccountId) => {
       const setup = liveByColumn.get(venue);
-      return setup ? setup.accounts.forSubaccount(subaccountId) : byColumn.get(venue);
+      if (!setup) return byColumn.get(venue);
+      return setup.accounts?.forSubaccount(subaccountId);
     },
-    live: new Map(live.map((setup) => [setup.venue, setup.accounts])),
+    live: new Map(live.flatMap((setup) => (setup.accounts ? [[setup.venue, setup.accounts] as const] : []))),
     async close() {
       await sims.close();
       await Promise.all(live.map(async (setup) => {
-        await setup.accounts.closeAll();
+        await setup.accounts?.closeAll();
         await setup.close?.();
       }));
     },

@@ -1,4 +1,5 @@
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
+import { newId } from '../../core/domain/ids';
 import { API_KEY_FORMAT, sha256Hex } from '../../core/domain/secrets';
 import { databaseUrl } from '../support/env';
 import { buildApiKey } from '../support/factories';
@@ -35,6 +36,7 @@ beforeAll(() => {
     badEnv: queued(['keys', 'create', '--workspace', 'ws_x', '--env', 'prod']),
     noWorkspace: queued(['keys', 'create', '--env', 'test']),
     missingOptionValue: queued(['keys', 'create', '--workspace', 'ws_x', '--env', 'test', '--rate-limit']),
+    linkOneSide: queued(['questions', 'link', '--kalshi', 'KXCLI-ONE']),
   };
 });
 afterAll(async () => {
@@ -118,8 +120,55 @@ describe('bad usage exits 64 with the usage on stderr, without a stack trace', (
     ['--env prod', 'badEnv', /--env test or --env live/],
     ['keys create without --workspace', 'noWorkspace', /--workspace/],
     ['an option without its value (--rate-limit)', 'missingOptionValue', /rate-limit/],
+    ['questions link without --polymarket', 'linkOneSide', /questions link needs --kalshi <ticker> and --polymarket <condition id>/],
   ])('%s', async (_name, which, reason) => {
     expectUsageRefusal(await failures[which], reason, 'keys create --workspace <id> --env test|live');
+  }, SLOW);
+});
+
+describe('questions link, list and unlink, in order', () => {
+  // Live listings of this test alone in the run's database.
+  const ticker = 'KXCLILINK-26DEC-T1';
+  const conditionId = `0x${'c1'.repeat(32)}`;
+  const polymarketKey = async () => (await db.market.findFirstOrThrow({ where: { venue: 'polymarket', venueMarketId: conditionId } })).questionKey;
+
+  beforeAll(async () => {
+    const listing = { environment: 'live' as const, category: 'economics', tickSize: '0.01', minSize: '1' };
+    await db.market.create({ data: { ...listing, id: newId('market'), venue: 'kalshi', venueMarketId: ticker, questionKey: ticker, title: 'Fed above 4% (Kalshi)?' } });
+    await db.market.create({ data: { ...listing, id: newId('market'), venue: 'polymarket', venueMarketId: conditionId, title: 'Fed above 4% (Polymarket)?', yesTokenId: '1', noTokenId: '2' } });
+  });
+
+  it('`questions link` names both listings and who linked them; the Polymarket row is keyed with the ticker', async () => {
+    const result = await cli(['questions', 'link', '--kalshi', ticker, '--polymarket', conditionId.toUpperCase().replace('0X', '0x'), '--by', 'alice']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`linked Kalshi ${ticker} (Fed above 4% (Kalshi)?) <-> Polymarket ${conditionId} (Fed above 4% (Polymarket)?), by alice\n`);
+    expect(await db.questionLink.findUnique({ where: { polymarketConditionId: conditionId } })).toMatchObject({ kalshiTicker: ticker, createdBy: 'alice' });
+    expect(await polymarketKey()).toBe(ticker);
+  }, SLOW);
+
+  it('`questions list` prints one tab-separated line per link', async () => {
+    const result = await cli(['questions', 'list']);
+    expect(result.code).toBe(0);
+    const line = result.stdout.split('\n').find((l) => l.startsWith(`${ticker}\t`));
+    expect(line?.split('\t')).toEqual([ticker, conditionId, 'alice', expect.stringMatching(/^\d{4}-\d\d-\d\dT/), 'Fed above 4% (Kalshi)?', 'Fed above 4% (Polymarket)?']);
+  }, SLOW);
+
+  it('a second link of the same ticker to another condition exits 1 with one line; the first link stands', async () => {
+    const result = await cli(['questions', 'link', '--kalshi', ticker, '--polymarket', `0x${'c2'.repeat(32)}`]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`error: Already linked: Kalshi ${ticker} <-> Polymarket ${conditionId}; unlink it first.\n`);
+    expect(await polymarketKey()).toBe(ticker);
+  }, SLOW);
+
+  it('`questions unlink --polymarket` removes the link and the key', async () => {
+    const result = await cli(['questions', 'unlink', '--polymarket', conditionId]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^unlinked Kalshi ${ticker} `));
+    expect(await db.questionLink.count({ where: { kalshiTicker: ticker } })).toBe(0);
+    expect(await polymarketKey()).toBeNull();
   }, SLOW);
 });
 
