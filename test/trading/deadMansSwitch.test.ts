@@ -201,6 +201,46 @@ describe('firing on the simulated venues', () => {
   }, 30_000);
 });
 
+it('finishes the cancellation a core killed mid-firing left behind, once its lease runs out, without firing again', async () => {
+  const trader = await newTrader(db, stack.gateways[0]!, 'DMS resumed');
+  const sub = await createSubaccount(trader, 'bot');
+  const orders = [await placed(trader, resting(sub, '0.02')), await placed(trader, resting(sub, '0.03'))];
+  const armed = (await arm(trader, { subaccount_id: sub, timeout_seconds: 3600 })).body;
+  // What a core that claimed the firing and died before canceling anything leaves: fired, its lease held by it.
+  const leaseUntil = new Date(Date.now() + 1000);
+  await db.deadMansSwitch.update({
+    where: { id: armed.id },
+    data: { state: 'fired', firedAt: new Date(), firings: 1, cancelHolder: 'core_dead', cancelLeaseUntil: leaseUntil },
+  });
+  expectError(await placeOrder(trader, resting(sub)), 409, 'dead_mans_switch_fired');
+  const done = await waitFor(() => stored(armed.id), (s) => s.cancelCompletedAt !== null, 10_000);
+  expect(done).toMatchObject({ state: 'fired', firings: 1, ordersCanceled: 2, cancelHolder: null, cancelLeaseUntil: null });
+  // Not before the dead core's lease ran out.
+  const canceled = await db.order.findMany({ where: { id: { in: orders.map((o) => o.id) } } });
+  expect(canceled.map((o) => o.status)).toEqual(['canceled', 'canceled']);
+  for (const order of canceled) expect(order.updatedAt.getTime()).toBeGreaterThanOrEqual(leaseUntil.getTime());
+});
+
+it('a re-arm while a cancellation is under way lets the cancellation finish for the older orders only', async () => {
+  const trader = await newTrader(db, stack.gateways[0]!, 'DMS re-armed mid-firing');
+  const sub = await createSubaccount(trader, 'bot');
+  const older = await placed(trader, resting(sub, '0.02'));
+  const armed = (await arm(trader, { subaccount_id: sub, timeout_seconds: 3600 })).body;
+  // Fired by a core that holds it for a while yet (still working on it, as far as anyone knows).
+  await db.deadMansSwitch.update({
+    where: { id: armed.id },
+    data: { state: 'fired', firedAt: new Date(), firings: 1, cancelHolder: 'core_busy', cancelLeaseUntil: new Date(Date.now() + 1000) },
+  });
+  const rearmed = await arm(trader, { subaccount_id: sub, timeout_seconds: 3600 });
+  expect(rearmed.body).toMatchObject({ state: 'armed', firings: 1, canceling_orders: true });
+  const newer = await placed(trader, resting(sub, '0.03'));
+  const done = await waitFor(() => stored(armed.id), (s) => s.cancelCompletedAt !== null, 10_000);
+  expect(done).toMatchObject({ state: 'armed', ordersCanceled: 1 });
+  expect((await getOrder(trader, older.id)).status).toBe('canceled');
+  expect((await getOrder(trader, newer.id)).status).toBe('open');
+  await disarm(trader, sub);
+});
+
 it('claims a lapse exactly once, whatever the number of cores racing for it', async () => {
   const trader = await newTrader(db, stack.gateways[0]!, 'DMS race');
   const armed = (await arm(trader, { timeout_seconds: 3600 })).body;
