@@ -13,6 +13,10 @@
  * "lapsed" line in all the cores' logs); new orders are refused with 409 dead_mans_switch_fired
  * through both gateways; and re-arming lets orders in again. The figures are printed once.
  *
+ * Then a core killed mid-firing: the Kalshi fake refuses the cancels (429) while the core that
+ * claimed the firing is killed; another core takes the cancellation up once its lease (2 s here)
+ * has run out, and finishes it, the switch still fired once.
+ *
  * Nothing here polls with the workspace's keys until the switches have fired: any request of the
  * workspace would keep them alive. A database of this suite's own.
  */
@@ -62,6 +66,7 @@ beforeAll(async () => {
     KALSHI_CATALOG_SYNC_MS: '10000', // the start-up sync brings the fake's markets in
     KALSHI_TIMEOUT_MS: '1000',
     CREDENTIALS_KEK: newKek(),
+    DEAD_MANS_SWITCH_LEASE_MS: '2000', // a core killed mid-firing is succeeded after 2 s
   };
   const ports = [await closedPort(), await closedPort()];
   for (const port of ports) {
@@ -207,3 +212,47 @@ it('armed at 2 s, heartbeats stop: every open order on the Kalshi fake and the s
       `firings ${settled.map((row) => row.firings).join(', ')}; Kalshi cancel requests ${kalshiCancels.length} for 3 orders; restarted core ${restarted.url}`,
   );
 }, 120_000);
+
+it('a core killed mid-firing: another core takes the cancellation up when its lease runs out and finishes it; the switch fired once', async () => {
+  const alive = (core: ServiceProcess) => core.child.exitCode === null && core.child.signalCode === null;
+  expect(cores.filter(alive)).toHaveLength(2);
+  const gateway = gateways[1]!.url;
+  const { secret: live, dashboardSecret } = await buildWorkspace(db, { environment: 'live', rateLimit: 100_000, name: 'DMS mid-firing' });
+  const fed = (await db.market.findFirstOrThrow({ where: { environment: 'live', venueMarketId: FED } })).id;
+  const sub = ok(await call(gateway, 'POST', '/v1/subaccounts', { key: live, body: { name: 'bot' } }), 'subaccount').id as string;
+  ok(await attachKalshi({ base: gateway, live, dashboard: dashboardSecret }, sub, alice, 'production'), 'attach');
+  const orders: string[] = [];
+  for (const price of ['0.05', '0.06']) {
+    orders.push(ok(await call(gateway, 'POST', '/v1/orders', { key: live, body: { subaccount_id: sub, market_id: fed, side: 'yes', action: 'buy', type: 'limit', price, quantity: '1' } }), 'order').id);
+  }
+  const atFake = () => fake.exchange.allOrders().filter((o) => orders.includes(o.clientOrderId));
+  const cancels = () => fake.requestsSignedBy(alice.keyId).filter((r) => r.method === 'DELETE' && atFake().some((o) => r.path.endsWith(`/${o.orderId}`)));
+
+  // Kalshi answers every cancel 429 (nothing canceled) while the firing core is found and killed.
+  fake.injectFault({ fault: { kind: 'rate_limit' }, method: 'DELETE', pathPrefix: `${CREATE_PATH}/`, times: Infinity });
+  const armed = ok(await call(gateway, 'PUT', '/v1/dead_mans_switch', { key: live, body: { subaccount_id: sub, timeout_seconds: 1 } }), 'arm');
+  const lapsedIn = (core: ServiceProcess) => core.output().split('\n').filter((line) => line.includes("dead-man's switch lapsed") && line.includes(armed.id)).length;
+  const firing = await until('a core firing the switch', async () => cores.filter(alive).find((core) => lapsedIn(core) > 0), 10_000);
+  await until('its cancels reaching Kalshi (refused)', async () => (cancels().length > 0 ? true : undefined), 10_000);
+  await firing.stop('SIGKILL');
+  const killedAt = Date.now();
+  fake.clearFaults();
+  expect(atFake().map((o) => o.status)).toEqual(['resting', 'resting']);
+
+  // The other core takes it up once the dead core's lease (2 s) has run out, and cancels both.
+  const completed = await until('the cancellation completed by another core', async () => {
+    const row = await db.deadMansSwitch.findUniqueOrThrow({ where: { id: armed.id } });
+    return row.cancelCompletedAt ? row : undefined;
+  }, 15_000);
+  expect(atFake().map((o) => o.status)).toEqual(['canceled', 'canceled']);
+  expect(completed).toMatchObject({ state: 'fired', firings: 1, ordersCanceled: 2, cancelHolder: null });
+  const successor = cores.filter(alive);
+  expect(successor).toHaveLength(1);
+  expect(successor[0]!.output()).toContain("took up a dead-man's switch cancellation");
+  expect(cores.map(lapsedIn).reduce((a, b) => a + b, 0)).toBe(1);
+  const refusedCancels = cancels().filter((r) => r.status === 429).length;
+  expect(cancels().filter((r) => r.status === 200)).toHaveLength(2);
+  console.log(
+    `dead-man's switch, core killed mid-firing (lease 2 s): ${refusedCancels} cancels refused before the kill; both orders canceled by the successor ${Math.max(...atFake().map((o) => o.updatedMs)) - killedAt} ms after the kill; firings ${completed.firings}`,
+  );
+}, 60_000);
