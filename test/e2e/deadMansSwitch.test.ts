@@ -159,6 +159,7 @@ it('armed at 2 s, heartbeats stop: every open order on the Kalshi fake and the s
     expect(rows.map((row) => row.state)).toEqual(['armed', 'armed']);
     return Math.max(...rows.map((row) => row.lastHeartbeatAt.getTime()));
   };
+  await dead(100); // a request's own keep-alive is written in the background: let the last one land
   const heartbeatEnd = await lastKeepAlive();
   const bound = heartbeatEnd + TIMEOUT_SECONDS * 1000 + 1000;
 
