@@ -10,6 +10,7 @@
  */
 import { createPrismaClient, sqlPoolOf, type Db } from '../../core/db/prismaClient';
 import { claimLapsedSwitches } from '../../core/services/deadMansSwitch';
+import { buildApiKey } from '../support/factories';
 import { call } from '../support/http';
 import { ownDatabase } from '../support/ownDatabase';
 import { testConfig } from '../support/env';
@@ -136,6 +137,47 @@ describe('arming, heartbeats and disarming', () => {
     expect(fired.firedAt!.getTime()).toBeGreaterThanOrEqual(fired.expiresAt.getTime());
   }, 30_000);
 });
+
+it('writes no keep-alive per request (at most one per quarter timeout), and requests of the other environment keep nothing alive', async () => {
+  const trader = await newTrader(db, stack.gateways[0]!, 'DMS throttle');
+  const { secret: live } = await buildApiKey(db, trader.workspaceId, 'live', 10_000);
+  const long = (await arm(trader, { timeout_seconds: 3600 })).body;
+  await Promise.all(Array.from({ length: 50 }, () => call(trader.base, 'GET', '/v1/subaccounts', { key: trader.secret })));
+  // The arm was the last write: the next request's keep-alive is not due for 15 minutes.
+  expect((await stored(long.id)).lastHeartbeatAt.toISOString()).toBe(long.last_heartbeat_at);
+  await disarm(trader);
+
+  const short = (await arm(trader, { timeout_seconds: 1 })).body;
+  // A live key of the same workspace talks for twice the timeout: the test key's switch lapses all the same.
+  const until = Date.now() + 2000;
+  while (Date.now() < until) {
+    expect((await call(trader.base, 'GET', '/v1/subaccounts', { key: live })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const fired = await waitFor(() => stored(short.id), (s) => s.state === 'fired', 5_000);
+  expect(fired.lastHeartbeatAt.toISOString()).toBe(short.last_heartbeat_at);
+  await disarm(trader);
+});
+
+it('is kept alive by requests through another core than the one it was armed through', async () => {
+  // A second core on the database: it learns of the switch from its sweeper's refresh (50 ms here).
+  const other = await startStack(testConfig({ DATABASE_URL: stack.core.databaseUrl, DEAD_MANS_SWITCH_SWEEP_MS: '50' }));
+  try {
+    const trader = await newTrader(db, stack.gateways[0]!, 'DMS two cores');
+    const armed = (await arm(trader, { timeout_seconds: 2 })).body;
+    const until = Date.now() + 4000;
+    while (Date.now() < until) {
+      expect((await call(other.gateways[0]!, 'GET', '/v1/subaccounts', { key: trader.secret })).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const alive = await stored(armed.id);
+    expect(alive.state).toBe('armed');
+    expect(alive.lastHeartbeatAt.getTime()).toBeGreaterThan(ms(armed.last_heartbeat_at) + 2000);
+    expect((await disarm(trader)).body.state).toBe('disarmed');
+  } finally {
+    await other.close();
+  }
+}, 30_000);
 
 describe('firing on the simulated venues', () => {
   it('cancels the resting orders of its scope only, refuses new orders with 409 dead_mans_switch_fired until re-armed, and counts what it canceled', async () => {
