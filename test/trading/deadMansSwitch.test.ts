@@ -298,3 +298,28 @@ it('claims a lapse exactly once, whatever the number of cores racing for it', as
     await racer.$disconnect();
   }
 });
+
+describe('on the embedded PGlite (one connection, as npm start)', () => {
+  let embedded: Stack;
+  beforeAll(async () => {
+    embedded = await startStack(testConfig({ DATABASE_URL: '', PGLITE_DATA_DIR: 'memory', DEAD_MANS_SWITCH_SWEEP_MS: '50' }));
+  }, 60_000);
+  afterAll(() => embedded?.close());
+
+  it('fires: the scope’s resting orders canceled, the others left, new orders refused until disarmed', async () => {
+    const edb = embedded.core.db;
+    const trader = await newTrader(edb, embedded.gateways[0]!, 'DMS embedded');
+    const snow = await marketOf(edb, 'sim_kalshi', 'NYC-SNOW-XMAS');
+    const order = (subaccountId: string): OrderBody => ({ ...resting(subaccountId), market_id: snow.id });
+    const [covered, other] = [await createSubaccount(trader, 'covered'), await createSubaccount(trader, 'other')];
+    const [mine, theirs] = [await placed(trader, order(covered)), await placed(trader, order(other))];
+    const armed = (await arm(trader, { subaccount_id: covered, timeout_seconds: 1 })).body;
+    const done = await waitFor(() => edb.deadMansSwitch.findUniqueOrThrow({ where: { id: armed.id } }), (s) => s.cancelCompletedAt !== null, 10_000);
+    expect(done).toMatchObject({ state: 'fired', firings: 1, ordersCanceled: 1 });
+    expect((await getOrder(trader, mine.id)).status).toBe('canceled');
+    expect((await getOrder(trader, theirs.id)).status).toBe('open');
+    expectError(await placeOrder(trader, order(covered)), 409, 'dead_mans_switch_fired');
+    await disarm(trader, covered);
+    expect((await placeOrder(trader, order(covered))).status).toBe(200);
+  }, 30_000);
+});
