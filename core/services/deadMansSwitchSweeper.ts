@@ -25,6 +25,8 @@ export interface DeadMansSwitchSweeperOptions {
   venueHeartbeatMs?: number;
 }
 
+/** How often a firing whose cancels keep failing is reported. */
+const FAILURE_LOG_MS = 10_000;
 /** Cancels of one round sent at once; the lease is renewed before each batch. */
 const CANCEL_BATCH = 8;
 /** Polymarket cancels every order of an account whose heartbeats stop for about 10 s (docs/dead-mans-switch.md). */
@@ -58,13 +60,22 @@ export function startDeadMansSwitchSweeper(
   const passes = new Map<string, Promise<void>>();
   const venueHeartbeatMs = options.venueHeartbeatMs ?? VENUE_HEARTBEAT_MS;
   let lastVenueHeartbeat = 0;
-  let venueHeartbeats: Promise<void> = Promise.resolve();
+  let venueHeartbeats: Promise<void> | undefined;
 
+  // A venue that stays down fails the cancels of every round: said once per FAILURE_LOG_MS per switch.
+  const lastFailureLog = new Map<string, number>();
+  const onFailures = (firing: DeadMansSwitch, failed: unknown[]) => {
+    if (Date.now() - (lastFailureLog.get(firing.id) ?? 0) < FAILURE_LOG_MS) return;
+    lastFailureLog.set(firing.id, Date.now());
+    logger.warn({ switchId: firing.id, workspaceId: firing.workspaceId, failed: failed.length, err: failed[0] }, "some cancels of a dead-man's switch failed; retrying every round");
+  };
   const work = (id: string) => {
     if (passes.has(id)) return;
-    const pass = cancellationPass(db, venues, sql, logger, { id, holder, leaseMs: options.leaseMs })
+    const pass = cancellationPass(db, venues, sql, logger, { id, holder, leaseMs: options.leaseMs }, onFailures)
       .then((outcome) => {
-        if (outcome !== 'again') held.delete(id);
+        if (outcome === 'again') return;
+        held.delete(id);
+        lastFailureLog.delete(id);
       })
       .catch((error: unknown) => logger.warn({ err: error, switchId: id }, "a dead-man's switch cancellation pass failed; retrying on the next round"))
       .finally(() => passes.delete(id));
@@ -85,9 +96,11 @@ export function startDeadMansSwitchSweeper(
       held.add(taken.id);
     }
     for (const id of held) work(id);
-    if (Date.now() - lastVenueHeartbeat >= venueHeartbeatMs && keepAlive.anyLiveArmed()) {
+    if (!venueHeartbeats && Date.now() - lastVenueHeartbeat >= venueHeartbeatMs && keepAlive.anyLiveArmed()) {
       lastVenueHeartbeat = Date.now();
-      venueHeartbeats = sendVenueHeartbeats(sql, live, logger, venueHeartbeatMs);
+      venueHeartbeats = sendVenueHeartbeats(sql, live, logger, venueHeartbeatMs)
+        .catch((error: unknown) => logger.warn({ err: error }, "sending the venues' own dead-man's switch heartbeats failed; retrying"))
+        .finally(() => (venueHeartbeats = undefined));
     }
   };
   const periodic = runPeriodically(options.intervalMs, round, (error) =>
@@ -136,6 +149,7 @@ async function cancellationPass(
   sql: Pool,
   logger: Logger,
   lease: { id: string; holder: string; leaseMs: number },
+  onFailures: (firing: DeadMansSwitch, failed: unknown[]) => void,
 ): Promise<PassOutcome> {
   const renew = () => renewLease(sql, lease.id, lease.holder, lease.leaseMs);
   const firing = await renew();
@@ -171,9 +185,7 @@ async function cancellationPass(
       ),
     );
   }
-  if (failed.length > 0) {
-    logger.warn({ switchId: lease.id, workspaceId: firing.workspaceId, failed: failed.length, err: failed[0] }, "some cancels of a dead-man's switch failed; retrying on the next round");
-  }
+  if (failed.length > 0) onFailures(firing, failed);
   await queryPlain(
     sql,
     Prisma.sql`

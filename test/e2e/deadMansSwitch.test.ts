@@ -191,6 +191,8 @@ it('armed at 2 s, heartbeats stop: every open order on the Kalshi fake and the s
   expect(kalshiCancels.every((r) => r.path.startsWith(`${CREATE_PATH}/`))).toBe(true);
   const lapsedLines = cores.map((core) => core.output().split('\n').filter((line) => line.includes("dead-man's switch lapsed")).length);
   expect(lapsedLines.reduce((a, b) => a + b, 0)).toBe(2);
+  // No sweep, pass, cancel or venue heartbeat (the seam's covered-accounts query runs: a live switch was armed) failed on any core.
+  for (const core of cores) expect(core.output()).not.toMatch(/sweep failed|pass failed|cancels of a dead-man's switch failed|heartbeats failed/);
 
   // Our records agree, and new orders are refused through both gateways, live and test.
   for (const id of liveOrders) expect((await db.order.findUniqueOrThrow({ where: { id } })).status).toBe('canceled');
