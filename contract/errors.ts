@@ -14,6 +14,7 @@ export const ERROR_CATALOGUE = {
   method_not_allowed: { status: 405, raisedBy: 'gateway', description: 'The path exists but not with this method; see `Allow`.' },
   idempotency_key_in_use: { status: 409, raisedBy: 'core', description: 'A request with this Idempotency-Key is still in flight.' },
   conflict: { status: 409, raisedBy: 'core', description: 'The resource is in a state that does not allow this.' },
+  dead_mans_switch_fired: { status: 409, raisedBy: 'core', description: 'A dead-man\u2019s switch covering the subaccount has lapsed: its open orders were canceled and new orders are refused until it is re-armed (PUT /v1/dead_mans_switch) or disarmed (DELETE).' },
   payload_too_large: { status: 413, raisedBy: 'gateway', description: 'The body is larger than the limit.' },
   unsupported_media_type: { status: 415, raisedBy: 'gateway', description: 'The body is not application/json.' },
   idempotency_key_reused: { status: 422, raisedBy: 'core', description: 'This Idempotency-Key was used with a different request.' },

@@ -51,6 +51,13 @@ const schema = z.object({
   SCHEDULER_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   SCHEDULER_INTERVAL_MS: integer.pipe(z.number().min(10).max(60_000)).default(250),
   SCHEDULER_STALE_MS: integer.pipe(z.number().min(1000).max(3_600_000)).default(30_000),
+  /**
+   * The dead-man's switch's sweeper, in every core (docs/dead-mans-switch.md): how often it looks
+   * for lapsed switches (a lapse is fired within this of its expiry), and how long a core holds a
+   * firing's cancellation without renewing it before another core takes it up.
+   */
+  DEAD_MANS_SWITCH_SWEEP_MS: integer.pipe(z.number().min(10).max(1000)).default(250),
+  DEAD_MANS_SWITCH_LEASE_MS: integer.pipe(z.number().min(1000).max(600_000)).default(10_000),
   SIM_STARTING_BALANCE: z
     .string()
     // Below a trillion, as a subaccount's own starting_balance (services/subaccounts.ts MAX_STARTING_BALANCE).

@@ -11,6 +11,8 @@ import { createCoreYoga } from './graphql/yoga';
 import { createRevocationBus, type RevocationBus } from '../contract/revocationBus';
 import { seedSimulatedMarkets } from './services/marketCatalog';
 import { startComplexOrderScheduler } from './services/complexOrderScheduler';
+import { DeadMansSwitchKeepAlive } from './services/deadMansSwitch';
+import { startDeadMansSwitchSweeper } from './services/deadMansSwitchSweeper';
 import type { Logger } from './support/logger';
 import { deleteExpiredIdempotencyKeys, inFlightWindowMs, releaseDeadClaims } from './graphql/idempotency';
 import type { VenueRegistry } from './venues/venue';
@@ -85,7 +87,8 @@ export async function openCore(
         }
       : {}),
   });
-  const yoga = createCoreYoga({ db, config, internalSecret, revocations, venues, logger, credentialKeys, inProcessOnly: options.inProcessOnly });
+  const keepAlive = new DeadMansSwitchKeepAlive(db, logger);
+  const yoga = createCoreYoga({ db, config, internalSecret, revocations, venues, logger, credentialKeys, keepAlive, inProcessOnly: options.inProcessOnly });
   const analyst = createAnalystYoga({ db, config, internalSecret, revocations, venues, logger, credentialKeys });
   const isAnalyst = (path: string | undefined) => path?.startsWith(ANALYST_GRAPHQL_PATH) === true;
   const ops = coreOps({
@@ -131,6 +134,11 @@ export async function openCore(
   const scheduler = config.SCHEDULER_ENABLED
     ? startComplexOrderScheduler(db, venues, logger, { intervalMs: config.SCHEDULER_INTERVAL_MS, staleMs: config.SCHEDULER_STALE_MS })
     : null;
+  // The dead-man's switches: every core fires lapsed ones (once) and finishes abandoned cancellations (docs/dead-mans-switch.md).
+  const deadMansSwitches = startDeadMansSwitchSweeper(db, venues, venues.live, keepAlive, logger, {
+    intervalMs: config.DEAD_MANS_SWITCH_SWEEP_MS,
+    leaseMs: config.DEAD_MANS_SWITCH_LEASE_MS,
+  });
   const kalshiCatalog = startKalshiCatalogSync(db, config, logger); // live Kalshi markets (docs/kalshi.md "Live catalog")
   const polymarketCatalog = startPolymarketCatalogSync(db, config, logger); // live Polymarket markets (docs/polymarket.md "Live catalog")
   return {
@@ -143,6 +151,7 @@ export async function openCore(
     venues,
     async close() {
       clearInterval(expiry);
+      await deadMansSwitches.stop();
       await scheduler?.stop();
       await kalshiCatalog.stop();
       await polymarketCatalog.stop();

@@ -4,6 +4,7 @@ import { normalizeEmail } from '../core/domain/emails';
 import { DATE_RULE, INSTANT_RULE, isStorableInstant } from '../core/domain/instants';
 import { MAX_LIMIT } from '../core/domain/pagination';
 import { MAX_COUNT_LIMIT } from '../core/domain/riskLimits';
+import { MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS } from '../core/domain/deadMansSwitch';
 import { venueName, type VenueColumn } from '../core/domain/venues';
 import type { ApiErrorCode } from './errors';
 import { graphqlEnum } from './graphqlEnums';
@@ -177,7 +178,7 @@ export const ROUTES: Route[] = [
     method: 'POST', path: '/v1/orders', operation: 'PlaceOrder', tag: 'Orders', summary: 'Place order',
     description: 'Safe to retry with the same Idempotency-Key: the first result is replayed and nothing is placed twice.',
     auth: 'api_key', body: placeOrderBody, bodyVariable: 'input', idempotent: true,
-    errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'forbidden', 'not_found', 'conflict', 'idempotency_key_in_use', 'idempotency_key_reused', 'risk_limit_exceeded', 'insufficient_funds', 'insufficient_position', 'market_not_tradable', 'venue_error', 'venue_unavailable'],
+    errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'forbidden', 'not_found', 'conflict', 'dead_mans_switch_fired', 'idempotency_key_in_use', 'idempotency_key_reused', 'risk_limit_exceeded', 'insufficient_funds', 'insufficient_position', 'market_not_tradable', 'venue_error', 'venue_unavailable'],
   },
   {
     method: 'GET', path: '/v1/orders', operation: 'ListOrders', tag: 'Orders', summary: 'List orders',
@@ -217,11 +218,12 @@ export const ROUTES: Route[] = [
     auth: 'api_key', session: true, body: z.strictObject({ enabled: z.boolean() }),
     errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type'],
   },
+  ...deadMansSwitchRoutes(),
   {
     method: 'POST', path: '/v1/complex_orders', operation: 'PlaceComplexOrder', tag: 'Complex Orders', summary: 'Place complex order',
     description: 'Plans the parent order on the current books exactly as the preview does and executes the recommended alternative: every child is an order placed through the same path as POST /v1/orders, with the pre-trade risk checks when it is sent (a refused child is recorded as rejected with reject_code; the others go on). TWAP slices are sent on schedule by the core, surviving restarts. Safe to retry with the same Idempotency-Key. See docs/complex-orders.md.',
     auth: 'api_key', body: complexOrderBody, bodyVariable: 'input', idempotent: true,
-    errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'forbidden', 'not_found', 'idempotency_key_in_use', 'idempotency_key_reused', 'market_not_tradable', 'no_executable_plan'],
+    errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'forbidden', 'not_found', 'dead_mans_switch_fired', 'idempotency_key_in_use', 'idempotency_key_reused', 'market_not_tradable', 'no_executable_plan'],
   },
   {
     method: 'GET', path: '/v1/complex_orders', operation: 'ListComplexOrders', tag: 'Complex Orders', summary: 'List complex orders',
@@ -403,6 +405,39 @@ export const ROUTES: Route[] = [
   },
   ...sessionRoutes(),
 ];
+
+/** The dead-man's switch (docs/dead-mans-switch.md): arm, read, keep alive, disarm. */
+function deadMansSwitchRoutes(): Route[] {
+  const tag = "Dead-man's switch";
+  const subaccount = id('sa').optional().describe('The subaccount the switch covers; the whole workspace (in the key\u2019s environment) when left out.');
+  return [
+    {
+      method: 'PUT', path: '/v1/dead_mans_switch', operation: 'ArmDeadMansSwitch', tag, summary: "Arm or re-arm the dead-man's switch",
+      description: `Covers the key's workspace in the key's environment (a live key's switch covers live orders, a test key's test orders), or one subaccount. It lapses timeout_seconds after the last keep-alive: POST /v1/heartbeat, or any request authenticated by an API key of the workspace and environment (recorded at most a quarter of the timeout late). When it lapses, every open order of its scope is canceled at its venue and new orders are refused with 409 dead_mans_switch_fired until it is re-armed or disarmed. See docs/dead-mans-switch.md.`,
+      auth: 'api_key', bodyVariable: 'input',
+      body: z.strictObject({
+        subaccount_id: subaccount,
+        timeout_seconds: z.number().int().min(MIN_TIMEOUT_SECONDS).max(MAX_TIMEOUT_SECONDS).describe(`Whole seconds, ${MIN_TIMEOUT_SECONDS} to ${MAX_TIMEOUT_SECONDS}.`),
+      }),
+      errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'not_found'],
+    },
+    {
+      method: 'GET', path: '/v1/dead_mans_switch', operation: 'GetDeadMansSwitches', tag, summary: "The dead-man's switches of the workspace",
+      description: 'Every switch of the workspace in this environment (the workspace\u2019s first, then its subaccounts\u2019): state, timeout, expiry, last heartbeat, last firing and the orders it canceled; expires_at is the earliest expiry of an armed one.',
+      auth: 'api_key', session: true, errors: [],
+    },
+    {
+      method: 'DELETE', path: '/v1/dead_mans_switch', operation: 'DisarmDeadMansSwitch', tag, summary: "Disarm the dead-man's switch",
+      description: 'Disarms the workspace\u2019s switch, or with subaccount_id the subaccount\u2019s; a fired switch then accepts new orders again. 404 when there is no such switch.',
+      auth: 'api_key', session: true, query: z.strictObject({ subaccount_id: subaccount }), errors: ['invalid_request', 'not_found'],
+    },
+    {
+      method: 'POST', path: '/v1/heartbeat', operation: 'Heartbeat', tag, summary: "Keep the dead-man's switches alive",
+      description: 'Every armed switch of the workspace in this environment now lapses its timeout from now; answers the switches and the earliest expiry. A switch that already lapsed is not revived: re-arm it.',
+      auth: 'api_key', errors: [],
+    },
+  ];
+}
 
 /** The dashboard's sign-in, session check and sign-out (docs/dashboard.md). */
 function sessionRoutes(): Route[] {

@@ -19,6 +19,7 @@ export const ID_PREFIX = {
   fill: 'fill',
   receipt: 'rcpt',
   market: 'mkt',
+  deadMansSwitch: 'dms',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -7,6 +7,7 @@ import type { RevocationBus } from '../../contract/revocationBus';
 import type { VenueRegistry } from '../venues/venue';
 import type { Scope } from '../services/scope';
 import type { ClaimInWrite } from '../services/claimInWrite';
+import type { DeadMansSwitchKeepAlive } from '../services/deadMansSwitch';
 import { createLoaders, type Loaders } from './loaders';
 import type { Logger } from '../support/logger';
 
@@ -39,15 +40,19 @@ export interface CoreContext {
   idempotency?: IdempotencyClaim;
   /** When the request's venue calls must end (epoch ms; requestDeadline.ts). */
   deadline: number;
+  /** The core's knowledge of the armed dead-man's switches, which API-key requests keep alive (services/deadMansSwitch.ts). */
+  keepAlive?: DeadMansSwitchKeepAlive;
 }
 
 /** The core's shared parts every request's context carries. */
-export type ContextDeps = Pick<CoreContext, 'db' | 'config' | 'revocations' | 'venues' | 'logger' | 'credentialKeys'>;
+export type ContextDeps = Pick<CoreContext, 'db' | 'config' | 'revocations' | 'venues' | 'logger' | 'credentialKeys' | 'keepAlive'>;
 
 /** A request's context: the shared parts, who is asking, when its venue calls must end, and fresh per-request loaders. */
 export function contextFor(deps: ContextDeps, principal: Principal, deadline: number): CoreContext {
-  const { db, config, revocations, venues, logger, credentialKeys } = deps;
-  return { db, principal, config, revocations, venues, loaders: createLoaders(db, venues, { deadline }), logger, credentialKeys, deadline };
+  const { db, config, revocations, venues, logger, credentialKeys, keepAlive } = deps;
+  // An authenticated API-key request keeps its workspace's armed dead-man's switches alive (at most one write per quarter timeout).
+  keepAlive?.touch(principal);
+  return { db, principal, config, revocations, venues, loaders: createLoaders(db, venues, { deadline }), logger, credentialKeys, deadline, keepAlive };
 }
 
 /**

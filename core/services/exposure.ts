@@ -3,19 +3,22 @@ import { grossExposure } from '../domain/limitUsage';
 import { queryPlain, type SqlClient } from '../db/sql';
 import { Prisma } from '../generated/prisma/client';
 import type { RiskLimitValues, SubaccountExposure } from '../domain/preTradeRisk';
+import { deadMansSwitchLapsed } from './deadMansSwitch';
 import { limitUsageOf, limitUsageStatement, type LimitUsageRow } from './limitUsage';
 
 export interface PreTradeState {
   exposure: SubaccountExposure;
   limits: RiskLimitValues;
   tradingHalted: boolean;
+  /** A dead-man's switch covering the subaccount has lapsed (fired, or expired and about to be): docs/dead-mans-switch.md. */
+  deadMansSwitchLapsed: boolean;
   /** The order that already has this client order id in the workspace, if any. */
   existingOrderId: string | null;
 }
 
 /**
- * Everything the pre-trade checks need, in one statement: the subaccount's limits and the
- * workspace kill switch, its limit use (the statement the risk statistics use too), the position
+ * Everything the pre-trade checks need, in one statement: the subaccount's limits, the
+ * workspace kill switch and the dead-man's switches, its limit use (the statement the risk statistics use too), the position
  * and working orders on this market and side, cash, and whether the client order id is taken.
  * Run it after locking the subaccount row, in a statement of its own, so that its snapshot is
  * taken after the lock.
@@ -38,6 +41,7 @@ export async function loadPreTradeState(
       max_open_orders: number | null;
       max_orders_per_minute: number | null;
       trading_halted: boolean;
+      dead_mans_switch_lapsed: boolean;
       existing_order_id: string | null;
       cash_balance: string;
     }
@@ -51,6 +55,7 @@ export async function loadPreTradeState(
       l.max_order_notional::text, l.max_position_per_market::text, l.max_gross_exposure::text,
       l.max_daily_realized_loss::text, l.max_open_orders, l.max_orders_per_minute,
       (SELECT trading_halted FROM workspaces WHERE id = ${subaccount.workspaceId}) AS trading_halted,
+      ${deadMansSwitchLapsed(subaccount)} AS dead_mans_switch_lapsed,
       (SELECT id FROM orders WHERE workspace_id = ${subaccount.workspaceId} AND client_order_id = ${clientOrderId}) AS existing_order_id,
       (SELECT cash_balance FROM subaccounts WHERE id = ${subaccount.id})::text AS cash_balance`,
     }),
@@ -78,6 +83,8 @@ export async function loadPreTradeState(
       maxOrdersPerMinute: row.max_orders_per_minute,
     },
     tradingHalted: row.trading_halted,
+    deadMansSwitchLapsed: row.dead_mans_switch_lapsed,
     existingOrderId: row.existing_order_id,
   };
 }
+

@@ -11,6 +11,7 @@ import { DomainError, invalidRequest, notFound, RateLimited, retryAfterSeconds }
 import { newId } from '../domain/ids';
 import { createdWithin, decodeCursor, isIdCursor, parseLimit, toPage } from '../domain/pagination';
 import { checkPreTradeRisk } from '../domain/preTradeRisk';
+import { deadMansSwitchFired } from '../domain/deadMansSwitch';
 import { maxTakerFee, rulesForMarket } from '../domain/marketRules';
 import type { MarketRules } from '../domain/venueRules';
 import { validateOrderInput } from '../domain/venueRules';
@@ -122,6 +123,7 @@ export async function placeOrder(
       }
       return { order: (await tx.together((c) => findOrder(c, state.existingOrderId!)))!, created: false, market };
     }
+    if (state.deadMansSwitchLapsed) throw deadMansSwitchFired(subaccount.id);
     const worstPrice = price ?? new Decimal(1);
     checkPreTradeRisk(
       { action: input.action, quantity, worstPrice, maxFee: maxTakerFee(rules, worstPrice, quantity) },

@@ -18,7 +18,8 @@ export type VenueOperation =
   | 'queue_position'
   | 'fills_since'
   | 'balance'
-  | 'positions';
+  | 'positions'
+  | 'heartbeat';
 
 /** What became of one order sent to a venue: its placement's outcome, or `failed` when the call threw. */
 export type VenueOrderOutcome = VenuePlaceResult['outcome'] | 'failed';
@@ -62,6 +63,7 @@ export function observedLiveVenue(venue: LiveVenue, observer: VenueCallObserver)
     balance: () => timed('balance', () => venue.balance()),
     positions: () => timed('positions', () => venue.positions()),
     close: () => venue.close(),
+    ...(venue.heartbeat ? { heartbeat: (options) => timed('heartbeat', () => venue.heartbeat!(options)) } : {}),
   };
 }
 

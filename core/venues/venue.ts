@@ -163,6 +163,18 @@ export interface LiveVenue extends Venue {
   positions(): Promise<VenuePosition[]>;
   /** Stops the account's streams and closes its connections. */
   close(): Promise<void>;
+  /**
+   * The venue's own dead-man's switch, where it has one: Polymarket's heartbeats (`POST
+   * /v1/heartbeats` with the rotating `heartbeat_id` the previous answer gave; missing them cancels
+   * every open order of the account) go here, the adapter keeping the chain of ids. The core calls
+   * it about every 5 s (deadMansSwitchSweeper.ts, VENUE_HEARTBEAT_MS) for each account open on
+   * that core that an armed dead-man's switch covers, and stops when the switch lapses, is disarmed
+   * or the account closes; with several cores, each core calls it for the accounts it has open, so
+   * an adapter whose venue rotates ids must recover from a stale one (re-start its chain) rather
+   * than fail. A venue without one leaves it out: our explicit cancels on firing are the guarantee
+   * everywhere, this only adds the venue's own protection when our cores are gone.
+   */
+  heartbeat?(options?: VenueCallOptions): Promise<void>;
 }
 
 /**

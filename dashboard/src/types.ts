@@ -26,6 +26,27 @@ export interface Session {
   expires_at: Timestamp;
 }
 
+export interface DeadMansSwitch {
+  id: string;
+  subaccount_id: string | null;
+  state: 'armed' | 'fired' | 'disarmed';
+  timeout_seconds: number;
+  armed_at: Timestamp;
+  last_heartbeat_at: Timestamp;
+  expires_at: Timestamp;
+  fired_at: Timestamp | null;
+  firings: number;
+  canceling_orders: boolean;
+  cancel_completed_at: Timestamp | null;
+  orders_canceled: number;
+  updated_at: Timestamp;
+}
+
+export interface DeadMansSwitches {
+  expires_at: Timestamp | null;
+  switches: DeadMansSwitch[];
+}
+
 export interface Workspace {
   id: string;
   name: string;

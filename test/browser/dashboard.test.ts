@@ -224,6 +224,29 @@ describe('dashboard in a browser', () => {
     );
   });
 
+  it('shows a dead-man\u2019s switch that fired, and disarms it: orders are accepted again', async () => {
+    const armed = await call(base, 'PUT', '/v1/dead_mans_switch', { key: workingKey, body: { subaccount_id: subaccountId, timeout_seconds: 1 } });
+    expect(armed.status).toBe(200);
+    const switchId = armed.body.id as string;
+    // No request of the key from here: it lapses after 1 s and a sweeper round fires it.
+    for (let deadline = Date.now() + 10_000; (await stack.core.db.deadMansSwitch.findUniqueOrThrow({ where: { id: switchId } })).state !== 'fired'; ) {
+      if (Date.now() > deadline) throw new Error('the switch did not fire within 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await byTest('nav-orders').click();
+    await byTest('nav-risk').click();
+    await page.waitForFunction((id) => document.querySelector(`[data-testid="dms-state-${id}"]`)?.textContent?.startsWith('fired'), switchId);
+    await page.screenshot({ path: path.join(OUTPUT, 'dashboard-dead-mans-switch.png'), fullPage: true });
+    const order = { subaccount_id: subaccountId, market_id: marketId, side: 'yes', action: 'buy', type: 'limit', price: '0.01', quantity: '1' };
+    expect(envelopeOf(await call(base, 'POST', '/v1/orders', { key: workingKey, body: order })).code).toBe('dead_mans_switch_fired');
+
+    await byTest(`dms-disarm-${switchId}`).click();
+    await page.waitForFunction((id) => document.querySelector(`[data-testid="dms-state-${id}"]`)?.textContent === 'disarmed', switchId);
+    const accepted = await call(base, 'POST', '/v1/orders', { key: workingKey, body: order });
+    expect(accepted.status).toBe(200);
+    expect((await call(base, 'DELETE', `/v1/orders/${accepted.body.id}`, { key: workingKey })).status).toBe(200);
+  });
+
   it('shows the order, its fill and the P&L chart after trading from a terminal', async () => {
     const placed = await call(base, 'POST', '/v1/orders', {
       key: workingKey,

@@ -14,6 +14,7 @@ import './order';
 import './position';
 import './riskAnalytics';
 import './complexOrder';
+import './deadMansSwitch';
 
 export const schema = builder.toSchema();
 

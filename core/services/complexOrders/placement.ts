@@ -6,6 +6,7 @@ import type { PlanAlternative } from '../../domain/planning';
 import { venueColumn } from '../../domain/venues';
 import type { VenueRegistry } from '../../venues/venue';
 import { previewComplexOrder, type PreviewInput } from '../complexOrderPreview';
+import { refuseWhileLapsed } from '../deadMansSwitch';
 import { idempotencyReference, requireCredentials } from '../orders';
 import type { Scope } from '../scope';
 import { sendDueChildren } from './claims';
@@ -38,6 +39,7 @@ export async function placeComplexOrder(
     const existing = await db.complexOrder.findUnique({ where: { workspaceId_idempotencyRef: { workspaceId: scope.workspaceId, idempotencyRef } } });
     if (existing) return resume(db, venues, existing.id);
   }
+  await refuseWhileLapsed(db, scope, input.subaccountId);
   const preview = await previewComplexOrder(db, venues, scope, input);
   const chosen = preview.plan.recommended;
   if (!chosen) throw noExecutablePlan(preview.plan);

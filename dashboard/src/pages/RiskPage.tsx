@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, segment } from '../api';
+import { DeadMansSwitchPanel } from '../components/DeadMansSwitchPanel';
 import { PageLayout } from '../components/PageLayout';
 import { SubaccountSelect } from '../components/SubaccountSelect';
 import { InputError, useErrors } from '../errors';
@@ -39,6 +40,7 @@ export function RiskPage() {
   return (
     <PageLayout title="Risk">
       <KillSwitch />
+      <DeadMansSwitchPanel />
       <div className="panel">
         <div className="panel-head">
           <h3>Subaccount limits</h3>
