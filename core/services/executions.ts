@@ -7,6 +7,7 @@ import { averagePriceOf, Decimal, formatDecimal } from '../domain/decimals';
 import { venueName } from '../domain/venues';
 import { statusAfterReport } from '../domain/orderLifecycle';
 import type { VenueFill, VenueOrderState } from '../venues/venue';
+import { failedVenueFillIds, lockVenueFillIds } from './failedVenueFills';
 import { findOrder, setOrderStatusIfUnchanged } from './orderStatements';
 
 type Tx = Prisma.TransactionClient;
@@ -126,11 +127,11 @@ async function recordStateOnly(db: Db, orderId: string, state: VenueOrderState, 
 async function newFillsOnly(tx: Tx, order: Order, fills: VenueFill[]): Promise<VenueFill[]> {
   const mine = fills.filter((fill) => fill.clientOrderId === order.id);
   if (mine.length === 0) return [];
-  const known = await tx.fill.findMany({
-    where: { venue: order.venue, venueFillId: { in: mine.map((f) => f.venueFillId) } },
-    select: { venueFillId: true },
-  });
-  const seen = new Set(known.map((f) => f.venueFillId));
+  const ids = mine.map((f) => f.venueFillId);
+  // A trade the venue already reported FAILED is never recorded (core/services/fillReversals.ts).
+  await lockVenueFillIds(tx, order.venue, ids);
+  const known = await tx.fill.findMany({ where: { venue: order.venue, venueFillId: { in: ids } }, select: { venueFillId: true } });
+  const seen = new Set([...known.map((f) => f.venueFillId), ...(await failedVenueFillIds(tx, order.venue, ids))]);
   const fresh: VenueFill[] = [];
   for (const fill of mine) {
     if (seen.has(fill.venueFillId)) continue;
