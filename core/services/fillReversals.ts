@@ -1,12 +1,11 @@
 import type { Db } from '../db/prismaClient';
 import type { Fill, Order, Prisma } from '../generated/prisma/client';
 import { averagePriceOf, Decimal, formatDecimal, roundMoney } from '../domain/decimals';
-import { newId } from '../domain/ids';
 import { statusAfterReversal } from '../domain/orderLifecycle';
 import { cashChangeOf, replayFills, type PositionFill } from '../domain/positionAccounting';
-import { receiptHash } from '../domain/receipts';
-import { venueName, type VenueColumn } from '../domain/venues';
+import type { VenueColumn } from '../domain/venues';
 import { lockVenueFillIds } from './failedVenueFills';
+import { createReceipt, receiptOrderHeader } from './receiptRecords';
 
 type Tx = Prisma.TransactionClient;
 
@@ -172,21 +171,13 @@ async function addToDailyPnl(tx: Tx, subaccountId: string, executedAt: Date, cha
  * that recorded the fill (found by the fill's venue id in its content). Hashed like every receipt.
  */
 async function writeReversalReceipt(tx: Tx, order: Order, fill: Fill, report: FailureReport, recordedAt: Date): Promise<string> {
-  const market = await tx.market.findUniqueOrThrow({ where: { id: order.marketId }, select: { venueMarketId: true } });
   const [original] = await tx.$queryRaw<{ id: string }[]>`
     SELECT id FROM receipts
      WHERE order_id = ${order.id} AND content->'fills' @> jsonb_build_array(jsonb_build_object('venue_fill_id', ${fill.venueFillId}::text))
      ORDER BY id LIMIT 1`;
-  const content = {
-    receipt_version: 1,
+  return createReceipt(tx, order, {
+    ...(await receiptOrderHeader(tx, order)),
     kind: 'fill_reversal',
-    order_id: order.id,
-    client_order_id: order.clientOrderId,
-    subaccount_id: order.subaccountId,
-    venue: venueName(order.venue),
-    venue_order_id: order.venueOrderId,
-    market_id: order.marketId,
-    venue_market_id: market.venueMarketId,
     reverses_receipt_id: original?.id ?? null,
     reversed_fill: {
       fill_id: fill.id,
@@ -204,18 +195,5 @@ async function writeReversalReceipt(tx: Tx, order: Order, fill: Fill, report: Fa
     order_status: order.status,
     order_filled_quantity: formatDecimal(order.filledQuantity),
     recorded_at: recordedAt.toISOString(),
-  };
-  const id = newId('receipt');
-  await tx.receipt.create({
-    data: {
-      id,
-      workspaceId: order.workspaceId,
-      environment: order.environment,
-      subaccountId: order.subaccountId,
-      orderId: order.id,
-      content,
-      contentHash: receiptHash(content),
-    },
   });
-  return id;
 }
