@@ -5,7 +5,7 @@ import { applyFill, type FillEffect } from '../domain/positionAccounting';
 import { averagePriceOf, Decimal, formatDecimal } from '../domain/decimals';
 import { statusAfterReport } from '../domain/orderLifecycle';
 import type { VenueFill, VenueOrderState } from '../venues/venue';
-import { failedVenueFillIds, lockVenueFillIds } from './failedVenueFills';
+import { lockVenueFillIds, recordedOrFailedVenueFillIds } from './failedVenueFills';
 import { findOrder, setOrderStatusIfUnchanged } from './orderStatements';
 import { createReceipt, receiptOrderHeader } from './receiptRecords';
 
@@ -129,8 +129,7 @@ async function newFillsOnly(tx: Tx, order: Order, fills: VenueFill[]): Promise<V
   const ids = mine.map((f) => f.venueFillId);
   // A trade the venue already reported FAILED is never recorded (core/services/fillReversals.ts).
   await lockVenueFillIds(tx, order.venue, ids);
-  const known = await tx.fill.findMany({ where: { venue: order.venue, venueFillId: { in: ids } }, select: { venueFillId: true } });
-  const seen = new Set([...known.map((f) => f.venueFillId), ...(await failedVenueFillIds(tx, order.venue, ids))]);
+  const seen = await recordedOrFailedVenueFillIds(tx, order.venue, ids);
   const fresh: VenueFill[] = [];
   for (const fill of mine) {
     if (seen.has(fill.venueFillId)) continue;

@@ -18,9 +18,16 @@ export async function lockVenueFillIds(tx: Tx, venue: VenueColumn, venueFillIds:
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${venue} || ':' || id, 0)) FROM unnest(${ids}::text[]) AS id`;
 }
 
-/** The ids among `venueFillIds` whose trade was reported FAILED before it was recorded. Read after `lockVenueFillIds`. */
-export async function failedVenueFillIds(tx: Tx, venue: VenueColumn, venueFillIds: readonly string[]): Promise<Set<string>> {
+/**
+ * The ids among `venueFillIds` already recorded as fills, or whose trade was reported FAILED before
+ * it was recorded: the ones not to record. One query; read after `lockVenueFillIds` where it decides.
+ */
+export async function recordedOrFailedVenueFillIds(tx: Tx, venue: VenueColumn, venueFillIds: readonly string[]): Promise<Set<string>> {
   if (venueFillIds.length === 0) return new Set();
-  const rows = await tx.failedVenueFill.findMany({ where: { venue, venueFillId: { in: [...venueFillIds] } }, select: { venueFillId: true } });
-  return new Set(rows.map((row) => row.venueFillId));
+  const ids = [...venueFillIds];
+  const rows = await tx.$queryRaw<{ venue_fill_id: string }[]>`
+    SELECT venue_fill_id FROM fills WHERE venue = ${venue}::"Venue" AND venue_fill_id = ANY(${ids}::text[])
+    UNION ALL
+    SELECT venue_fill_id FROM failed_venue_fills WHERE venue = ${venue}::"Venue" AND venue_fill_id = ANY(${ids}::text[])`;
+  return new Set(rows.map((row) => row.venue_fill_id));
 }
