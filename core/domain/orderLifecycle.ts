@@ -73,6 +73,23 @@ export function statusAfterReport(
   return venueStatus ? 'open' : current;
 }
 
+/**
+ * The status of an order once one of its fills is reversed (the venue's trade behind it FAILED),
+ * `filled` its total left after the reversal. The one move backwards, apart from
+ * `ORDER_TRANSITIONS` (which are what a venue's report may do):
+ * - `filled` becomes `canceled`: the venue matched the order and is done with it (a failed trade
+ *   does not put the order back on the book), so what is left unfilled will not trade; a `canceled`
+ *   order keeps the fills that stand.
+ * - `partially_filled` stays so while something filled, else becomes `open`: it still rests.
+ * - every other status stays (a canceled, expired or rejected order keeps its status; an open,
+ *   pending or unknown one holds no fill to speak of).
+ */
+export function statusAfterReversal(current: OrderStatus, filled: Decimal): OrderStatus {
+  if (current === 'filled') return 'canceled';
+  if (current === 'partially_filled') return filled.gt(0) ? 'partially_filled' : 'open';
+  return current;
+}
+
 export const COMPLEX_ORDER_STATUSES = ['pending', 'working', 'completed', 'canceled', 'failed'] as const;
 export type ComplexOrderStatus = (typeof COMPLEX_ORDER_STATUSES)[number];
 /** Complex orders that are done: nothing of them will be sent again. */

@@ -20,10 +20,20 @@ export interface FillEffect {
   cashChange: Decimal;
 }
 
-export function applyFill(
-  position: PositionState,
-  fill: { action: 'buy' | 'sell'; price: Decimal; quantity: Decimal; fee: Decimal },
-): FillEffect {
+export interface PositionFill {
+  action: 'buy' | 'sell';
+  price: Decimal;
+  quantity: Decimal;
+  fee: Decimal;
+}
+
+/** What a fill does to cash, whatever the position: a buy pays price x quantity and the fee, a sell receives the one and pays the other. */
+export function cashChangeOf(fill: PositionFill): Decimal {
+  const notional = roundMoney(fill.price.mul(fill.quantity));
+  return fill.action === 'buy' ? roundMoney(notional.add(fill.fee).neg()) : roundMoney(notional.sub(fill.fee));
+}
+
+export function applyFill(position: PositionState, fill: PositionFill): FillEffect {
   const notional = roundMoney(fill.price.mul(fill.quantity));
   if (fill.action === 'buy') {
     const quantity = position.quantity.add(fill.quantity);
@@ -32,7 +42,7 @@ export function applyFill(
       position: { quantity, averageCost: roundAveragePrice(averageCost) },
       notional,
       realizedPnl: roundMoney(fill.fee.neg()),
-      cashChange: roundMoney(notional.add(fill.fee).neg()),
+      cashChange: cashChangeOf(fill),
     };
   }
   if (fill.quantity.gt(position.quantity)) {
@@ -43,8 +53,31 @@ export function applyFill(
     position: { quantity, averageCost: quantity.isZero() ? new Decimal(0) : position.averageCost },
     notional,
     realizedPnl: roundMoney(fill.price.sub(position.averageCost).mul(fill.quantity).sub(fill.fee)),
-    cashChange: roundMoney(notional.sub(fill.fee)),
+    cashChange: cashChangeOf(fill),
   };
+}
+
+/** A position rebuilt from its fills: the final state and each fill's effect, in the fills' order. */
+export type PositionReplay =
+  | { ok: true; position: PositionState; effects: FillEffect[] }
+  /** The fill at `index` sells more than the fills before it leave: the sequence cannot stand. */
+  | { ok: false; index: number; held: Decimal };
+
+/**
+ * Applies `fills` in order from a flat position, as they were applied when recorded: what the
+ * position and each fill's realized P&L are once a fill is taken out of the sequence (a reversed
+ * fill), without it ever having happened.
+ */
+export function replayFills(fills: readonly PositionFill[]): PositionReplay {
+  let position: PositionState = { quantity: new Decimal(0), averageCost: new Decimal(0) };
+  const effects: FillEffect[] = [];
+  for (const [index, fill] of fills.entries()) {
+    if (fill.action === 'sell' && fill.quantity.gt(position.quantity)) return { ok: false, index, held: position.quantity };
+    const effect = applyFill(position, fill);
+    effects.push(effect);
+    position = effect.position;
+  }
+  return { ok: true, position, effects };
 }
 
 /** Unrealized P&L of a position marked at `mark` (that side's price). */

@@ -1,7 +1,7 @@
 import type { Db } from '../db/prismaClient';
 import { averagePriceOf, Decimal, formatDecimal } from '../domain/decimals';
 
-/** What the children of a complex order executed so far, from their fills. */
+/** What the children of a complex order executed so far, from their fills (a reversed fill does not count). */
 export interface ComplexOrderExecution {
   filledQuantity: string;
   /** Σ price × quantity / Σ quantity, an average price as the decimal module rounds it; null before the first fill. */
@@ -16,7 +16,7 @@ export async function complexOrderExecutions(db: Db, ids: readonly string[]): Pr
            COALESCE(sum(f.quantity), 0)::text AS filled,
            COALESCE(sum(f.price * f.quantity), 0)::text AS notional,
            COALESCE(sum(f.fee), 0)::text AS fees
-      FROM orders o JOIN fills f ON f.order_id = o.id
+      FROM orders o JOIN fills f ON f.order_id = o.id AND f.reversed_at IS NULL
      WHERE o.complex_order_id = ANY(${[...ids]})
      GROUP BY o.complex_order_id`;
   const result = new Map<string, ComplexOrderExecution>(ids.map((id) => [id, { filledQuantity: '0', averageFillPrice: null, feesPaid: '0' }]));

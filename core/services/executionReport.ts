@@ -79,7 +79,7 @@ export async function executionReport(db: Db, venues: VenueRegistry, scope: Scop
   const orderIds = children.flatMap((child) => (child.orderId === null ? [] : [child.orderId]));
   const fills = orderIds.length === 0
     ? []
-    : await db.fill.findMany({ where: { orderId: { in: orderIds } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+    : await db.fill.findMany({ where: { orderId: { in: orderIds }, reversedAt: null }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
   const fillsByOrder = new Map<string, Fill[]>();
   for (const fill of fills) fillsByOrder.set(fill.orderId, [...(fillsByOrder.get(fill.orderId) ?? []), fill]);
   const fillsOf = (child: ChildOrder) => (child.orderId === null ? [] : fillsByOrder.get(child.orderId) ?? []);

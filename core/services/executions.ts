@@ -2,12 +2,12 @@ import { sqlPoolOf, type Db } from '../db/prismaClient';
 import type { Order, Prisma } from '../generated/prisma/client';
 import { newId } from '../domain/ids';
 import { applyFill, type FillEffect } from '../domain/positionAccounting';
-import { receiptHash } from '../domain/receipts';
 import { averagePriceOf, Decimal, formatDecimal } from '../domain/decimals';
-import { venueName } from '../domain/venues';
 import { statusAfterReport } from '../domain/orderLifecycle';
 import type { VenueFill, VenueOrderState } from '../venues/venue';
+import { lockVenueFillIds, recordedOrFailedVenueFillIds } from './failedVenueFills';
 import { findOrder, setOrderStatusIfUnchanged } from './orderStatements';
+import { createReceipt, receiptOrderHeader } from './receiptRecords';
 
 type Tx = Prisma.TransactionClient;
 
@@ -126,11 +126,10 @@ async function recordStateOnly(db: Db, orderId: string, state: VenueOrderState, 
 async function newFillsOnly(tx: Tx, order: Order, fills: VenueFill[]): Promise<VenueFill[]> {
   const mine = fills.filter((fill) => fill.clientOrderId === order.id);
   if (mine.length === 0) return [];
-  const known = await tx.fill.findMany({
-    where: { venue: order.venue, venueFillId: { in: mine.map((f) => f.venueFillId) } },
-    select: { venueFillId: true },
-  });
-  const seen = new Set(known.map((f) => f.venueFillId));
+  const ids = mine.map((f) => f.venueFillId);
+  // A trade the venue already reported FAILED is never recorded (core/services/fillReversals.ts).
+  await lockVenueFillIds(tx, order.venue, ids);
+  const seen = await recordedOrFailedVenueFillIds(tx, order.venue, ids);
   const fresh: VenueFill[] = [];
   for (const fill of mine) {
     if (seen.has(fill.venueFillId)) continue;
@@ -172,18 +171,10 @@ async function applyToPositionAndCash(
 }
 
 async function writeReceipt(tx: Tx, order: Order, fills: VenueFill[]) {
-  const market = await tx.market.findUniqueOrThrow({ where: { id: order.marketId }, select: { venueMarketId: true } });
   const quantity = fills.reduce((sum, f) => sum.add(f.quantity), new Decimal(0));
   const notional = fills.reduce((sum, f) => sum.add(new Decimal(f.price).mul(f.quantity)), new Decimal(0));
-  const content = {
-    receipt_version: 1,
-    order_id: order.id,
-    client_order_id: order.clientOrderId,
-    subaccount_id: order.subaccountId,
-    venue: venueName(order.venue),
-    venue_order_id: order.venueOrderId,
-    market_id: order.marketId,
-    venue_market_id: market.venueMarketId,
+  await createReceipt(tx, order, {
+    ...(await receiptOrderHeader(tx, order)),
     request: {
       side: order.side,
       action: order.action,
@@ -206,16 +197,5 @@ async function writeReceipt(tx: Tx, order: Order, fills: VenueFill[]) {
     order_status: order.status,
     order_filled_quantity: formatDecimal(order.filledQuantity),
     recorded_at: new Date().toISOString(),
-  };
-  await tx.receipt.create({
-    data: {
-      id: newId('receipt'),
-      workspaceId: order.workspaceId,
-      environment: order.environment,
-      subaccountId: order.subaccountId,
-      orderId: order.id,
-      content,
-      contentHash: receiptHash(content),
-    },
   });
 }

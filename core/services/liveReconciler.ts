@@ -8,6 +8,7 @@ import { runPeriodically } from '../support/periodic';
 import type { LiveAccounts } from '../venues/liveAccounts';
 import type { VenueFill } from '../venues/venue';
 import { recordExecution } from './executions';
+import { recordedOrFailedVenueFillIds } from './failedVenueFills';
 import { claimUnconfirmedOrders, reconcileUnconfirmedOrder, type ReconcileCounts } from './unconfirmedOrders';
 
 /**
@@ -76,11 +77,11 @@ export async function sweepLiveFills(db: Db, accounts: LiveAccountsByVenue, opti
   return { accounts: swept, recorded };
 }
 
-/** Records the fills not recorded yet (one query to tell), grouped by order. Returns how many were new. */
+/** Records the fills not recorded yet and not reported FAILED, grouped by order. Returns how many were new. */
 export async function recordNewFills(db: Db, venue: VenueColumn, fills: readonly VenueFill[]): Promise<number> {
   if (fills.length === 0) return 0;
-  const known = await db.fill.findMany({ where: { venue, venueFillId: { in: fills.map((f) => f.venueFillId) } }, select: { venueFillId: true } });
-  const seen = new Set(known.map((f) => f.venueFillId));
+  // A trade reported FAILED before it was recorded is never recorded (checked again under the lock by recordExecution).
+  const seen = await recordedOrFailedVenueFillIds(db, venue, fills.map((f) => f.venueFillId));
   const fresh = fills.filter((f) => !seen.has(f.venueFillId));
   const byOrder = new Map<string, VenueFill[]>();
   for (const fill of fresh) byOrder.set(fill.clientOrderId, [...(byOrder.get(fill.clientOrderId) ?? []), fill]);

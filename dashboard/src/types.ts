@@ -198,6 +198,10 @@ export interface Fill {
   realized_pnl: Decimal | null;
   is_taker: boolean | null;
   created_at: Timestamp;
+  /** reversed: the venue's trade failed; the fill no longer counts. */
+  status: 'counted' | 'reversed';
+  reversed_at: Timestamp | null;
+  reversal_reason: string | null;
 }
 
 export interface Position {

@@ -260,7 +260,7 @@ describe('dashboard in a browser', () => {
     await byTest('nav-orders').click();
     await expectText(byTest(`order-row-${placed.body.id}`), 'filled');
     await byTest('nav-fills').click();
-    await byTest(`fill-row-${fills[0].id}`).waitFor();
+    await expectText(byTest(`fill-row-${fills[0].id}`), 'counted');
     await byTest('nav-positions').click();
     const position = (await call(base, 'GET', `/v1/positions?subaccount_id=${subaccountId}`, { key: workingKey })).body.data[0];
     expect(position).toMatchObject({ market_id: marketId, side: 'yes', quantity: '10' });

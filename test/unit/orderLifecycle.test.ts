@@ -10,6 +10,7 @@ import {
   ORDER_TRANSITIONS,
   settleDecision,
   statusAfterReport,
+  statusAfterReversal,
   type OrderStatus,
   type SettlingChild,
   type VenueReportedStatus,
@@ -107,6 +108,20 @@ describe('statusAfterReport', () => {
       }
     }
     expect(moves).toEqual([]);
+  });
+});
+
+describe('statusAfterReversal', () => {
+  it('cancels a filled order (the venue is done with it), keeps a partly filled one resting, and leaves the rest', () => {
+    expect(statusAfterReversal('filled', D(0))).toBe('canceled');
+    expect(statusAfterReversal('filled', D(4))).toBe('canceled');
+    expect(statusAfterReversal('partially_filled', D(4))).toBe('partially_filled');
+    expect(statusAfterReversal('partially_filled', D(0))).toBe('open');
+    for (const status of ['pending', 'open', 'unknown', 'canceled', 'rejected', 'expired'] as const) expect(statusAfterReversal(status, D(0))).toBe(status);
+  });
+
+  it('never makes a final order working again', () => {
+    for (const status of FINAL_STATUSES) expect(isFinal(statusAfterReversal(status, D(0)))).toBe(true);
   });
 });
 

@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { applyFill, unrealizedPnl, type PositionState } from '../../core/domain/positionAccounting';
+import { applyFill, cashChangeOf, replayFills, unrealizedPnl, type PositionState } from '../../core/domain/positionAccounting';
 
 const D = (value: Decimal.Value) => new Decimal(value);
 const position = (quantity: Decimal.Value, averageCost: Decimal.Value): PositionState => ({ quantity: D(quantity), averageCost: D(averageCost) });
@@ -53,6 +53,35 @@ describe('applyFill', () => {
   it('never flips a position: selling more than is held is an error, not a short', () => {
     expect(() => applyFill(position(10, '0.25'), fill('sell', 11, '0.30', 0))).toThrow('sell of 11 exceeds the position of 10');
     expect(() => applyFill(position(0, 0), fill('sell', 1, '0.30', 0))).toThrow();
+  });
+});
+
+describe('replayFills', () => {
+  it('applies the fills in order from a flat position, each effect as applyFill gives it', () => {
+    const fills = [fill('buy', 10, '0.40', '0.01'), fill('buy', 10, '0.60', '0.01'), fill('sell', 5, '0.70', '0.01')];
+    const replay = replayFills(fills);
+    if (!replay.ok) throw new Error('oversold');
+    expect(replay.effects.map((e) => e.realizedPnl.toFixed())).toEqual(['-0.01', '-0.01', '0.99']);
+    expect([replay.position.quantity.toFixed(), replay.position.averageCost.toFixed()]).toEqual(['15', '0.5']);
+    // Without the first buy: the sell realizes against 0.60.
+    const without = replayFills(fills.slice(1));
+    if (!without.ok) throw new Error('oversold');
+    expect(without.effects.map((e) => e.realizedPnl.toFixed())).toEqual(['-0.01', '0.49']);
+    expect([without.position.quantity.toFixed(), without.position.averageCost.toFixed()]).toEqual(['5', '0.6']);
+  });
+
+  it('says which fill sells more than is held, and how much was held', () => {
+    const replay = replayFills([fill('buy', 3, '0.40', 0), fill('sell', 2, '0.50', 0), fill('sell', 2, '0.50', 0)]);
+    expect(replay.ok).toBe(false);
+    if (!replay.ok) expect([replay.index, replay.held.toFixed()]).toEqual([2, '1']);
+    expect(replayFills([]).ok).toBe(true);
+  });
+});
+
+describe('cashChangeOf', () => {
+  it('is the cash applyFill moves, whatever the position', () => {
+    expect(cashChangeOf(fill('buy', 10, '0.40', '0.02')).toFixed()).toBe('-4.02');
+    expect(cashChangeOf(fill('sell', 10, '0.40', '0.02')).toFixed()).toBe('3.98');
   });
 });
 

@@ -22,6 +22,10 @@ export const OrderStatusFilterEnum = builder.enumType('OrderStatusFilter', {
   description: `An order status, or working (${WORKING_STATUSES.join(', ')}).`,
   values: [...ORDER_STATUSES, 'working'] as const,
 });
+export const FillStatusEnum = builder.enumType('FillStatus', {
+  description: 'counted: the fill counts in positions and P&L; reversed: the venue reported its trade failed, and it no longer counts (kept for the record).',
+  values: ['counted', 'reversed'] as const,
+});
 export const ExecutionStrategyEnum = builder.enumType('ExecutionStrategy', { values: EXECUTION_STRATEGIES });
 /**
  * A venue. GraphQL names cannot hold a hyphen: the names are the database's spelling (sim_kalshi),

@@ -3,7 +3,7 @@ import { listFills, listReceipts } from '../../services/executionRecords';
 import { builder } from '../builder';
 import { checkFilterIds } from '../filterIds';
 import { requestScope } from '../context';
-import { OrderActionEnum, OrderSideEnum } from './enums';
+import { FillStatusEnum, OrderActionEnum, OrderSideEnum } from './enums';
 import { pageArgs, pageOf } from './page';
 
 export const FillType = builder.prismaObject('Fill', {
@@ -19,9 +19,16 @@ export const FillType = builder.prismaObject('Fill', {
     price: t.expose('price', { type: 'Decimal' }),
     quantity: t.expose('quantity', { type: 'Decimal' }),
     fee: t.expose('fee', { type: 'Decimal' }),
-    realizedPnl: t.expose('realizedPnl', { type: 'Decimal', description: 'What this fill realized: (price - average cost) x quantity on a sell, minus the fee; -fee on a buy.' }),
+    realizedPnl: t.expose('realizedPnl', { type: 'Decimal', description: 'What this fill realized: (price - average cost) x quantity on a sell, minus the fee; -fee on a buy. Recomputed when an earlier fill of the position is reversed.' }),
     isTaker: t.exposeBoolean('isTaker'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    status: t.field({ type: FillStatusEnum, resolve: (f) => (f.reversedAt ? 'reversed' : 'counted') }),
+    reversedAt: t.expose('reversedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the fill was reversed: the venue reported its trade failed (Polymarket: FAILED after MATCHED). Its position, P&L and order figures were put back as if it never happened; a receipt records the reversal.',
+    }),
+    reversalReason: t.exposeString('reversalReason', { nullable: true, description: 'Why the fill was reversed, as the venue reported it.' }),
   }),
 });
 

@@ -18,6 +18,12 @@ const columns: Column<Fill>[] = [
   { header: 'Fee', cell: (fill) => formatDecimal(fill.fee), numeric: true },
   { header: 'Realized P&L', cell: (fill) => <Signed value={fill.realized_pnl} />, numeric: true },
   { header: 'Liquidity', cell: (fill) => (fill.is_taker === null ? '—' : fill.is_taker ? 'taker' : 'maker') },
+  // A reversed fill's venue trade failed: it no longer counts in positions and P&L (docs/reconciliation.md).
+  {
+    header: 'Status',
+    cell: (fill) =>
+      fill.status === 'reversed' ? <span title={`${fill.reversal_reason ?? ''} ${formatTime(fill.reversed_at)}`.trim()}>reversed</span> : 'counted',
+  },
 ];
 
 export function FillsPage() {
