@@ -72,7 +72,7 @@ function request(overrides: Partial<VenueOrderRequest> = {}): VenueOrderRequest 
 
 /** Places as our order service does: the record first, then the venue; the venue order id kept once answered. */
 async function place(req: VenueOrderRequest, options: { keepVenueOrderId?: boolean } = {}): Promise<VenuePlaceResult> {
-  if (!ours.records.has(req.clientOrderId)) ours.records.set(req.clientOrderId, { clientOrderId: req.clientOrderId, venueOrderId: null, venueMarketId: req.venueMarketId, side: req.side, action: req.action, createdAt: new Date() });
+  if (!ours.records.has(req.clientOrderId)) ours.records.set(req.clientOrderId, { clientOrderId: req.clientOrderId, venueOrderId: null, venueMarketId: req.venueMarketId, side: req.side, action: req.action, type: req.type, price: req.price ?? null, quantity: req.quantity, timeInForce: req.timeInForce, createdAt: new Date() });
   const result = await venue.placeOrder(req);
   if (result.outcome === 'accepted' && options.keepVenueOrderId !== false) ours.records.get(req.clientOrderId)!.venueOrderId = result.order.venueOrderId;
   return result;

@@ -239,7 +239,7 @@ describe('Polymarket credentials', () => {
     expect(validatePolymarketCredentialV2({ private_key: ALICE_KEY, signature_type: 1, funder_address: WALLET })).toMatchObject({
       ok: true,
       view: { signer_address: ALICE, maker_address: WALLET, signature_type: 'POLY_PROXY', api_key: null },
-      fingerprint: `address=${ALICE}`,
+      fingerprint: ALICE,
     });
     expect(validatePolymarketCredentialV2({ private_key: ALICE_KEY, signature_type: 'poly_gnosis_safe', funder_address: WALLET })).toMatchObject({ ok: true, view: { signature_type: 'POLY_GNOSIS_SAFE' } });
     expect(validatePolymarketCredentialV2({ private_key: ALICE_KEY, signature_type: '3', funder_address: WALLET })).toMatchObject({ ok: true, view: { signature_type: 'POLY_1271', maker_address: WALLET } });
