@@ -93,12 +93,19 @@ const terms = (row: MarketRow): PolymarketMarketTerms | null =>
  * (`polymarket`, condition id) with its two tokens, tick and neg-risk flag (filled by the Gamma
  * catalog sync). A row without both tokens cannot be traded.
  */
-export function polymarketMarketsOf(db: Db, subaccountId: string): PolymarketMarkets {
+export function polymarketMarketTermsOf(db: Db): Pick<PolymarketMarkets, 'byVenueMarketId'> {
   return {
     async byVenueMarketId(venueMarketId) {
       const row = await db.market.findUnique({ where: { venue_venueMarketId: { venue: 'polymarket', venueMarketId } }, select: MARKET_SELECT });
       return row ? terms(row) : null;
     },
+  };
+}
+
+/** The same, with the markets one subaccount has orders in (its account's `positions`). */
+export function polymarketMarketsOf(db: Db, subaccountId: string): PolymarketMarkets {
+  return {
+    ...polymarketMarketTermsOf(db),
     async traded() {
       const rows = await db.market.findMany({ where: { venue: 'polymarket', orders: { some: { subaccountId } } }, select: MARKET_SELECT, orderBy: { venueMarketId: 'asc' } });
       return rows.map(terms).filter((market): market is PolymarketMarketTerms => market !== null);

@@ -2,6 +2,7 @@ import { Decimal } from '../../domain/decimals';
 import { DomainError } from '../../domain/errors';
 import type {
   LiveVenue,
+  MarketData,
   OrderBookView,
   OurOrderRecord,
   OurOrders,
@@ -19,6 +20,7 @@ import type {
 import { describeRefusal, POLYMARKET_429_RETRY_AFTER_MS, readPolymarketRefusal, type PolymarketRefusal } from './errors';
 import { polymarketOrderPayload, type PolymarketOrderVersion } from './signing';
 import { fillsFromTrade, orderIdsOfTrade, stateFromOpenOrder, wireOrderOf, type OurOrderRef, type PolymarketFill, type PolymarketMarkets, type PolymarketOrderTerms } from './orderWire';
+import { PolymarketBooks } from './marketData';
 import { answerOf, type PolymarketSession } from './session';
 import { OrderType } from '@polymarket/clob-client-v2';
 
@@ -43,6 +45,8 @@ export interface PolymarketVenueOptions {
   readonly session: PolymarketSession;
   readonly ourOrders: OurOrders;
   readonly markets: PolymarketMarkets;
+  /** Public books; by default read through this account's session. */
+  readonly books?: MarketData;
   /** The exchange version orders are signed for: 2 (default) or 3, as the server's `/version` says. */
   readonly orderVersion?: PolymarketOrderVersion;
   /** How far before our order's creation trades are read for it; 60 s by default. */
@@ -64,11 +68,13 @@ export class PolymarketVenue implements LiveVenue {
   private readonly ourOrders: OurOrders;
   private readonly markets: PolymarketMarkets;
   private readonly lookbackMs: number;
+  private readonly books: MarketData;
 
   constructor(private readonly options: PolymarketVenueOptions) {
     this.session = options.session;
     this.ourOrders = options.ourOrders;
     this.markets = options.markets;
+    this.books = options.books ?? new PolymarketBooks(options.session, options.markets);
     this.lookbackMs = options.lookbackMs ?? 60_000;
   }
 
@@ -162,24 +168,9 @@ export class PolymarketVenue implements LiveVenue {
     return null;
   }
 
-  /**
-   * `GET /book?token_id=` for the market's YES token (public), in YES terms: the venue serves each
-   * side best price LAST (the fake and the client's OrderBookSummary), we answer best first.
-   */
+  /** The market's public book (marketData.ts), in YES terms. */
   async orderBook(venueMarketId: string, depth?: number): Promise<OrderBookView> {
-    const market = await this.markets.byVenueMarketId(venueMarketId);
-    if (market === null) throw new DomainError('market_not_tradable', `Polymarket market '${venueMarketId}' is not in our catalog.`);
-    const body = answerOf(await this.session.request('GET', '/book', { auth: 'public', query: { token_id: market.yesTokenId } })) as { bids?: unknown; asks?: unknown } | null;
-    const levels = (raw: unknown) =>
-      (Array.isArray(raw) ? raw : [])
-        .map((level) => level as { price?: unknown; size?: unknown })
-        .filter((level) => typeof level.price === 'string' && typeof level.size === 'string')
-        .map((level) => ({ price: new Decimal(level.price as string).toFixed(), quantity: new Decimal(level.size as string).toFixed() }))
-        .reverse()
-        .slice(0, depth);
-    const bids = levels(body?.bids);
-    const asks = levels(body?.asks);
-    return { venueMarketId, bids, asks, mid: bids[0] && asks[0] ? new Decimal(bids[0].price).plus(asks[0].price).div(2).toFixed() : null };
+    return this.books.orderBook(venueMarketId, depth);
   }
 
   /** Our fills in the account's trades matched at or after `since` (`GET /data/trades?after=`, paged), oldest first; FAILED trades left out. */

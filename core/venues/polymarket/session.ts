@@ -49,7 +49,8 @@ export interface PolymarketRequestOptions {
 export interface PolymarketSessionOptions {
   /** The CLOB's REST base, e.g. https://clob.polymarket.com. */
   readonly baseUrl: string;
-  readonly signing: PolymarketSigning;
+  /** Absent: a public session (books, the clock), which refuses L1 and L2 calls. */
+  readonly signing?: PolymarketSigning;
   /** Absent until derived with L1 auth (`useCreds`). */
   readonly creds?: ApiKeyCreds;
   /** The limit for connecting and for the whole request, each call. */
@@ -99,6 +100,7 @@ export class PolymarketSession {
   }
 
   get signing(): PolymarketSigning {
+    if (this.options.signing === undefined) throw new DomainError('venue_unavailable', 'This Polymarket session is public: it signs nothing.');
     return this.options.signing;
   }
 
@@ -133,14 +135,17 @@ export class PolymarketSession {
     }
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     let headers: Record<string, string> = {};
+    if (auth !== 'public' && this.options.signing === undefined) {
+      return { kind: 'unavailable', reason: 'no_credentials', error: new DomainError('venue_unavailable', 'This Polymarket session is public; nothing was sent.') };
+    }
     if (auth === 'l2') {
       if (this.creds === undefined) {
         return { kind: 'unavailable', reason: 'no_credentials', error: new DomainError('venue_unavailable', 'This Polymarket account has no API credentials yet; nothing was sent.') };
       }
       // The client signs the path without its query string (src/client.ts), and the exact body sent.
-      headers = stringHeaders(await this.options.signing.l2Headers(this.creds, { method: verb, requestPath: path, ...(body === undefined ? {} : { body }) }, await this.venueSeconds()));
+      headers = stringHeaders(await this.signing.l2Headers(this.creds, { method: verb, requestPath: path, ...(body === undefined ? {} : { body }) }, await this.venueSeconds()));
     } else if (auth === 'l1') {
-      headers = stringHeaders(await this.options.signing.l1Headers(0, await this.venueSeconds()));
+      headers = stringHeaders(await this.signing.l1Headers(0, await this.venueSeconds()));
     }
     const result = await this.send(verb, `${path}${queryString(options.query)}`, body, headers, options.deadline);
     if (result.sent === 'not_sent') {
