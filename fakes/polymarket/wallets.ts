@@ -24,7 +24,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { getContractConfig } from '@polymarket/clob-client-v2';
 import { Decimal } from '../../core/domain/decimals';
 import type { ClobAnswer } from './errors';
-import type { FakeAccount } from './exchange';
+import type { PolymarketAccountKey } from './verify';
+
+/** An API key and the account behind it (exchange.ts `FakeAccount`, named here so the two do not import each other). */
+type FakeAccount = PolymarketAccountKey & { readonly apiKey: string; readonly secret: string; readonly passphrase: string };
 
 const SCALE = new Decimal(1_000_000);
 const UNLIMITED = (2n ** 256n - 1n).toString();

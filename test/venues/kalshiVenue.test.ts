@@ -12,27 +12,17 @@ import { KalshiVenue } from '../../core/venues/kalshi/kalshiVenue';
 import { KalshiSession } from '../../core/venues/kalshi/session';
 import { createKalshiSigner } from '../../core/venues/kalshi/signing';
 import { KALSHI_RATE_TIERS } from '../../core/venues/kalshi/tokenBuckets';
-import type { MarketData, OrderBookView, OurOrderRecord, OurOrders, VenueFill, VenueOrderRequest, VenuePlaceResult } from '../../core/venues/venue';
+import type { MarketData, OrderBookView, VenueFill, VenueOrderRequest, VenuePlaceResult } from '../../core/venues/venue';
 import { KalshiFake } from '../../fakes/kalshi/server';
 import { v2OrderBody } from '../support/kalshiOrders';
 import { newKalshiKey } from '../support/kalshiKeys';
+import { MemoryOrders } from '../support/memoryOrders';
 
 const FED = 'KXFAKEFED-26DEC-T4.00'; // whole cents, whole contracts, taker fees only
 const HIGH = 'KXFAKEHIGH-26DEC31-T40'; // tapered deci-cent prices, fractional contracts, maker fees too
 const CREATE_PATH = '/trade-api/v2/portfolio/events/orders';
 
 const alice = newKalshiKey();
-
-/** Our records of our orders, as the database keeps them: written before the send, the venue order id once known. */
-class MemoryOrders implements OurOrders {
-  readonly records = new Map<string, OurOrderRecord>();
-  async byClientOrderId(clientOrderId: string) {
-    return this.records.get(clientOrderId) ?? null;
-  }
-  async byVenueOrderIds(ids: readonly string[]) {
-    return [...this.records.values()].filter((record) => record.venueOrderId !== null && ids.includes(record.venueOrderId));
-  }
-}
 
 /** The fake's public order book in YES terms (bids only on the wire: a NO bid at p is a YES ask at 1 - p). */
 class FakeBooks implements MarketData {

@@ -7,32 +7,21 @@
  * second order. `OurOrders` and the market lookup are our own ports, fed here from small in-memory
  * maps, as the core feeds them from the database. Keys are made at run time.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { randomUUID } from 'node:crypto';
 import { ensurePolymarketApiCreds } from '../../core/venues/polymarket/polymarketAccounts';
 import { PolymarketVenue } from '../../core/venues/polymarket/polymarketVenue';
 import { PolymarketSession } from '../../core/venues/polymarket/session';
 import { Chain, polymarketSigning, SignatureTypeV2 } from '../../core/venues/polymarket/signing';
 import type { PolymarketMarketTerms, PolymarketMarkets } from '../../core/venues/polymarket/orderWire';
-import type { OurOrderRecord, OurOrders, VenueOrderRequest, VenuePlaceResult } from '../../core/venues/venue';
-import type { FakeAccount } from '../../fakes/polymarket/exchange';
+import type { VenueOrderRequest, VenuePlaceResult } from '../../core/venues/venue';
 import { defaultTokens } from '../../fakes/polymarket/markets';
 import { PolymarketFake } from '../../fakes/polymarket/server';
+import { MemoryOrders } from '../support/memoryOrders';
+import { newPolymarketTrader as newTrader, PM_FED as FED, type PolymarketTrader } from '../support/polymarketLive';
 
-const [FED_YES, FED_NO, ELECTION_YES] = defaultTokens();
+const [, , ELECTION_YES] = defaultTokens();
 const ELECTION_NO = { ...ELECTION_YES!, tokenId: '9'.repeat(70), outcome: 'No' };
-const FED: PolymarketMarketTerms = { venueMarketId: FED_YES!.conditionId, yesTokenId: FED_YES!.tokenId, noTokenId: FED_NO!.tokenId, negRisk: false, tickSize: '0.01', minSize: '5' };
 const ELECTION: PolymarketMarketTerms = { venueMarketId: ELECTION_YES!.conditionId, yesTokenId: ELECTION_YES!.tokenId, noTokenId: ELECTION_NO.tokenId, negRisk: true, tickSize: '0.001', minSize: '5' };
-
-class MemoryOrders implements OurOrders {
-  readonly records = new Map<string, OurOrderRecord>();
-  async byClientOrderId(clientOrderId: string) {
-    return this.records.get(clientOrderId) ?? null;
-  }
-  async byVenueOrderIds(ids: readonly string[]) {
-    return [...this.records.values()].filter((record) => record.venueOrderId !== null && ids.includes(record.venueOrderId));
-  }
-}
 
 class MemoryMarkets implements PolymarketMarkets {
   constructor(private readonly markets: PolymarketMarketTerms[]) {}
@@ -44,21 +33,7 @@ class MemoryMarkets implements PolymarketMarkets {
   }
 }
 
-interface Trader {
-  readonly privateKey: `0x${string}`;
-  readonly address: `0x${string}`;
-  readonly account: FakeAccount;
-}
-
-function newTrader(collateral = '1000'): Trader {
-  const privateKey = generatePrivateKey();
-  const address = privateKeyToAccount(privateKey).address;
-  return {
-    privateKey,
-    address,
-    account: { apiKey: randomUUID(), secret: randomBytes(32).toString('base64url'), passphrase: randomBytes(32).toString('hex'), ownerAddress: address, signatureType: 0, funderAddress: address, collateral },
-  };
-}
+type Trader = PolymarketTrader;
 
 interface Opened {
   venue: PolymarketVenue;

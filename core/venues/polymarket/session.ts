@@ -1,6 +1,7 @@
-import { Pool } from 'undici';
+import type { Pool } from 'undici';
 import { DomainError } from '../../domain/errors';
 import type { ApiKeyCreds } from '@polymarket/clob-client-v2';
+import { attemptRequest, parseJsonBody, venuePool, type HttpAttempt } from '../httpAttempt';
 import { describeRefusal, readPolymarketRefusal, type PolymarketRefusal } from './errors';
 import type { PolymarketSigning } from './signing';
 
@@ -62,13 +63,6 @@ export interface PolymarketSessionOptions {
   readonly clock?: () => number;
 }
 
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
-
-type Attempt =
-  | { readonly sent: 'answer'; readonly status: number; readonly text: string }
-  | { readonly sent: 'not_sent' }
-  | { readonly sent: 'lost'; readonly reason: 'timeout' | 'connection_lost' };
-
 export class PolymarketSession {
   private readonly pool: Pool;
   private creds: ApiKeyCreds | undefined;
@@ -81,13 +75,7 @@ export class PolymarketSession {
 
   constructor(private readonly options: PolymarketSessionOptions) {
     const base = new URL(options.baseUrl);
-    this.pool = new Pool(base.origin, {
-      connections: options.connections ?? 8,
-      connect: { timeout: options.timeoutMs },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      keepAliveTimeout: 30_000,
-    });
+    this.pool = venuePool(base.origin, options.timeoutMs, options.connections);
     this.creds = options.creds;
     this.clock = options.clock ?? Date.now;
     this.minSendMs = options.minSendMs ?? Math.min(250, options.timeoutMs);
@@ -166,20 +154,11 @@ export class PolymarketSession {
     await this.pool.destroy();
   }
 
-  private async send(method: string, target: string, body: string | undefined, signed: Record<string, string> | undefined, deadline: number | undefined): Promise<Attempt> {
+  private async send(method: string, target: string, body: string | undefined, signed: Record<string, string> | undefined, deadline: number | undefined): Promise<HttpAttempt> {
     const headers: Record<string, string> = { accept: 'application/json', ...signed };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const timeoutMs = deadline === undefined ? this.options.timeoutMs : Math.max(1, Math.min(this.options.timeoutMs, deadline - this.clock()));
-    const signal = AbortSignal.timeout(timeoutMs);
-    try {
-      const res = await this.pool.request({ method: method as 'GET', path: target, headers, body, signal });
-      return { sent: 'answer', status: res.statusCode, text: await res.body.text() };
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (typeof code === 'string' && NOT_SENT_CODES.has(code)) return { sent: 'not_sent' };
-      const timedOut = signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
-      return { sent: 'lost', reason: timedOut ? 'timeout' : 'connection_lost' };
-    }
+    return attemptRequest(this.pool, { method, path: target, headers, body, timeoutMs });
   }
 }
 
@@ -193,13 +172,9 @@ function stringHeaders(headers: Record<string, string | number | boolean>): Reco
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, String(value)]));
 }
 
+/** An empty body (the venue's answer for an order it does not hold) reads as `null`. */
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
-  if (text.trim() === '') return { ok: true, value: null };
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch {
-    return { ok: false };
-  }
+  return text.trim() === '' ? { ok: true, value: null } : parseJsonBody(text);
 }
 
 function queryString(query: PolymarketRequestOptions['query']): string {
