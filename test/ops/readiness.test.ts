@@ -116,7 +116,7 @@ describe('everything up (one process, PostgreSQL and Redis)', () => {
       },
     });
     // Venues are reported, not checked: the simulated ones run in the core; live Kalshi was never called yet.
-    expect(response.body.checks.core.venues).toEqual({ 'sim-kalshi': { status: 'up' }, 'sim-polymarket': { status: 'up' }, kalshi: { status: 'unknown' } });
+    expect(response.body.checks.core.venues).toEqual({ 'sim-kalshi': { status: 'up' }, 'sim-polymarket': { status: 'up' }, kalshi: { status: 'unknown' }, polymarket: { status: 'unknown' } });
   });
 
   it('probes are never refused by a rate limit, and a credential sent with one changes nothing', async () => {

@@ -217,6 +217,9 @@ describe('Polymarket credential shape (CLOB V2, stored form)', () => {
     expect(result.ok && 'api_key' in result.value).toBe(false);
     expect(result.ok && polymarketCredentialFromStored(result.value)).toMatchObject({ signatureType: 1, funderAddress: getAddress(funder.toLowerCase()) });
     expect(() => polymarketCredentialFromStored({ private_key: 'nope', signature_type: 0, funder_address: address })).toThrow(/attach it again/);
+    // A row sealed before CLOB V2 (API credentials required, no funder for EOA) opens by the same rules.
+    const before = { private_key: `0x${scalar}`, api_key: apiKey, api_secret: apiSecret, api_passphrase: passphrase } as unknown as Parameters<typeof polymarketCredentialFromStored>[0];
+    expect(polymarketCredentialFromStored(before)).toMatchObject({ signatureType: 0, funderAddress: address, apiCreds: { key: apiKey } });
   });
 
   it('refuses bad keys and API credentials, naming the field and echoing nothing', () => {

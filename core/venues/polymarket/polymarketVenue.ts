@@ -259,7 +259,7 @@ export class PolymarketVenue implements LiveVenue {
     }
     const found = await this.readOrder(signed.hash, request.clientOrderId, call);
     const record = { clientOrderId: request.clientOrderId, venueMarketId: request.venueMarketId, side: request.side, action: request.action };
-    const fills = await this.fillsOfTrades(tradeIds, new Map([[signed.hash, record]])).catch(() => null);
+    const fills = await this.fillsOfTrades(tradeIds, new Map([[signed.hash, record]]), call).catch(() => null);
     if (found === null || found === 'unavailable') {
       // Matched, but its state cannot be read now: what the trades say, else the reconciler's sweep.
       if (fills === null) return { outcome: 'unknown', message: 'Polymarket matched the order, but its fills could not be read now; it is reconciled by its order hash.' };
@@ -287,10 +287,11 @@ export class PolymarketVenue implements LiveVenue {
     return 'unavailable';
   }
 
-  private async fillsOfTrades(tradeIds: readonly string[], ours: ReadonlyMap<string, OurOrderRef>): Promise<PolymarketFill[]> {
+  /** The trades of an order that matched on arrival (`GET /data/trades?id=`), within the caller's deadline. */
+  private async fillsOfTrades(tradeIds: readonly string[], ours: ReadonlyMap<string, OurOrderRef>, call: VenueCallOptions): Promise<PolymarketFill[]> {
     const fills: PolymarketFill[] = [];
     for (const id of tradeIds) {
-      const page = answerOf(await this.session.request('GET', '/data/trades', { query: { id } })) as { data?: unknown };
+      const page = answerOf(await this.session.request('GET', '/data/trades', { query: { id }, deadline: call.deadline })) as { data?: unknown };
       for (const trade of Array.isArray(page?.data) ? page.data : []) fills.push(...fillsFromTrade(trade, ours).filter((fill) => fill.tradeStatus !== 'FAILED'));
     }
     return fills;
