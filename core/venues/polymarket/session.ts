@@ -108,9 +108,16 @@ export class PolymarketSession {
     this.syncedAtMs = this.clock();
   }
 
-  /** Unix seconds on the venue's clock (ours until it was read). */
+  /**
+   * Unix seconds on the venue's clock: read first if never read (ours if it cannot be); an old
+   * reading is refreshed in the background, so no call waits for `/time` past its deadline.
+   */
   private async venueSeconds(): Promise<number> {
-    if (this.offsetMs === null || this.clock() - this.syncedAtMs > this.timeSyncMs) await this.syncTime();
+    if (this.offsetMs === null) await this.syncTime();
+    else if (this.clock() - this.syncedAtMs > this.timeSyncMs) {
+      this.syncedAtMs = this.clock(); // one refresh at a time
+      void this.syncTime().catch(() => undefined);
+    }
     return Math.floor((this.clock() + (this.offsetMs ?? 0)) / 1000);
   }
 
