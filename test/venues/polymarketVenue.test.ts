@@ -21,15 +21,18 @@ import { newPolymarketTrader as newTrader, PM_FED as FED, type PolymarketTrader 
 
 const [, , ELECTION_YES] = defaultTokens();
 const ELECTION_NO = { ...ELECTION_YES!, tokenId: '9'.repeat(70), outcome: 'No' };
+/** A catalog row the client cannot sign for (its token ids are not uint256). */
+const BROKEN: PolymarketMarketTerms = { venueMarketId: `0x${'0b'.repeat(32)}`, yesTokenId: 'not-a-token', noTokenId: 'nor-this', negRisk: false, tickSize: '0.01', minSize: '5' };
 const ELECTION: PolymarketMarketTerms = { venueMarketId: ELECTION_YES!.conditionId, yesTokenId: ELECTION_YES!.tokenId, noTokenId: ELECTION_NO.tokenId, negRisk: true, tickSize: '0.001', minSize: '5' };
 
+/** Our catalog's rows; `traded` are the markets the account has orders in (its positions are read there). */
 class MemoryMarkets implements PolymarketMarkets {
-  constructor(private readonly markets: PolymarketMarketTerms[]) {}
+  constructor(private readonly tradedMarkets: PolymarketMarketTerms[], private readonly others: PolymarketMarketTerms[] = []) {}
   async byVenueMarketId(id: string) {
-    return this.markets.find((market) => market.venueMarketId === id) ?? null;
+    return [...this.tradedMarkets, ...this.others].find((market) => market.venueMarketId === id) ?? null;
   }
   async traded() {
-    return this.markets;
+    return this.tradedMarkets;
   }
 }
 
@@ -50,7 +53,7 @@ function open(trader: Trader, options: { timeoutMs?: number; baseUrl?: string; c
   const creds = options.creds === false ? undefined : { key: trader.account.apiKey, secret: trader.account.secret, passphrase: trader.account.passphrase };
   const session = new PolymarketSession({ baseUrl: options.baseUrl ?? fake.baseUrl, signing, timeoutMs: options.timeoutMs ?? 2000, ...(creds ? { creds } : {}) });
   const ours = new MemoryOrders();
-  const venue = new PolymarketVenue({ session, ourOrders: ours, markets: new MemoryMarkets([FED, ELECTION]) });
+  const venue = new PolymarketVenue({ session, ourOrders: ours, markets: new MemoryMarkets([FED, ELECTION], [BROKEN]) });
   opened.push(venue);
   return { venue, ours };
 }
@@ -185,6 +188,7 @@ describe('the Polymarket venue: placing, canceling, reading', () => {
     await expect(place(at, request({ quantity: '1.005' }))).resolves.toMatchObject({ outcome: 'rejected', code: 'invalid_request', venueCode: 'quantity' });
     await expect(place(at, request({ venueMarketId: `0x${'00'.repeat(32)}` }))).resolves.toMatchObject({ outcome: 'rejected', code: 'market_not_tradable', venueCode: 'unknown_market' });
     await expect(place(at, request({ type: 'market', timeInForce: 'gtc', price: undefined }))).resolves.toMatchObject({ outcome: 'rejected', code: 'invalid_request', venueCode: 'time_in_force' });
+    await expect(place(at, request({ venueMarketId: BROKEN.venueMarketId }))).resolves.toMatchObject({ outcome: 'rejected', code: 'invalid_request', venueCode: 'token_id' });
     expect(posts()).toBe(0);
     await expect(place(at, request({ quantity: '2' }))).resolves.toMatchObject({ outcome: 'rejected', code: 'invalid_request', venueCode: 'min_size', message: expect.stringContaining('lower than the minimum: 5') });
     // A key the venue does not know: the credential's problem, not the order's.

@@ -18,7 +18,7 @@ import type {
   VenueRejection,
 } from '../venue';
 import { describeRefusal, POLYMARKET_429_RETRY_AFTER_MS, readPolymarketRefusal, type PolymarketRefusal } from './errors';
-import { polymarketOrderPayload, type PolymarketOrderVersion } from './signing';
+import { polymarketOrderPayload, PolymarketOrderInputError, type PolymarketOrderVersion } from './signing';
 import { fillsFromTrade, orderIdsOfTrade, stateFromOpenOrder, wireOrderOf, type OurOrderRef, type PolymarketFill, type PolymarketMarkets, type PolymarketOrderTerms } from './orderWire';
 import { PolymarketBooks } from './marketData';
 import { answerOf, type PolymarketSession } from './session';
@@ -221,7 +221,14 @@ export class PolymarketVenue implements LiveVenue {
     if (!wire.ok) return { ok: false, rejection: rejected('invalid_request', wire.param, wire.message) };
     const apiKey = this.session.apiKey;
     if (apiKey === undefined) return { ok: false, rejection: rejected('venue_unavailable', 'no_credentials', 'This Polymarket account has no API credentials yet; nothing was sent.') };
-    const { order: signed, hash } = await this.session.signing.signExactOrder(wire.exact, this.options.orderVersion ?? 2);
+    let signed, hash;
+    try {
+      ({ order: signed, hash } = await this.session.signing.signExactOrder(wire.exact, this.options.orderVersion ?? 2));
+    } catch (error) {
+      // A catalog row the client cannot sign for (a malformed token id): nothing is sent.
+      if (error instanceof PolymarketOrderInputError) return { ok: false, rejection: rejected('invalid_request', error.param, error.message) };
+      throw error;
+    }
     return { ok: true, value: { body: polymarketOrderPayload(signed, apiKey, OrderType[wire.orderType]), hash: hash.toLowerCase(), size: order.quantity } };
   }
 
