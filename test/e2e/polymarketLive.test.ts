@@ -49,7 +49,6 @@ beforeAll(async () => {
       POLYMARKET_CLOB_URL: fake.baseUrl,
       POLYMARKET_CHAIN_ID: '80002',
       POLYMARKET_TIMEOUT_MS: '1000',
-      KALSHI_TIMEOUT_MS: '1000', // the reconciler's lease is twice the longer venue timeout
       LIVE_RECONCILER_ENABLED: 'true',
       LIVE_RECONCILE_INTERVAL_MS: '200',
       LIVE_FILL_SWEEP_INTERVAL_MS: '200',
