@@ -7,11 +7,12 @@
  * second order. `OurOrders` and the market lookup are our own ports, fed here from small in-memory
  * maps, as the core feeds them from the database. Keys are made at run time.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { getAddress } from 'viem';
 import { ensurePolymarketApiCreds } from '../../core/venues/polymarket/polymarketAccounts';
 import { PolymarketVenue } from '../../core/venues/polymarket/polymarketVenue';
 import { PolymarketSession } from '../../core/venues/polymarket/session';
-import { Chain, polymarketSigning, SignatureTypeV2 } from '../../core/venues/polymarket/signing';
+import { Chain, polymarketSigning } from '../../core/venues/polymarket/signing';
 import type { PolymarketMarketTerms, PolymarketMarkets } from '../../core/venues/polymarket/orderWire';
 import type { VenueOrderRequest, VenuePlaceResult } from '../../core/venues/venue';
 import { defaultTokens } from '../../fakes/polymarket/markets';
@@ -49,7 +50,7 @@ let maker: Trader;
 const opened: PolymarketVenue[] = [];
 
 function open(trader: Trader, options: { timeoutMs?: number; baseUrl?: string; creds?: boolean } = {}): Opened {
-  const signing = polymarketSigning({ chain: Chain.AMOY, signatureType: SignatureTypeV2.EOA, funderAddress: trader.address, privateKey: trader.privateKey });
+  const signing = polymarketSigning({ chain: Chain.AMOY, signatureType: trader.account.signatureType, funderAddress: trader.account.funderAddress as `0x${string}`, privateKey: trader.privateKey });
   const creds = options.creds === false ? undefined : { key: trader.account.apiKey, secret: trader.account.secret, passphrase: trader.account.passphrase };
   const session = new PolymarketSession({ baseUrl: options.baseUrl ?? fake.baseUrl, signing, timeoutMs: options.timeoutMs ?? 2000, ...(creds ? { creds } : {}) });
   const ours = new MemoryOrders();
@@ -125,6 +126,19 @@ describe('the Polymarket venue: placing, canceling, reading', () => {
     // The book is the YES token's, best first.
     await place(at, request({ price: '0.41', quantity: '6' }));
     await expect(at.venue.orderBook(FED.venueMarketId)).resolves.toEqual({ venueMarketId: FED.venueMarketId, bids: [{ price: '0.41', quantity: '6' }], asks: [], mid: null });
+  });
+
+  it('a proxy (POLY_PROXY) and a deposit wallet (POLY_1271): signed for the wallet that holds the funds, verified by the fake, resting', async () => {
+    for (const signatureType of [1, 3] as const) {
+      const owner = newTrader();
+      const wallet = getAddress(`0x${randomBytes(20).toString('hex')}`);
+      const trader = { ...owner, account: { ...owner.account, signatureType, funderAddress: wallet } };
+      fake.addAccount(trader.account);
+      const at = open(trader);
+      await expect(place(at, request({ price: '0.35', quantity: '5' }))).resolves.toMatchObject({ outcome: 'accepted', order: { status: 'open' } });
+      expect(ordersAtFake(trader.account.apiKey).map((o) => getAddress(o.makerAddress))).toEqual([wallet]);
+    }
+    expect(fake.requests.filter((r) => r.refusal !== undefined || (r.path === '/order' && r.status !== 200))).toEqual([]);
   });
 
   it('a crossing limit fills at the resting price: taker and maker fills, balances and positions move', async () => {
