@@ -135,6 +135,9 @@ describe('a live key trades on Polymarket (CLOB V2 fake) through REST', () => {
     expect(order).toMatchObject({ status: 'partially_filled', filled_quantity: '5', remaining_quantity: '3', average_fill_price: '0.45' });
     const [fill] = (await get(`/v1/fills?order_id=${resting.body.id}`)).body.data;
     expect(fill).toMatchObject({ price: '0.45', quantity: '5', is_taker: false, venue_fill_id: expect.stringContaining(`:M:${resting.body.venue_order_id}`) });
+    // Marked to the venue's public YES book: our 3 left at 0.45, the maker's 4 left at 0.56.
+    const positions = (await get(`/v1/positions?subaccount_id=${aliceSub}`)).body.data;
+    expect(positions.find((p: { side: string }) => p.side === 'yes')).toMatchObject({ market_id: fed, quantity: '11', mark_price: '0.505' });
   });
 
   it('an answer lost after the venue placed the order: unknown, then reconciled by its hash; one order at the venue', async () => {
