@@ -76,6 +76,14 @@ const schema = z.object({
   /** The Kalshi rate-limit tier of our API keys (tokens/s read/write: basic 200/100, advanced 300/300, expert 600/600, premier 1000/1000). */
   KALSHI_TIER: z.enum(['basic', 'advanced', 'expert', 'premier']).default('basic'),
   /**
+   * Polymarket CLOB V2 (docs/polymarket.md): the REST base, the chain orders are signed for
+   * (137 Polygon, the only live venue; 80002 Amoy for tests against a fake), and every call's limit.
+   * One venue, one URL: Polymarket has no separate demo exchange.
+   */
+  POLYMARKET_CLOB_URL: z.url({ protocol: /^https?$/ }).default('https://clob.polymarket.com'),
+  POLYMARKET_CHAIN_ID: z.enum(['137', '80002']).default('137').transform((v) => Number(v) as 137 | 80002),
+  POLYMARKET_TIMEOUT_MS: integer.pipe(z.number().min(100).max(60_000)).default(5000),
+  /**
    * The live reconciler (docs/reconciliation.md): how often it resolves orders left `unknown` (a lost
    * answer) or `pending` past LIVE_PENDING_STALE_MS (a core that stopped mid-send), and how often it
    * sweeps each live account's fills over the last LIVE_FILL_SWEEP_WINDOW_MS (the truth behind the
@@ -108,16 +116,13 @@ const schema = z.object({
   /**
    * Polymarket's public APIs (docs/polymarket.md "Live catalog"): Gamma's markets, synced into the
    * live catalog at start-up and every POLYMARKET_CATALOG_SYNC_MS (unset URL or 0: off, as in the
-   * tests unless a suite points it at the Gamma fake); the CLOB's public order books, which
-   * complex-order planning reads for live Polymarket listings; each call's limit.
+   * tests unless a suite points it at the Gamma fake). Its calls use POLYMARKET_TIMEOUT_MS.
    */
   POLYMARKET_GAMMA_URL: z.url({ protocol: /^https?$/ }).optional(),
   POLYMARKET_CATALOG_SYNC_MS: integer
     .pipe(z.number().max(86_400_000))
     .refine((ms) => ms === 0 || ms >= 10_000, 'must be 0 (off) or at least 10000')
     .default(300_000),
-  POLYMARKET_CLOB_URL: z.url({ protocol: /^https?$/ }).default('https://clob.polymarket.com'),
-  POLYMARKET_TIMEOUT_MS: integer.pipe(z.number().min(100).max(60_000)).default(5000),
   /**
    * The simulated venues as a service (docs/simulated-venues.md "As a service"): where a core finds
    * them (unset: in the core's own memory, as `npm start`), the shared secret of its calls

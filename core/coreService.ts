@@ -25,9 +25,11 @@ import { runPeriodically } from './support/periodic';
 import type { KalshiEnvironment } from './domain/credentialShapes';
 import { kalshiAccounts } from './venues/kalshi/kalshiAccounts';
 import { kalshiMarketDataFor, type KalshiMarketData } from './venues/kalshi/marketData';
+import { polymarketAccounts, polymarketMarketTermsOf } from './venues/polymarket/polymarketAccounts';
+import { PolymarketBooks } from './venues/polymarket/marketData';
+import { PolymarketSession } from './venues/polymarket/session';
 import { startKalshiCatalogSync } from './services/liveCatalog';
 import { startPolymarketCatalogSync } from './services/polymarketCatalog';
-import { PolymarketPublicBook } from './venues/polymarket/publicBook';
 import { CoreMetrics } from './ops/coreMetrics';
 import { coreOps } from './ops/coreOps';
 import type { Registry } from 'prom-client';
@@ -72,7 +74,7 @@ export async function openCore(
     db, logger, pendingStaleMs: config.LIVE_PENDING_STALE_MS, queryTimeoutMs: config.READINESS_TIMEOUT_MS, simulatedVenuesRemote: config.SIM_VENUE_URL !== undefined,
   });
   const venues = await openVenues(db, logger, (orderId, fills) => recordExecution(db, orderId, { fills }), {
-    live: [openKalshiLive(db, config, credentialKeys.keyring, logger, metrics), openPolymarketBooks(db, config)],
+    live: [openKalshiLive(db, config, credentialKeys.keyring, logger, metrics), openPolymarketLive(db, config, credentialKeys.keyring, metrics)],
     observer: metrics,
     // Several cores on one database trade on one set of books: the simulated venues' service (docs/simulated-venues.md).
     ...(config.SIM_VENUE_URL
@@ -111,7 +113,7 @@ export async function openCore(
     ? startLiveReconciler(db, venues.live, logger, {
         reconcileIntervalMs: config.LIVE_RECONCILE_INTERVAL_MS,
         sweepIntervalMs: config.LIVE_FILL_SWEEP_INTERVAL_MS,
-        leaseMs: 2 * config.KALSHI_TIMEOUT_MS,
+        leaseMsOf: (venue) => 2 * (venue === 'polymarket' ? config.POLYMARKET_TIMEOUT_MS : config.KALSHI_TIMEOUT_MS),
         pendingStaleMs: config.LIVE_PENDING_STALE_MS,
         resendMaxAgeMs: config.LIVE_RESEND_MAX_AGE_MS,
         sweepWindowMs: config.LIVE_FILL_SWEEP_WINDOW_MS,
@@ -198,15 +200,16 @@ function openKalshiLive(db: Db, config: Config, keyring: ReadonlyMap<string, Buf
 }
 
 /**
- * Live Polymarket's public order books (CLOB `GET /book` of a condition's YES token), for planning
- * across venues; no accounts yet, so its orders answer as before.
+ * Live Polymarket (CLOB V2): an account per subaccount credential (docs/polymarket.md); its fills
+ * come by the live reconciler's REST sweep (`fillsSince`), and an order whose answer was lost is
+ * found by its hash. Public books for planning and marks through one unsigned session.
  */
-function openPolymarketBooks(db: Db, config: Config): LiveVenueSetup {
-  const books = new PolymarketPublicBook({
-    baseUrl: config.POLYMARKET_CLOB_URL,
-    timeoutMs: config.POLYMARKET_TIMEOUT_MS,
-    yesTokenOf: async (conditionId) =>
-      (await db.market.findFirst({ where: { environment: 'live', venue: 'polymarket', venueMarketId: conditionId }, select: { yesTokenId: true } }))?.yesTokenId ?? null,
-  });
-  return { venue: 'polymarket', marketData: books, close: () => books.close() };
+function openPolymarketLive(db: Db, config: Config, keyring: ReadonlyMap<string, Buffer>, observer: VenueCallObserver): LiveVenueSetup {
+  const books = new PolymarketBooks(new PolymarketSession({ baseUrl: config.POLYMARKET_CLOB_URL, timeoutMs: config.POLYMARKET_TIMEOUT_MS }), polymarketMarketTermsOf(db));
+  return {
+    venue: 'polymarket',
+    accounts: polymarketAccounts(db, { config, keyring, decorate: (venue) => observedLiveVenue(venue, observer) }),
+    marketData: books,
+    close: () => books.close(),
+  };
 }

@@ -1,4 +1,4 @@
-import { constants, createECDH, createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { constants, createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 
 /**
  * The shape of venue credentials as a user pastes them (see docs/VENUES.md), checked before they
@@ -12,14 +12,9 @@ import { constants, createECDH, createHash, createPrivateKey, createPublicKey, s
  * exchange with play money; a key works only where it was issued). Normalized to PKCS#8 PEM.
  * Fingerprint: SHA-256 of the SPKI DER public key, plus the key id. The environment is not secret.
  *
- * Polymarket: `{ private_key, api_key, api_secret, api_passphrase, funder_address?, signature_type? }`:
- * the wallet's secp256k1 private key (64 hex digits, `0x` optional, normalized to `0x` + lower
- * case), the L2 API credentials (key: a UUID; secret: base64 or base64url; passphrase: any
- * non-empty printable string), and optionally the funder (proxy/Safe) address and the
- * clob-client signature type (0 EOA, 1 POLY_PROXY, 2 POLY_GNOSIS_SAFE). Fingerprint: SHA-256 of the
- * compressed secp256k1 public key, plus the API key. (The wallet's Ethereum address would be the
- * natural fingerprint, but it needs Keccak-256, which node:crypto does not have: its `sha3-256` is
- * NIST SHA-3, whose padding differs.)
+ * Polymarket (CLOB V2): validated and normalized by core/venues/polymarket/credentials.ts, which
+ * needs the official client's definitions and Keccak-256 (the signer address is its fingerprint);
+ * its stored form is `PolymarketCredential` below.
  *
  * Strings are trimmed (a pasted value often ends in a newline); unknown fields are refused, so a
  * misspelt field is not silently dropped.
@@ -51,15 +46,21 @@ export function kalshiEnvironmentOf(credential: KalshiCredential): KalshiEnviron
   return kalshiEnvironmentNamed(credential.environment);
 }
 
+/**
+ * Polymarket CLOB V2 credentials as sealed: normalized by core/venues/polymarket/credentials.ts
+ * (`polymarketCredentialShape`), which validates what users paste and derives the signer address.
+ */
 export interface PolymarketCredential {
   /** `0x` + 64 lower-case hex digits. */
   private_key: string;
-  api_key: string;
-  api_secret: string;
-  api_passphrase: string;
-  /** `0x` + 40 lower-case hex digits. */
-  funder_address?: string;
-  signature_type?: 0 | 1 | 2;
+  /** 0 EOA, 1 POLY_PROXY, 2 POLY_GNOSIS_SAFE, 3 POLY_1271. */
+  signature_type: 0 | 1 | 2 | 3;
+  /** Checksummed: the wallet that holds the funds (the signer's own address for EOA). */
+  funder_address: string;
+  /** All three or none: absent, they are derived with L1 auth when the account opens. */
+  api_key?: string;
+  api_secret?: string;
+  api_passphrase?: string;
 }
 
 export interface CredentialsByExchange {
@@ -77,7 +78,6 @@ const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 const MIN_RSA_BITS = 2048;
 const MAX_PEM_CHARS = 16_384;
 const MAX_FIELD_CHARS = 1024;
-const CONTROL = /[\u0000-\u001f\u007f]/;
 
 const fail = (param: string, message: string) => ({ ok: false as const, param, message });
 
@@ -173,82 +173,4 @@ export function validateKalshiCredential(input: unknown): ShapeResult<KalshiCred
   };
 }
 
-/** The compressed (33-byte) secp256k1 public key of a valid private scalar. */
-export function secp256k1PublicKey(privateKey: Buffer): Buffer {
-  const ecdh = createECDH('secp256k1');
-  ecdh.setPrivateKey(privateKey);
-  return ecdh.getPublicKey(null, 'compressed');
-}
 
-export function polymarketFingerprint(apiKey: string, privateKey: Buffer): string {
-  return `${shortSha256(secp256k1PublicKey(privateKey))} api_key=${apiKey}`;
-}
-
-function base64Secret(value: string): boolean {
-  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(value)) return false;
-  if (value.includes('=') && value.length % 4 !== 0) return false;
-  const unpadded = value.replace(/=+$/, '');
-  if (unpadded.length % 4 === 1) return false;
-  return Buffer.from(unpadded, 'base64').length >= 16; // Node decodes both alphabets
-}
-
-export function validatePolymarketCredential(input: unknown): ShapeResult<PolymarketCredential> {
-  const fields = asFields(
-    input,
-    ['private_key', 'api_key', 'api_secret', 'api_passphrase', 'funder_address', 'signature_type'],
-    'Polymarket',
-  );
-  if (!fields.ok) return fields;
-  const f = fields.fields;
-
-  const scalarText = text(f, 'private_key', 'the wallet private key, 0x and 64 hex digits');
-  if (!scalarText.ok) return scalarText;
-  const hex = scalarText.value.replace(/^0x/i, '');
-  if (!/^[0-9a-fA-F]{64}$/.test(hex)) return fail('private_key', 'private_key must be the wallet private key: 0x and 64 hex digits.');
-  const scalar = BigInt(`0x${hex}`);
-  if (scalar === 0n || scalar >= SECP256K1_ORDER) {
-    return fail('private_key', 'private_key is not a valid secp256k1 private key (it must be non-zero and below the curve order).');
-  }
-  const privateKey = Buffer.from(hex, 'hex');
-
-  const apiKey = text(f, 'api_key', 'the CLOB API key, a UUID');
-  if (!apiKey.ok) return apiKey;
-  if (!UUID.test(apiKey.value)) return fail('api_key', 'api_key must be the CLOB API key, a UUID (8-4-4-4-12 hex digits).');
-
-  const secret = text(f, 'api_secret', 'the CLOB API secret, base64');
-  if (!secret.ok) return secret;
-  if (!base64Secret(secret.value)) return fail('api_secret', 'api_secret must be the CLOB API secret: base64 or base64url, at least 16 bytes.');
-
-  const passphrase = text(f, 'api_passphrase', 'the CLOB API passphrase');
-  if (!passphrase.ok) return passphrase;
-  if (CONTROL.test(passphrase.value)) return fail('api_passphrase', 'api_passphrase must not contain control characters.');
-
-  const value: PolymarketCredential = {
-    private_key: `0x${hex.toLowerCase()}`,
-    api_key: apiKey.value,
-    api_secret: secret.value,
-    api_passphrase: passphrase.value,
-  };
-
-  if (f.funder_address !== undefined && f.funder_address !== null) {
-    const funder = typeof f.funder_address === 'string' ? f.funder_address.trim() : '';
-    if (!/^0x[0-9a-fA-F]{40}$/.test(funder)) return fail('funder_address', 'funder_address must be an address: 0x and 40 hex digits.');
-    value.funder_address = funder.toLowerCase();
-  }
-  if (f.signature_type !== undefined && f.signature_type !== null) {
-    const type = typeof f.signature_type === 'string' ? f.signature_type.trim() : f.signature_type;
-    if (type !== 0 && type !== 1 && type !== 2 && type !== '0' && type !== '1' && type !== '2') {
-      return fail('signature_type', 'signature_type must be 0 (EOA), 1 (POLY_PROXY) or 2 (POLY_GNOSIS_SAFE).');
-    }
-    value.signature_type = Number(type) as 0 | 1 | 2;
-  }
-
-  const fingerprint = polymarketFingerprint(apiKey.value, privateKey);
-  privateKey.fill(0);
-  return { ok: true, value, fingerprint, environment: null };
-}
-
-export function validateCredentialShape<E extends keyof CredentialsByExchange>(exchange: E, input: unknown): ShapeResult<CredentialsByExchange[E]>;
-export function validateCredentialShape(exchange: keyof CredentialsByExchange, input: unknown): ShapeResult<KalshiCredential | PolymarketCredential> {
-  return exchange === 'kalshi' ? validateKalshiCredential(input) : validatePolymarketCredential(input);
-}

@@ -1,6 +1,7 @@
 import canonicalize from 'canonicalize';
 import type { Db } from '../db/prismaClient';
-import { kalshiEnvironmentNamed, validateCredentialShape, type KalshiEnvironment } from '../domain/credentialShapes';
+import { kalshiEnvironmentNamed, validateKalshiCredential, type KalshiEnvironment } from '../domain/credentialShapes';
+import { polymarketCredentialShape } from '../venues/polymarket/credentials';
 import { rewrapCredential, sealCredential, type CredentialKeys } from '../domain/credentialVault';
 import { checkExchange, credentialAad, type ExchangeName } from '../db/storedCredentials';
 import { DomainError, invalidRequest } from '../domain/errors';
@@ -55,7 +56,8 @@ export async function attachCredential(
       'Storing exchange credentials is disabled on this server: the operator must set CREDENTIALS_KEK (32 bytes, base64).',
     );
   }
-  const shape = validateCredentialShape(exchange, input);
+  // Each venue's shape: Kalshi's key and environment; Polymarket's V2 wallet (signer address derived, API credentials optional).
+  const shape = exchange === 'kalshi' ? validateKalshiCredential(input) : polymarketCredentialShape(input);
   if (!shape.ok) throw invalidRequest(shape.param, shape.message);
   const sealed = sealCredential(canonicalize(shape.value)!, keys.current, credentialAad(subaccountId, exchange));
   const fields = { kekId: sealed.kekId, ciphertext: new Uint8Array(sealed.ciphertext), fingerprint: shape.fingerprint, environment: shape.environment };

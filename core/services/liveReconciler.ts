@@ -27,8 +27,8 @@ import { claimUnconfirmedOrders, reconcileUnconfirmedOrder, type ReconcileCounts
  *   recorded yet (idempotent by venue fill id): the venue's REST fills are the truth behind its stream.
  */
 export interface LiveReconcilerOptions {
-  /** How long a claim keeps other cores off an order: more than one venue call's timeout. */
-  leaseMs: number;
+  /** How long a claim keeps other cores off an order of this venue: more than one of its calls' timeout. */
+  leaseMsOf(venue: VenueColumn): number;
   pendingStaleMs: number;
   resendMaxAgeMs: number;
   sweepWindowMs: number;
@@ -41,7 +41,9 @@ export type LiveAccountsByVenue = ReadonlyMap<VenueColumn, LiveAccounts>;
 export async function reconcileUnconfirmedOrders(db: Db, accounts: LiveAccountsByVenue, options: LiveReconcilerOptions): Promise<ReconcileCounts> {
   const counts: ReconcileCounts = { claimed: 0, found: 0, resent: 0, rejected: 0, deferred: 0 };
   if (accounts.size === 0) return counts;
-  const claimed = await claimUnconfirmedOrders(db, { ...options, environment: 'live', venues: [...accounts.keys()] });
+  const claimed = [];
+  // Each venue's orders under its own lease (its calls' timeout).
+  for (const venue of accounts.keys()) claimed.push(...(await claimUnconfirmedOrders(db, { ...options, leaseMs: options.leaseMsOf(venue), environment: 'live', venues: [venue] })));
   counts.claimed = claimed.length;
   for (const order of claimed) {
     const venue = await accounts.get(order.venue)!.forSubaccount(order.subaccountId).catch(() => undefined);

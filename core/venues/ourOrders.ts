@@ -1,3 +1,4 @@
+import { formatDecimal } from '../domain/decimals';
 import type { Db } from '../db/prismaClient';
 import type { VenueColumn } from '../domain/venues';
 import type { OurOrderRecord, OurOrders } from './venue';
@@ -7,11 +8,26 @@ const SELECT = {
   venueOrderId: true,
   side: true,
   action: true,
+  type: true,
+  price: true,
+  quantity: true,
+  timeInForce: true,
   createdAt: true,
   market: { select: { venueMarketId: true } },
 } as const;
 
-type Row = { id: string; venueOrderId: string | null; side: OurOrderRecord['side']; action: OurOrderRecord['action']; createdAt: Date; market: { venueMarketId: string } };
+type Row = {
+  id: string;
+  venueOrderId: string | null;
+  side: OurOrderRecord['side'];
+  action: OurOrderRecord['action'];
+  type: OurOrderRecord['type'];
+  price: { toString(): string } | null;
+  quantity: { toString(): string };
+  timeInForce: OurOrderRecord['timeInForce'];
+  createdAt: Date;
+  market: { venueMarketId: string };
+};
 
 const record = (row: Row): OurOrderRecord => ({
   clientOrderId: row.id,
@@ -19,6 +35,10 @@ const record = (row: Row): OurOrderRecord => ({
   venueMarketId: row.market.venueMarketId,
   side: row.side,
   action: row.action,
+  type: row.type,
+  price: row.price === null ? null : formatDecimal(row.price),
+  quantity: formatDecimal(row.quantity),
+  timeInForce: row.timeInForce,
   createdAt: row.createdAt,
 });
 

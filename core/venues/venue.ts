@@ -180,7 +180,8 @@ export interface LiveVenue extends Venue {
 /**
  * What a live adapter asks of our own records about one of our orders; the registry answers from
  * the database. A venue without a client-order-id lookup (Kalshi) finds a lost order by its market
- * and the time it was placed.
+ * and the time it was placed; one whose order id is the hash of the signed order (Polymarket)
+ * rebuilds that order from these terms.
  */
 export interface OurOrderRecord {
   clientOrderId: string;
@@ -188,6 +189,12 @@ export interface OurOrderRecord {
   venueMarketId: string;
   side: OutcomeSide;
   action: OrderAction;
+  type: 'limit' | 'market';
+  /** Decimal string; null for a market order without a worst price. */
+  price: string | null;
+  quantity: string;
+  timeInForce: VenueTimeInForce;
+  /** When we created the order (ms precision, as stored): Polymarket signs it as the order's `timestamp`. */
   createdAt: Date;
 }
 

@@ -36,6 +36,7 @@ import { clobErrors, type ClobAnswer } from './errors';
 import { ExchangeEvents, type ExchangeEvent } from './events';
 import type { TokenSeed } from './markets';
 import { orderHash, verifyOrder, type PolymarketAccountKey, type WireOrderV2 } from './verify';
+import { FakeWallets } from './wallets';
 
 /** 6-decimal fixed point of pUSD and of shares (src/config.ts COLLATERAL_TOKEN_DECIMALS). */
 const AMOUNT_SCALE = new Decimal(1_000_000);
@@ -60,6 +61,8 @@ export interface FakeAccount extends PolymarketAccountKey {
   /** base64 or base64url, as the venue hands it out. */
   readonly secret: string;
   readonly passphrase: string;
+  /** pUSD the funding wallet holds at the start (decimal dollars); 0 when absent. See wallets.ts. */
+  readonly collateral?: string;
 }
 
 export interface OrderRecord {
@@ -129,12 +132,15 @@ export class PolymarketExchange {
   private readonly orders = new Map<string, OrderRecord>();
   private readonly trades: TradeRecord[] = [];
   private readonly lastTradePrice = new Map<string, string>();
+  /** Balances and L1-made keys (wallets.ts). */
+  readonly wallets: FakeWallets;
 
   constructor(
     readonly chainId: number,
     tokens: readonly TokenSeed[],
     private readonly clock: () => number,
   ) {
+    this.wallets = new FakeWallets(chainId);
     for (const token of tokens) this.addToken(token);
   }
 
@@ -145,6 +151,12 @@ export class PolymarketExchange {
 
   addAccount(account: FakeAccount): void {
     this.accounts.set(account.apiKey, account);
+    if (account.collateral !== undefined) this.wallets.seedCollateral(account.funderAddress, account.collateral);
+  }
+
+  /** The API keys whose owner (L1 address) is `address`. */
+  accountsOwnedBy(address: string): FakeAccount[] {
+    return [...this.accounts.values()].filter((account) => account.ownerAddress.toLowerCase() === address.toLowerCase());
   }
 
   account(apiKey: string): FakeAccount | undefined {
@@ -274,6 +286,10 @@ export class PolymarketExchange {
       makerOrder.matchedUnits += fill.quantity;
       if (fill.remainingQuantity === 0) makerOrder.status = 'MATCHED';
       makers.push({ order: makerOrder, units: fill.quantity, priceTicks: fill.priceTicks });
+      const shares = new Decimal(fill.quantity).div(UNITS_PER_SHARE);
+      const pusd = shares.times(fill.priceTicks).div(PRICE_TICKS_PER_DOLLAR);
+      const [buyer, seller] = taker.side === 'BUY' ? [taker, makerOrder] : [makerOrder, taker];
+      this.wallets.settle(buyer.makerAddress, seller.makerAddress, token.tokenId, shares, pusd);
     }
     if (makers.length === 0) return null;
     const nowSeconds = Math.floor(this.clock() / 1000);
@@ -322,6 +338,18 @@ export class PolymarketExchange {
       .filter((o) => (id === null || o.id === id.toLowerCase()) && (market === null || o.token.conditionId === market) && (assetId === null || o.token.tokenId === assetId))
       .map(openOrderJson);
     return ok({ data, next_cursor: 'LTE=', limit: 500, count: data.length });
+  }
+
+  /**
+   * GET /data/order/{id} (src/client.ts getOrder, path src/endpoints.ts GET_ORDER): the account's
+   * order in the `OpenOrder` shape whatever its status (LIVE, MATCHED, CANCELED, EXPIRED); an
+   * order that is not the account's, or unknown, answers 200 with an empty body (`null`), as
+   * clients report the venue doing (py-clob-client issue 217).
+   */
+  orderById(account: FakeAccount, id: string): ClobAnswer {
+    if (!/^0x[0-9a-fA-F]{64}$/.test(id)) return clobErrors.invalidOrderId();
+    const order = this.orders.get(id.toLowerCase());
+    return ok(order === undefined || order.apiKey !== account.apiKey ? null : openOrderJson(order));
   }
 
   /** GET /data/trades: trades the account took part in, as taker or maker. */

@@ -1,6 +1,5 @@
 /**
- * A faithful fake of Polymarket's CLOB V2 REST API (first increment: orders, cancel, open orders,
- * trades, book, server time), a real node:http server on loopback. One instance plays one chain
+ * A faithful fake of Polymarket's CLOB V2 API (REST and the user WebSocket channel), a real node:http server on loopback. One instance plays one chain
  * (Polygon 137 or Amoy 80002): orders are verified against that chain's exchange contracts.
  *
  * Paths are the official client's (github.com/Polymarket/clob-client-v2 at f3e1a05,
@@ -11,8 +10,9 @@
  *   L2:      POST /order, DELETE /order ({orderID} body), GET /data/orders, GET /data/trades
  *            (query `id`, `market`, `asset_id`, ..., `next_cursor`; the client signs the path
  *            WITHOUT the query string, so the fake checks the HMAC over the bare path),
- *            POST /v1/heartbeats (heartbeats.ts)
+ *            POST /v1/heartbeats (heartbeats.ts), GET /data/order/{id}, GET /balance-allowance (wallets.ts)
  *   WebSocket: /ws/user, the user channel (userChannel.ts); trades settle on a clock (settlement.ts)
+ *   L1:      POST /auth/api-key, GET /auth/derive-api-key (EIP-712 ClobAuth; wallets.ts)
  *
  * Request pipeline: control API (when on) -> Cloudflare's per-endpoint throttle (throttle.ts) ->
  * route -> L2 headers (verify.ts: key, passphrase,
@@ -31,7 +31,7 @@ import { handleControl } from './controlApi';
 import { clobErrors, type ClobAnswer } from './errors';
 import { PolymarketExchange, type FakeAccount } from './exchange';
 import { defaultTokens, type TokenSeed } from './markets';
-import { verifyL2Headers } from './verify';
+import { verifyL1Headers, verifyL2Headers } from './verify';
 import { Heartbeats } from './heartbeats';
 import { Settlement, type SettlementOptions } from './settlement';
 import { EndpointThrottle, SignerLimiter, type SignerLimitOptions, type ThrottleOptions } from './throttle';
@@ -77,11 +77,15 @@ export interface RecordedRequest {
   readonly atMs: number;
 }
 
-type Route = { auth: 'public' | 'l2'; handle: (ctx: RouteContext) => ClobAnswer | Promise<ClobAnswer> };
+type Route = { auth: 'public' | 'l1' | 'l2'; handle: (ctx: RouteContext) => ClobAnswer | Promise<ClobAnswer> };
 interface RouteContext {
   readonly query: URLSearchParams;
   readonly body: unknown;
   readonly account: FakeAccount | undefined;
+  /** The last path segment of a route ending in `/*` (`GET /data/order/{id}`). */
+  readonly param: string;
+  /** L1 routes: the address and nonce the ClobAuth signature proved. */
+  readonly l1?: { address: string; nonce: bigint };
 }
 
 
@@ -128,6 +132,10 @@ export class PolymarketFake {
       'GET /data/orders': { auth: 'l2', handle: ({ account, query }) => ex.openOrders(account!, query) },
       'GET /data/trades': { auth: 'l2', handle: ({ account, query }) => ex.tradesFor(account!, query) },
       'POST /v1/heartbeats': { auth: 'l2', handle: ({ account, body }) => this.heartbeats.beat(account!.apiKey, body) },
+      'GET /data/order/*': { auth: 'l2', handle: ({ account, param }) => ex.orderById(account!, param) },
+      'GET /balance-allowance': { auth: 'l2', handle: ({ account, query }) => ex.wallets.balanceAllowance(account!, query) },
+      'POST /auth/api-key': { auth: 'l1', handle: ({ l1 }) => ex.wallets.createApiKey(l1!.address, l1!.nonce, (owner) => ex.accountsOwnedBy(owner), (account) => this.addAccount(account)) },
+      'GET /auth/derive-api-key': { auth: 'l1', handle: ({ l1 }) => ex.wallets.deriveApiKey(l1!.address, l1!.nonce, (owner) => ex.accountsOwnedBy(owner)) },
     };
     this.http = new LoopbackServer(createServer((req, res) => void this.onRequest(req, res)));
     this.http.server.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket as Socket, head));
@@ -220,11 +228,17 @@ export class PolymarketFake {
     if (this.controlApi && path.startsWith('/_fake/')) return this.reply(res, record, null, handleControl(this, method, path, raw));
     if (this.throttle !== null && !(await this.throttle.admit(method, path))) return this.reply(res, record, null, clobErrors.tooManyRequests());
 
-    const route = this.routes[`${method} ${path}`];
+    const param = path.slice(path.lastIndexOf('/') + 1);
+    const route = this.routes[`${method} ${path}`] ?? (param === '' ? undefined : this.routes[`${method} ${path.slice(0, path.lastIndexOf('/'))}/*`]);
     if (route === undefined) return this.reply(res, record, null, clobErrors.notFound());
 
     let account: FakeAccount | undefined;
-    if (route.auth === 'l2') {
+    let l1: RouteContext['l1'];
+    if (route.auth === 'l1') {
+      const verdict = await verifyL1Headers(req.headers, { chainId: this.exchange.chainId, nowSeconds: Math.floor(this.clock() / 1000), windowSeconds: this.windowSeconds });
+      if (!verdict.ok) return this.reply(res, record, null, clobErrors.unauthorized(), verdict.reason);
+      l1 = { address: verdict.address, nonce: verdict.nonce };
+    } else if (route.auth === 'l2') {
       const verdict = verifyL2Headers(
         req.headers,
         { method, requestPath: path, ...(raw === '' ? {} : { body: raw }) },
@@ -257,7 +271,7 @@ export class PolymarketFake {
 
     if (fault?.kind === 'delay' && !fault.placeBeforeDelay) await sleep(fault.ms);
     this.exchange.expireOrders();
-    const handled = await route.handle({ query: url.searchParams, body, account });
+    const handled = await route.handle({ query: url.searchParams, body, account, param: decodeURIComponent(param), ...(l1 ? { l1 } : {}) });
     const answer = limits === null ? handled : { ...handled, headers: { ...handled.headers, ...limits.headers } };
     if (fault?.kind === 'delay' && fault.placeBeforeDelay) await sleep(fault.ms);
     if (fault?.kind === 'accept_then_drop') {

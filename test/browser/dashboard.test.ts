@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { getAddress } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { parseKeyring } from '../../core/domain/credentialVault';
 import { openStoredCredential } from '../../core/db/storedCredentials';
 import { createUser } from '../../core/services/users';
@@ -197,7 +199,9 @@ describe('dashboard in a browser', () => {
     expect(await page.content()).not.toContain(apiSecret);
 
     const opened = await openStoredCredential(stack.core.db, keyring, subaccountId, 'polymarket');
-    expect(opened).toMatchObject({ private_key: privateKey, api_secret: apiSecret, funder_address: funder, signature_type: 1 });
+    // Stored normalized: the funder checksummed; the row shows the signer address derived from the key.
+    expect(opened).toMatchObject({ private_key: privateKey, api_secret: apiSecret, funder_address: getAddress(funder), signature_type: 1 });
+    await expectText(row, privateKeyToAccount(privateKey as `0x${string}`).address);
 
     await byTest(`cred-remove-${subaccountId}-polymarket`).click();
     await row.waitFor({ state: 'detached' });

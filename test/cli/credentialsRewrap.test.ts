@@ -59,7 +59,7 @@ describe('credentials rewrap', () => {
     expect(first.stdout).toMatch(/^1 credential\(s\) re-sealed under KEK 'kek-new'/);
     expect((await db.exchangeCredential.findFirstOrThrow({ where: { subaccountId } })).kekId).toBe('kek-new');
     const newOnly = parseKeyring({ CREDENTIALS_KEK: newKek, CREDENTIALS_KEK_ID: 'kek-new' });
-    expect(await openStoredCredential(db, newOnly.keyring, subaccountId, 'polymarket')).toEqual(polymarket);
+    expect(await openStoredCredential(db, newOnly.keyring, subaccountId, 'polymarket')).toMatchObject(polymarket);
     // Nothing left to do: a second run re-seals nothing.
     const second = await cli(['credentials', 'rewrap'], rotated);
     expect(second.code).toBe(0);

@@ -87,6 +87,11 @@ describe('planted secrets never reach logs, later responses or the database in p
     keep(await asPage(base, page, 'PUT', credentials('kalshi'), { body: { key_id: randomUUID(), private_key: badShapeSecret, environment: 'demo' } }));
     keep(await asPage(base, page, 'PUT', credentials('polymarket'), { body: { private_key: polymarketKey, api_key: randomUUID(), api_secret: apiSecret, api_passphrase: passphrase } }));
     keep(await asPage(base, page, 'PUT', credentials('polymarket'), { body: { private_key: polymarketKey, api_key: 'not-a-uuid', api_secret: apiSecret, api_passphrase: passphrase } }));
+    // CLOB V2: the key alone (API credentials derived later; the answer shows its signer address),
+    // and refused shapes naming a field: a 1271 wallet without its funder, the key pasted as funder.
+    keep(await asPage(base, page, 'PUT', credentials('polymarket'), { body: { private_key: polymarketKey } }));
+    keep(await asPage(base, page, 'PUT', credentials('polymarket'), { body: { private_key: polymarketKey, signature_type: 'POLY_1271' } }));
+    keep(await asPage(base, page, 'PUT', credentials('polymarket'), { body: { private_key: polymarketKey, signature_type: 1, funder_address: polymarketKey } }));
     keep(await asPage(base, page, 'GET', `/v1/subaccounts/${subaccount.body.id}`));
     keep(await asPage(base, page, 'GET', '/v1/api_keys'));
     keep(await asPage(base, page, 'DELETE', credentials('polymarket')));

@@ -320,6 +320,50 @@ describe('refusals', () => {
   });
 });
 
+describe('one order, balances and API keys', () => {
+  it('GET /data/order/{id} answers the owner\'s order in any status, null to anyone else or for an unknown id', async () => {
+    const placed = await call(fake, alice, 'POST', '/order', await signedPayload(alice, limit()));
+    const id = placed.body.orderID as string;
+    expect((await call(fake, alice, 'GET', `/data/order/${id}`)).body).toMatchObject({ id, status: 'LIVE', original_size: '10', size_matched: '0', price: '0.56', asset_id: TOKEN });
+    expect(await call(fake, bob, 'GET', `/data/order/${id}`)).toEqual({ status: 200, body: null });
+    expect(await call(fake, alice, 'GET', `/data/order/0x${'ab'.repeat(32)}`)).toEqual({ status: 200, body: null });
+    expect((await call(fake, alice, 'GET', '/data/order/not-an-id')).body).toEqual({ error: 'Invalid orderID' });
+    await call(fake, alice, 'DELETE', '/order', { orderID: id });
+    expect((await call(fake, alice, 'GET', `/data/order/${id}`)).body).toMatchObject({ status: 'CANCELED' });
+  });
+
+  it('balances in base units move with a trade: pUSD from buyer to seller, shares the other way', async () => {
+    fake.exchange.wallets.seedCollateral(alice.signing.makerAddress, '100');
+    await call(fake, bob, 'POST', '/order', await signedPayload(bob, limit({ side: 'SELL', price: '0.40', size: '5' })));
+    await call(fake, alice, 'POST', '/order', await signedPayload(alice, limit({ price: '0.40', size: '5' })));
+    const balance = (who: Trader, query: string) => call(fake, who, 'GET', `/balance-allowance?${query}`).then((r) => r.body.balance);
+    expect(await balance(alice, 'asset_type=COLLATERAL')).toBe('98000000');
+    expect(await balance(bob, 'asset_type=COLLATERAL')).toBe('2000000');
+    expect(await balance(alice, `asset_type=CONDITIONAL&token_id=${TOKEN}`)).toBe('5000000');
+    expect(await balance(bob, `asset_type=CONDITIONAL&token_id=${TOKEN}`)).toBe('-5000000'); // not enforced: bob sold what he did not hold
+    expect((await call(fake, alice, 'GET', '/balance-allowance?asset_type=CONDITIONAL')).status).toBe(400);
+  });
+
+  it('L1: a key is created once per address and nonce, then derived; unsigned or stale L1 headers are 401', async () => {
+    const carolL1 = (seconds = Math.floor(Date.now() / 1000)) => carol.signing.l1Headers(0, seconds);
+    const l1 = async (method: string, path: string, headers: Record<string, unknown>) => {
+      const response = await fetch(`${fake.baseUrl}${path}`, { method, headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, String(v)])) });
+      return { status: response.status, body: await response.json() };
+    };
+    expect(await l1('GET', '/auth/derive-api-key', await carolL1())).toEqual({ status: 400, body: { error: 'Could not derive api key!' } });
+    const created = await l1('POST', '/auth/api-key', await carolL1());
+    expect(created).toMatchObject({ status: 200, body: { apiKey: expect.any(String), secret: expect.any(String), passphrase: expect.any(String) } });
+    expect(await l1('POST', '/auth/api-key', await carolL1())).toEqual({ status: 400, body: { error: 'Could not create api key' } });
+    expect(await l1('GET', '/auth/derive-api-key', await carolL1())).toEqual(created);
+    expect((await l1('GET', '/auth/derive-api-key', await carolL1(Math.floor(Date.now() / 1000) - 31))).status).toBe(401);
+    expect((await l1('GET', '/auth/derive-api-key', {})).status).toBe(401);
+    // The created key trades: an order signed by carol, posted with it, rests.
+    const creds = { key: created.body.apiKey, secret: created.body.secret, passphrase: created.body.passphrase };
+    const payload = polymarketOrderPayload(await carol.signing.signLimitOrder(limit()), creds.key, OrderType.GTC);
+    expect((await call(fake, carol, 'POST', '/order', payload, { creds })).body).toMatchObject({ success: true, status: 'live' });
+  });
+});
+
 describe('fault injection', () => {
   it('a 503 for the next POST /order processes nothing; a dropped connection after acceptance leaves the order resting', async () => {
     await call(fake, null, 'POST', '/_fake/faults', { kind: 'server_error', status: 503, method: 'POST', path_prefix: '/order' });

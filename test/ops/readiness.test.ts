@@ -115,7 +115,7 @@ describe('everything up (one process, PostgreSQL and Redis)', () => {
         redis: { status: 'up' },
       },
     });
-    // Venues are reported, not checked: the simulated ones run in the core; live Kalshi and Polymarket's public books were never called yet.
+    // Venues are reported, not checked: the simulated ones run in the core; live Kalshi and Polymarket were never called yet.
     expect(response.body.checks.core.venues).toEqual({ 'sim-kalshi': { status: 'up' }, 'sim-polymarket': { status: 'up' }, kalshi: { status: 'unknown' }, polymarket: { status: 'unknown' } });
   });
 

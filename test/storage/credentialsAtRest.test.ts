@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
+import { privateKeyToAccount } from 'viem/accounts';
 import type { Config } from '../../core/config';
 import { CredentialVaultError, parseKeyring, sealCredential, type CredentialKeys } from '../../core/domain/credentialVault';
 import { kalshiEnvironmentOf } from '../../core/domain/credentialShapes';
@@ -82,7 +83,8 @@ describe('exchange credentials at rest', () => {
     expect(k).toMatchObject({ subaccountId, exchange: 'kalshi', kekId: 'kek-at-rest-1', environment: 'production' });
     expect(p).toMatchObject({ subaccountId, exchange: 'polymarket', kekId: 'kek-at-rest-1', environment: null });
     expect(k.fingerprint).toMatch(new RegExp(`^sha256:[0-9a-f]{16} key_id=${kalshi.key_id}$`));
-    expect(p.fingerprint).toMatch(new RegExp(`^sha256:[0-9a-f]{16} api_key=${polymarket.api_key}$`));
+    // Polymarket: the signer address derived from the key (CLOB V2), never the key.
+    expect(p.fingerprint).toBe(privateKeyToAccount(polymarket.private_key as `0x${string}`).address);
     expect(k.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
     const answered = JSON.stringify([k, p]);
     for (const secret of [marker, scalar, polymarket.api_secret, ...pemBodyLines(pkcs1)]) expect(answered).not.toContain(secret);
@@ -147,7 +149,8 @@ describe('exchange credentials at rest', () => {
     // Normalized to PKCS#8: the same key as pasted.
     expect(openedKalshi).toEqual({ key_id: kalshi.key_id, private_key: pkcs8, environment: 'production' });
     const openedPolymarket = await openStoredCredential(stack.core.db, keys.keyring, subaccountId, 'polymarket');
-    expect(openedPolymarket).toEqual(polymarket);
+    // Normalized: the EOA signature type and the signer as funder, stated.
+    expect(openedPolymarket).toEqual({ ...polymarket, signature_type: 0, funder_address: privateKeyToAccount(polymarket.private_key as `0x${string}`).address });
   });
 
   it('a Kalshi credential sealed before the environment was asked lists and opens without one: unknown, to be attached again', async () => {
@@ -193,12 +196,13 @@ describe('exchange credentials at rest', () => {
   it('attaching again replaces the stored credentials', async () => {
     const other = await createSubaccount(stack.core.db, scope, { name: 'vault-replace' }, '1000');
     const first = await attachCredential(stack.core.db, keys, scope, other.id, 'polymarket', polymarket);
-    const replacement = { ...polymarket, api_key: randomUUID(), api_passphrase: `replacement-${marker}` };
+    // Another wallet: the fingerprint is the signer address, so a new key shows.
+    const replacement = { ...polymarket, private_key: `0x${randomBytes(31).toString('hex')}02`, api_key: randomUUID(), api_passphrase: `replacement-${marker}` };
     const second = await attachCredential(stack.core.db, keys, scope, other.id, 'polymarket', replacement);
     expect(second.fingerprint).not.toBe(first.fingerprint);
     expect(await stack.core.db.exchangeCredential.count({ where: { subaccountId: other.id } })).toBe(1);
     expect(await listCredentials(stack.core.db, scope, other.id)).toEqual([second]);
-    expect(await openStoredCredential(stack.core.db, keys.keyring, other.id, 'polymarket')).toEqual(replacement);
+    expect(await openStoredCredential(stack.core.db, keys.keyring, other.id, 'polymarket')).toMatchObject(replacement);
     expect(await deleteCredential(stack.core.db, scope, other.id, 'polymarket')).toMatchObject({ deleted: true });
     expect((await domainError(() => openStoredCredential(stack.core.db, keys.keyring, other.id, 'polymarket'))).code).toBe('not_found');
   });
@@ -252,13 +256,13 @@ describe('exchange credentials at rest', () => {
       CREDENTIALS_OLD_KEKS: `kek-at-rest-1:${config.CREDENTIALS_KEK}`,
     });
     // Before the rewrap the new configuration opens the old blobs through the old key.
-    expect(await openStoredCredential(stack.core.db, rotated.keyring, subaccountId, 'polymarket')).toEqual(polymarket);
+    expect(await openStoredCredential(stack.core.db, rotated.keyring, subaccountId, 'polymarket')).toMatchObject(polymarket);
     expect(await rewrapStoredCredentials(stack.core.db, rotated, { subaccountId, batchSize: 1 })).toEqual({ rewrapped: 2 });
     expect(await rewrapStoredCredentials(stack.core.db, rotated, { subaccountId })).toEqual({ rewrapped: 0 });
     const listed = await listCredentials(stack.core.db, scope, subaccountId);
     expect(listed.map((c) => c.kekId)).toEqual(['kek-at-rest-2', 'kek-at-rest-2']);
     const newOnly = new Map([['kek-at-rest-2', rotated.current!.key]]);
-    expect(await openStoredCredential(stack.core.db, newOnly, subaccountId, 'polymarket')).toEqual(polymarket);
+    expect(await openStoredCredential(stack.core.db, newOnly, subaccountId, 'polymarket')).toMatchObject(polymarket);
     expect(await openStoredCredential(stack.core.db, newOnly, subaccountId, 'kalshi')).toEqual({ key_id: kalshi.key_id, private_key: pkcs8, environment: 'production' });
     // The old configuration alone can no longer open them: a clear error naming the KEK id.
     await expect(openStoredCredential(stack.core.db, keys.keyring, subaccountId, 'kalshi')).rejects.toMatchObject({

@@ -279,28 +279,17 @@ describe('a live key previews a complex order across Kalshi and Polymarket for a
     expect(books.every((r) => new URLSearchParams(r.query).get('token_id') === PM_YES!.tokenId)).toBe(true);
   });
 
-  it('placing that plan sends nothing while Polymarket cannot take orders: 403 without its credentials, 503 with them', async () => {
+  it('placing that plan without Polymarket credentials is refused 403 and sends nothing to either venue', async () => {
     const db = stack.core.db;
     const kalshiId = await liveMarketId(db, KALSHI_FED);
     const subaccount = await liveSubaccount(trader, 'cross venue orders', { key: alice, environment: 'production' });
-    const place = () =>
-      call(trader.base, 'POST', '/v1/complex_orders', {
-        key: trader.live,
-        headers: { 'Idempotency-Key': randomUUID() },
-        body: { subaccount_id: subaccount, market_id: kalshiId, side: 'yes', action: 'buy', quantity: '10', strategy: 'sweep' },
-      });
-    const noCredentials = await place();
-    expect(noCredentials.status).toBe(403);
-    expect(envelopeOf(noCredentials).message).toMatch(/no polymarket credentials/);
-    const attached = await call(trader.base, 'PUT', `/v1/subaccounts/${subaccount}/credentials/polymarket`, {
-      key: trader.dashboard,
-      headers: { 'x-environment': 'live' },
-      body: { private_key: `0x${'0'.repeat(63)}1`, api_key: randomUUID(), api_secret: randomBytes(32).toString('base64'), api_passphrase: 'passphrase' },
+    const placed = await call(trader.base, 'POST', '/v1/complex_orders', {
+      key: trader.live,
+      headers: { 'Idempotency-Key': randomUUID() },
+      body: { subaccount_id: subaccount, market_id: kalshiId, side: 'yes', action: 'buy', quantity: '10', strategy: 'sweep' },
     });
-    expect(attached.status).toBe(200);
-    const notTradable = await place();
-    expect(notTradable.status).toBe(503);
-    expect(envelopeOf(notTradable)).toMatchObject({ code: 'venue_unavailable', message: expect.stringContaining('polymarket, which cannot take orders now; nothing was sent') });
+    expect(placed.status).toBe(403);
+    expect(envelopeOf(placed).message).toMatch(/no polymarket credentials/);
     // Nothing went to Kalshi, nothing was recorded.
     expect(kalshi.requestsSignedBy(alice.keyId).filter((r) => r.method === 'POST')).toEqual([]);
     expect(await db.complexOrder.count({ where: { subaccountId: subaccount } })).toBe(0);

@@ -1,12 +1,8 @@
-import { createECDH, createHash, createPublicKey, generateKeyPairSync, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
-import {
-  kalshiEnvironmentOf,
-  SECP256K1_ORDER,
-  validateCredentialShape,
-  validateKalshiCredential,
-  validatePolymarketCredential,
-  type ShapeResult,
-} from '../../core/domain/credentialShapes';
+import { createHash, createPublicKey, generateKeyPairSync, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
+import { getAddress } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { kalshiEnvironmentOf, SECP256K1_ORDER, validateKalshiCredential, type ShapeResult } from '../../core/domain/credentialShapes';
+import { polymarketCredentialFromStored, polymarketCredentialShape } from '../../core/venues/polymarket/credentials';
 
 const sha16 = (data: Buffer) => createHash('sha256').update(data).digest('hex').slice(0, 16);
 const hex64 = (n: bigint) => n.toString(16).padStart(64, '0');
@@ -188,91 +184,58 @@ describe('Kalshi credential shape', () => {
   });
 });
 
-describe('Polymarket credential shape', () => {
+describe('Polymarket credential shape (CLOB V2, stored form)', () => {
   const scalar = randomScalar();
   const apiKey = randomUUID();
   const apiSecret = randomBytes(32).toString('base64url');
   const passphrase = randomBytes(32).toString('hex');
   const good = () => ({ private_key: `0x${scalar}`, api_key: apiKey, api_secret: apiSecret, api_passphrase: passphrase });
   const secrets = [scalar, apiSecret, passphrase];
+  const address = privateKeyToAccount(`0x${scalar}`).address;
 
-  it('accepts a valid scalar and L2 credentials, fingerprinted by the compressed public key and the API key', () => {
-    const result = validatePolymarketCredential(good());
-    expect(result.ok).toBe(true);
-    if (!result.ok) return;
-    expect(result.value).toEqual(good());
-    const ecdh = createECDH('secp256k1');
-    ecdh.setPrivateKey(Buffer.from(scalar, 'hex'));
-    expect(result.fingerprint).toBe(`sha256:${sha16(ecdh.getPublicKey(null, 'compressed'))} api_key=${apiKey}`);
-    for (const secret of secrets) for (const piece of secretPieces(secret)) expect(result.fingerprint).not.toContain(piece);
+  it('stores the normalized key, the EOA signature type and the signer as funder; the fingerprint is the signer address', () => {
+    const result = polymarketCredentialShape(good());
+    expect(result).toEqual({ ok: true, value: { ...good(), signature_type: 0, funder_address: address }, fingerprint: address, environment: null });
+    for (const secret of secrets) for (const piece of secretPieces(secret)) expect(JSON.stringify(result.ok && result.fingerprint)).not.toContain(piece);
   });
 
-  it('the fingerprint of scalar 1 is that of the generator point G', () => {
-    const G = Buffer.from('0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798', 'hex');
-    const result = validatePolymarketCredential({ ...good(), private_key: `0x${hex64(1n)}` });
-    expect(result).toMatchObject({ ok: true, fingerprint: `sha256:${sha16(G)} api_key=${apiKey}` });
+  it('the fingerprint of scalar 1 is the address of the generator point G', () => {
+    expect(polymarketCredentialShape({ private_key: `0x${hex64(1n)}` })).toMatchObject({ ok: true, fingerprint: '0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf' });
   });
 
   it('normalizes the private key (0x optional, any case, surrounding whitespace) without changing the fingerprint', () => {
-    const reference = validatePolymarketCredential(good());
+    const reference = polymarketCredentialShape(good());
     for (const private_key of [scalar, scalar.toUpperCase(), `0X${scalar}`, ` 0x${scalar.toUpperCase()}\n`]) {
-      const result = validatePolymarketCredential({ ...good(), private_key });
-      expect(result).toEqual(reference);
+      expect(polymarketCredentialShape({ ...good(), private_key })).toEqual(reference);
     }
   });
 
-  it('accepts the optional funder address and signature type', () => {
+  it('API credentials are optional (derived later); a proxy names its funder, checksummed; the stored form opens again', () => {
     const funder = `0x${randomBytes(20).toString('hex').toUpperCase()}`;
-    const result = validateCredentialShape('polymarket', { ...good(), funder_address: funder, signature_type: '2' });
-    expect(result.ok && result.value).toEqual({ ...good(), funder_address: funder.toLowerCase(), signature_type: 2 });
-    expect(validatePolymarketCredential({ ...good(), funder_address: null, signature_type: 0 })).toMatchObject({ ok: true, value: { ...good(), signature_type: 0 } });
-    expectRejected(validatePolymarketCredential({ ...good(), funder_address: funder.slice(0, 41) }), 'funder_address', ...secrets);
-    expectRejected(validatePolymarketCredential({ ...good(), signature_type: 3 }), 'signature_type', ...secrets);
+    const result = polymarketCredentialShape({ private_key: scalar, funder_address: funder, signature_type: 'POLY_PROXY' });
+    expect(result).toMatchObject({ ok: true, value: { private_key: `0x${scalar}`, signature_type: 1, funder_address: getAddress(funder.toLowerCase()) } });
+    expect(result.ok && 'api_key' in result.value).toBe(false);
+    expect(result.ok && polymarketCredentialFromStored(result.value)).toMatchObject({ signatureType: 1, funderAddress: getAddress(funder.toLowerCase()) });
+    expect(() => polymarketCredentialFromStored({ private_key: 'nope', signature_type: 0, funder_address: address })).toThrow(/attach it again/);
+    // A row sealed before CLOB V2 (API credentials required, no funder for EOA) opens by the same rules.
+    const before = { private_key: `0x${scalar}`, api_key: apiKey, api_secret: apiSecret, api_passphrase: passphrase } as unknown as Parameters<typeof polymarketCredentialFromStored>[0];
+    expect(polymarketCredentialFromStored(before)).toMatchObject({ signatureType: 0, funderAddress: address, apiCreds: { key: apiKey } });
   });
 
-  it('accepts the curve order minus one and refuses a 63-digit key, zero, the curve order and anything above', () => {
-    expect(validatePolymarketCredential({ ...good(), private_key: `0x${hex64(SECP256K1_ORDER - 1n)}` }).ok).toBe(true);
-    const bad = [
-      `0x${scalar.slice(1)}`,
-      scalar.slice(1),
-      `0x${scalar}0`,
-      `0x${hex64(0n)}`,
-      hex64(0n),
-      `0x${hex64(SECP256K1_ORDER)}`,
-      `0x${hex64(SECP256K1_ORDER + 1n)}`,
-      `0x${'f'.repeat(64)}`,
-      `0x${scalar.slice(0, 63)}g`,
-      `0x ${scalar}`,
-      '',
-    ];
-    for (const private_key of bad) {
-      expectRejected(validatePolymarketCredential({ ...good(), private_key }), 'private_key', ...secrets, ...(private_key.length >= 16 ? [private_key] : []));
+  it('refuses bad keys and API credentials, naming the field and echoing nothing', () => {
+    for (const private_key of [`0x${scalar.slice(1)}`, `0x${hex64(0n)}`, `0x${hex64(SECP256K1_ORDER)}`, '']) {
+      expectRejected(polymarketCredentialShape({ ...good(), private_key }), 'private_key', ...secrets, ...(private_key.length >= 16 ? [private_key] : []));
     }
-    const zero = validatePolymarketCredential({ ...good(), private_key: `0x${hex64(0n)}` });
-    expect(!zero.ok && zero.message).toMatch(/curve order/);
+    expectRejected(polymarketCredentialShape({ ...good(), api_key: 'key' }), 'api_key', ...secrets);
+    expectRejected(polymarketCredentialShape({ ...good(), api_secret: 'short' }), 'api_secret', scalar, passphrase);
+    expectRejected(polymarketCredentialShape({ ...good(), api_passphrase: `${passphrase}\r\nX: 1` }), 'api_passphrase', scalar, apiSecret, passphrase);
+    expectRejected(polymarketCredentialShape({ ...good(), signature_type: 7 }), 'signature_type', ...secrets);
+    expectRejected(polymarketCredentialShape({ ...good(), secret: apiSecret }), 'secret', ...secrets);
+    expectRejected(polymarketCredentialShape([good()]), 'credentials', ...secrets);
   });
 
-  it('refuses bad API keys, secrets and passphrases, naming the field and echoing nothing', () => {
-    for (const api_key of ['', 'key', apiKey.replace(/-/g, ''), `${apiKey}-1`, apiKey.slice(0, 35), `0x${apiKey}`]) {
-      expectRejected(validatePolymarketCredential({ ...good(), api_key }), 'api_key', ...secrets);
-    }
-    for (const api_secret of ['', 'short', `${apiSecret}!`, `${apiSecret.slice(0, 20)} ${apiSecret.slice(20)}`, `${apiSecret.slice(0, 41)}`, 'YWJj=', 12345]) {
-      expectRejected(validatePolymarketCredential({ ...good(), api_secret }), 'api_secret', scalar, passphrase, ...(typeof api_secret === 'string' && api_secret.length >= 16 ? [api_secret] : []));
-    }
-    // Standard base64 with padding is fine too.
-    expect(validatePolymarketCredential({ ...good(), api_secret: randomBytes(32).toString('base64') }).ok).toBe(true);
-    for (const api_passphrase of ['', '   ', `${passphrase}\r\nX-Injected: 1`, 7]) {
-      expectRejected(validatePolymarketCredential({ ...good(), api_passphrase }), 'api_passphrase', scalar, apiSecret, passphrase);
-    }
-    const missing = good() as Record<string, unknown>;
-    delete missing.api_secret;
-    expectRejected(validatePolymarketCredential(missing), 'api_secret', ...secrets);
-    expectRejected(validatePolymarketCredential({ ...good(), secret: apiSecret }), 'secret', ...secrets);
-    expectRejected(validatePolymarketCredential([good()]), 'credentials', ...secrets);
-  });
-
-  it('validateCredentialShape picks the venue: Kalshi fields are not Polymarket credentials', () => {
-    expectRejected(validateCredentialShape('kalshi', good()), 'api_key', ...secrets);
-    expect(validateCredentialShape('polymarket', good()).ok).toBe(true);
+  it('Kalshi fields are not Polymarket credentials, nor the reverse', () => {
+    expectRejected(validateKalshiCredential(good()), 'api_key', ...secrets);
+    expectRejected(polymarketCredentialShape({ key_id: apiKey, private_key: `0x${scalar}` }), 'key_id', ...secrets);
   });
 });

@@ -12,27 +12,17 @@ import { KalshiVenue } from '../../core/venues/kalshi/kalshiVenue';
 import { KalshiSession } from '../../core/venues/kalshi/session';
 import { createKalshiSigner } from '../../core/venues/kalshi/signing';
 import { KALSHI_RATE_TIERS } from '../../core/venues/kalshi/tokenBuckets';
-import type { MarketData, OrderBookView, OurOrderRecord, OurOrders, VenueFill, VenueOrderRequest, VenuePlaceResult } from '../../core/venues/venue';
+import type { MarketData, OrderBookView, VenueFill, VenueOrderRequest, VenuePlaceResult } from '../../core/venues/venue';
 import { KalshiFake } from '../../fakes/kalshi/server';
 import { v2OrderBody } from '../support/kalshiOrders';
 import { newKalshiKey } from '../support/kalshiKeys';
+import { MemoryOrders } from '../support/memoryOrders';
 
 const FED = 'KXFAKEFED-26DEC-T4.00'; // whole cents, whole contracts, taker fees only
 const HIGH = 'KXFAKEHIGH-26DEC31-T40'; // tapered deci-cent prices, fractional contracts, maker fees too
 const CREATE_PATH = '/trade-api/v2/portfolio/events/orders';
 
 const alice = newKalshiKey();
-
-/** Our records of our orders, as the database keeps them: written before the send, the venue order id once known. */
-class MemoryOrders implements OurOrders {
-  readonly records = new Map<string, OurOrderRecord>();
-  async byClientOrderId(clientOrderId: string) {
-    return this.records.get(clientOrderId) ?? null;
-  }
-  async byVenueOrderIds(ids: readonly string[]) {
-    return [...this.records.values()].filter((record) => record.venueOrderId !== null && ids.includes(record.venueOrderId));
-  }
-}
 
 /** The fake's public order book in YES terms (bids only on the wire: a NO bid at p is a YES ask at 1 - p). */
 class FakeBooks implements MarketData {
@@ -72,7 +62,7 @@ function request(overrides: Partial<VenueOrderRequest> = {}): VenueOrderRequest 
 
 /** Places as our order service does: the record first, then the venue; the venue order id kept once answered. */
 async function place(req: VenueOrderRequest, options: { keepVenueOrderId?: boolean } = {}): Promise<VenuePlaceResult> {
-  if (!ours.records.has(req.clientOrderId)) ours.records.set(req.clientOrderId, { clientOrderId: req.clientOrderId, venueOrderId: null, venueMarketId: req.venueMarketId, side: req.side, action: req.action, createdAt: new Date() });
+  if (!ours.records.has(req.clientOrderId)) ours.records.set(req.clientOrderId, { clientOrderId: req.clientOrderId, venueOrderId: null, venueMarketId: req.venueMarketId, side: req.side, action: req.action, type: req.type, price: req.price ?? null, quantity: req.quantity, timeInForce: req.timeInForce, createdAt: new Date() });
   const result = await venue.placeOrder(req);
   if (result.outcome === 'accepted' && options.keepVenueOrderId !== false) ours.records.get(req.clientOrderId)!.venueOrderId = result.order.venueOrderId;
   return result;

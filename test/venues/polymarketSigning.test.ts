@@ -18,11 +18,12 @@ import {
   polymarketSigning,
   polymarketSigningFor,
   PolymarketOrderInputError,
+  polymarketSaltFor,
   SignatureTypeV2,
   type PolymarketLimitOrder,
   type PolymarketOrderVersion,
 } from '../../core/venues/polymarket/signing';
-import { expectedL2Signature, verifyL1Headers, verifyL2Headers, verifyOrder, type ApiKeyRecord, type HeaderBag, type PolymarketAccountKey } from '../../fakes/polymarket/verify';
+import { expectedL2Signature, orderHash, verifyL1Headers, verifyL2Headers, verifyOrder, wireOrderV2, type ApiKeyRecord, type HeaderBag, type PolymarketAccountKey } from '../../fakes/polymarket/verify';
 
 // Publicly known development keys (Hardhat/Anvil accounts 0 and 1): never funded on a real chain.
 const ALICE_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' as const;
@@ -177,6 +178,38 @@ describe('V2 limit orders signed through the official OrderBuilder are verified 
   });
 });
 
+describe('exact orders (the adapter\'s identity): the same input, the same order and hash', () => {
+  const exact = { tokenId: TOKEN, side: 'BUY' as const, makerAmount: '5600000', takerAmount: '10000000', salt: polymarketSaltFor('order_01'), timestamp: '1764030000000', negRisk: false };
+
+  test('signed twice, or by another signing of the same key: identical; the hash is the fake\'s; the amounts are the OrderBuilder\'s for 10 at 0.56', async () => {
+    const signing = polymarketSigning({ chain: Chain.AMOY, signatureType: SignatureTypeV2.EOA, funderAddress: ALICE, privateKey: ALICE_KEY });
+    const first = await signing.signExactOrder(exact);
+    const again = await polymarketSigning({ chain: Chain.AMOY, signatureType: SignatureTypeV2.EOA, funderAddress: ALICE, privateKey: ALICE_KEY }).signExactOrder(exact);
+    expect(again).toEqual(first);
+    expect(first.order).toMatchObject({ salt: exact.salt, timestamp: exact.timestamp, maker: ALICE, signer: ALICE, makerAmount: '5600000', takerAmount: '10000000', expiration: '0' });
+    const wire = wireOrderV2.parse(posted(first.order));
+    expect(orderHash(wire, Chain.AMOY, false)).toBe(first.hash);
+    expect(await verifyOrder(posted(first.order), account(0, ALICE, ALICE), { chainId: Chain.AMOY, negRisk: false })).toMatchObject({ ok: true });
+    const built = await signing.signLimitOrder({ ...ORDER });
+    expect([built.makerAmount, built.takerAmount]).toEqual([exact.makerAmount, exact.takerAmount]);
+  });
+
+  test('another salt, timestamp or exchange: another hash; the salt is a safe integer, the same for the same key', async () => {
+    const signing = polymarketSigning({ chain: Chain.AMOY, signatureType: SignatureTypeV2.EOA, funderAddress: ALICE, privateKey: ALICE_KEY });
+    const { hash } = await signing.signExactOrder(exact);
+    const others = await Promise.all([
+      signing.signExactOrder({ ...exact, salt: polymarketSaltFor('order_02') }),
+      signing.signExactOrder({ ...exact, timestamp: '1764030000001' }),
+      signing.signExactOrder({ ...exact, negRisk: true }),
+    ]);
+    expect(new Set([hash, ...others.map((o) => o.hash)]).size).toBe(4);
+    expect(polymarketSaltFor('order_01')).toBe(exact.salt);
+    expect(Number.isSafeInteger(Number(exact.salt))).toBe(true);
+    await expect(signing.signExactOrder({ ...exact, salt: String(2 ** 53) })).rejects.toBeInstanceOf(PolymarketOrderInputError);
+    await expect(signing.signExactOrder({ ...exact, makerAmount: '0' })).rejects.toBeInstanceOf(PolymarketOrderInputError);
+  });
+});
+
 describe('L2 headers of a real request', () => {
   const signing = polymarketSigning({ chain: Chain.POLYGON, signatureType: SignatureTypeV2.EOA, funderAddress: ALICE, privateKey: ALICE_KEY });
   const creds = { key: '6b1f0c1e-4a8e-4b1e-9a55-2f0d2a9b7c11', secret: 'c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LTMyYg==', passphrase: 'correct horse battery staple' };
@@ -239,7 +272,7 @@ describe('Polymarket credentials', () => {
     expect(validatePolymarketCredentialV2({ private_key: ALICE_KEY, signature_type: 1, funder_address: WALLET })).toMatchObject({
       ok: true,
       view: { signer_address: ALICE, maker_address: WALLET, signature_type: 'POLY_PROXY', api_key: null },
-      fingerprint: `address=${ALICE}`,
+      fingerprint: ALICE,
     });
     expect(validatePolymarketCredentialV2({ private_key: ALICE_KEY, signature_type: 'poly_gnosis_safe', funder_address: WALLET })).toMatchObject({ ok: true, view: { signature_type: 'POLY_GNOSIS_SAFE' } });
     expect(validatePolymarketCredentialV2({ private_key: ALICE_KEY, signature_type: '3', funder_address: WALLET })).toMatchObject({ ok: true, view: { signature_type: 'POLY_1271', maker_address: WALLET } });

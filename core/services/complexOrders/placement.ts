@@ -46,8 +46,8 @@ export async function placeComplexOrder(
   if (scope.environment === 'live') {
     for (const venue of new Set(chosen.children.map((child) => child.venue))) {
       await requireCredentials(db, scope, input.subaccountId, venueColumn(venue));
-      // A venue the plan reads books from but cannot trade on yet (live Polymarket before its
-      // adapter) would leave the parent half-executed: refuse the whole order before any child goes out.
+      // A venue the plan reads books from but whose account cannot open (a credential the adapter
+      // cannot use) would leave the parent half-executed: refuse the whole order before any child goes out.
       if (!(await venues.forSubaccount(venueColumn(venue), input.subaccountId))) {
         throw new DomainError('venue_unavailable', `The plan needs ${venue}, which cannot take orders now; nothing was sent. Preview with "venues" to leave it out.`);
       }

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Pool } from 'undici';
+import type { Pool } from 'undici';
 import { DomainError } from '../../domain/errors';
 import { kalshiEnvironmentNamed, type KalshiCredential } from '../../domain/credentialShapes';
+import { attemptRequest, parseJsonBody as parseJson, venuePool, type HttpAttempt as Attempt } from '../httpAttempt';
 import { kalshiEndpoints, type KalshiUrls } from './endpoints';
 import { kalshiRefusalError, rateLimited, readKalshiError } from './errors';
 import { kalshiSignerFromCredential, type KalshiSigner } from './signing';
@@ -95,14 +96,6 @@ export interface KalshiSessionOptions {
   readonly random?: () => number;
 }
 
-/** Transport errors raised before any byte of the request can have reached the venue. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
-
-type Attempt =
-  | { readonly sent: 'answer'; readonly status: number; readonly text: string }
-  | { readonly sent: 'not_sent' }
-  | { readonly sent: 'lost'; readonly reason: 'timeout' | 'connection_lost' };
-
 export class KalshiSession {
   /** The signing key's id; undefined for an unsigned (public market data) session. */
   readonly keyId: string | undefined;
@@ -119,13 +112,7 @@ export class KalshiSession {
     const base = new URL(options.restUrl);
     this.basePath = base.pathname.replace(/\/+$/, '');
     this.keyId = options.signer?.keyId;
-    this.pool = new Pool(base.origin, {
-      connections: options.connections ?? 8,
-      connect: { timeout: options.timeoutMs },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      keepAliveTimeout: 30_000,
-    });
+    this.pool = venuePool(base.origin, options.timeoutMs, options.connections);
     this.buckets = new KalshiTokenBuckets(options.tier, options.clock);
     this.backoff = options.backoff ?? KALSHI_DEFAULT_BACKOFF;
     this.maxRateWaitMs = options.maxRateWaitMs ?? options.timeoutMs;
@@ -196,16 +183,7 @@ export class KalshiSession {
     const headers: Record<string, string> = { accept: 'application/json', ...this.options.signer?.request(method, signedPath) };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const timeoutMs = deadline === undefined ? this.options.timeoutMs : Math.max(1, Math.min(this.options.timeoutMs, deadline - this.clock()));
-    const signal = AbortSignal.timeout(timeoutMs);
-    try {
-      const res = await this.pool.request({ method: method as 'GET', path: target, headers, body, signal });
-      return { sent: 'answer', status: res.statusCode, text: await res.body.text() };
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (typeof code === 'string' && NOT_SENT_CODES.has(code)) return { sent: 'not_sent' };
-      const timedOut = signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
-      return { sent: 'lost', reason: timedOut ? 'timeout' : 'connection_lost' };
-    }
+    return attemptRequest(this.pool, { method, path: target, headers, body, timeoutMs });
   }
 }
 
@@ -221,15 +199,6 @@ function lostOutcome(isWrite: boolean, reason: KalshiLostReason, attempts: numbe
     return { kind: 'unknown', reason, attempts, error: new DomainError('venue_unavailable', `${what}; whether the venue acted is unknown until it is reconciled.`) };
   }
   return { kind: 'unavailable', reason, attempts, error: new DomainError('venue_unavailable', `${what}.`) };
-}
-
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
-  if (text === '') return { ok: true, value: undefined };
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch {
-    return { ok: false };
-  }
 }
 
 function queryString(query: KalshiRequestOptions['query']): string {

@@ -2,7 +2,8 @@ import { SignatureTypeV2 } from '@polymarket/clob-client-v2';
 import { getAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
-import { SECP256K1_ORDER } from '../../domain/credentialShapes';
+import { SECP256K1_ORDER, type PolymarketCredential, type ShapeResult } from '../../domain/credentialShapes';
+import { DomainError } from '../../domain/errors';
 
 /**
  * Polymarket CLOB V2 credentials as a user pastes them, checked before anything is sealed.
@@ -24,8 +25,9 @@ import { SECP256K1_ORDER } from '../../domain/credentialShapes';
  * - `funder_address`: required for POLY_PROXY, POLY_GNOSIS_SAFE and POLY_1271 (the proxy, Safe or
  *   deposit wallet that holds the funds); for EOA it may only repeat the signer's own address, since
  *   the exchange refuses an EOA order whose maker is not its signer.
- * - API credentials: all three or none. When absent, a later increment derives them with L1 auth
- *   (`createOrDeriveApiKey`, an EIP-712 `ClobAuth` signature by the same key).
+ * - API credentials: all three or none. When absent, the account derives them with L1 auth when it
+ *   opens (polymarketAccounts.ts ensurePolymarketApiCreds: an EIP-712 `ClobAuth` signature by the
+ *   same key).
  *
  * A "signer" that is not a pasted key (a KMS or hardware wallet) cannot arrive through the API; the
  * signing module takes any signer the official client accepts, so one can be plugged in there.
@@ -188,7 +190,33 @@ export function validatePolymarketCredentialV2(input: unknown): PolymarketCreden
     ...(credsGiven === 3 ? { apiCreds: { key: fields.api_key!, secret: fields.api_secret!, passphrase: fields.api_passphrase! } } : {}),
   };
   const view = polymarketCredentialView(value, signerAddress);
-  return { ok: true, value, signerAddress, view, fingerprint: `address=${signerAddress}${value.apiCreds ? ` api_key=${value.apiCreds.key}` : ''}` };
+  return { ok: true, value, signerAddress, view, fingerprint: signerAddress };
+}
+
+/**
+ * Attach: the stored (sealed) form of pasted Polymarket credentials, normalized: the key as
+ * `0x` + 64 lower-case hex, the signature type as its number, the funder checksummed (the signer's
+ * own address for EOA), the API credentials when given. Its fingerprint is the signer address:
+ * what identifies the wallet, and derivable by anyone who holds the key, never the key itself.
+ */
+export function polymarketCredentialShape(input: unknown): ShapeResult<PolymarketCredential> {
+  const result = validatePolymarketCredentialV2(input);
+  if (!result.ok) return result;
+  const { value } = result;
+  const stored: PolymarketCredential = {
+    private_key: value.privateKey,
+    signature_type: value.signatureType as PolymarketCredential['signature_type'],
+    funder_address: value.funderAddress,
+    ...(value.apiCreds ? { api_key: value.apiCreds.key, api_secret: value.apiCreds.secret, api_passphrase: value.apiCreds.passphrase } : {}),
+  };
+  return { ok: true, value: stored, fingerprint: result.fingerprint, environment: null };
+}
+
+/** A stored credential as the adapter uses it: validated again when opened (a row written by an older shape is refused, naming the field). */
+export function polymarketCredentialFromStored(stored: PolymarketCredential): PolymarketCredentialV2 {
+  const result = validatePolymarketCredentialV2(stored);
+  if (!result.ok) throw new DomainError('venue_unavailable', `The stored Polymarket credential cannot trade (${result.param}): attach it again.`);
+  return result.value;
 }
 
 /** What a user is shown: the addresses, never the key. `signerAddress` saves re-deriving it. */

@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto';
+import { dirname, join } from 'node:path';
 import {
   Chain,
   createL1Headers,
   createL2Headers,
+  getContractConfig,
   OrderBuilder,
   orderToJsonV2,
   OrderType,
@@ -101,6 +104,64 @@ export interface PolymarketSigning {
   l2Headers(creds: ApiKeyCreds, request: { method: string; requestPath: string; body?: string }, timestampSeconds?: number): Promise<L2PolyHeader>;
   /** L1 headers (EIP-712 ClobAuth) to create or derive API credentials. */
   l1Headers(nonce?: number, timestampSeconds?: number): Promise<L1PolyHeader>;
+  /**
+   * Signs an order whose every field is given (amounts, salt, timestamp): the same input always
+   * gives the same order and the same EIP-712 hash, which is the venue's order id. Through the
+   * client's own ExchangeOrderBuilderV2 (see `exactOrderBuilder`).
+   */
+  signExactOrder(order: PolymarketExactOrder, version?: PolymarketOrderVersion): Promise<{ order: SignedOrder; hash: `0x${string}` }>;
+}
+
+/**
+ * An order with every signed field fixed by the caller. Amounts are 6-decimal base units
+ * (BUY: maker = pUSD paid, taker = shares; SELL the reverse), as the client's
+ * buildOrderCreationArgs computes them; `salt` a decimal integer below 2^53 (the client posts it as
+ * a JSON number, `orderToJsonV2`: parseInt); `timestamp` milliseconds.
+ */
+export interface PolymarketExactOrder {
+  tokenId: string;
+  side: 'BUY' | 'SELL';
+  makerAmount: string;
+  takerAmount: string;
+  salt: string;
+  timestamp: string;
+  /** Unix seconds for GTD; "0" (default) for none. Not signed. */
+  expiration?: string;
+  negRisk: boolean;
+}
+
+/** A salt that is a pure function of a key (our client order id): 52 bits of its SHA-256, a safe integer. */
+export function polymarketSaltFor(key: string): string {
+  return BigInt(`0x${createHash('sha256').update(key).digest('hex').slice(0, 13)}`).toString();
+}
+
+/** What this layer uses of the client's ExchangeOrderBuilderV2 (src/order-utils/exchangeOrderBuilderV2.ts; its .d.ts ships empty). */
+interface ExchangeOrderBuilder {
+  buildSignedOrder(orderData: Record<string, unknown>): Promise<SignedOrder>;
+  buildOrderTypedData(order: SignedOrder): unknown;
+  buildOrderHash(typedData: unknown): `0x${string}`;
+}
+type ExchangeOrderBuilderClass = new (contract: string, chainId: number, signer: PolymarketSigner, generateSalt: () => string) => ExchangeOrderBuilder;
+
+let builders: { V2: ExchangeOrderBuilderClass; V3: ExchangeOrderBuilderClass } | undefined;
+
+/**
+ * The official client's lower-level order builder. Its public `OrderBuilder` draws the salt from
+ * `Math.random()` and the timestamp from `Date.now()` (src/order-utils/utils.ts generateOrderSalt,
+ * src/order-builder/helpers/buildOrderCreationArgs.ts), so the same order of ours would get a new
+ * hash on every send; `ExchangeOrderBuilderV2` takes both (the salt through its `generateSalt`
+ * constructor argument, the timestamp in the order data) and does the same EIP-712 typing,
+ * hashing and signing (POLY_1271 wrapping included). The package's `exports` map publishes only its
+ * index, so the module is loaded from the installed package's own dist folder, pinned to 1.1.0.
+ */
+function exactOrderBuilder(version: PolymarketOrderVersion): ExchangeOrderBuilderClass {
+  if (builders === undefined) {
+    const dist = dirname(require.resolve('@polymarket/clob-client-v2'));
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const loaded = require(join(dist, 'order-utils', 'exchangeOrderBuilderV2.cjs')) as { ExchangeOrderBuilderV2: ExchangeOrderBuilderClass; ExchangeOrderBuilderV3: ExchangeOrderBuilderClass };
+    builders = { V2: loaded.ExchangeOrderBuilderV2, V3: loaded.ExchangeOrderBuilderV3 };
+  }
+  return version === 3 ? builders.V3 : builders.V2;
 }
 
 /**
@@ -133,6 +194,28 @@ export function polymarketSigning(
     },
     l2Headers: (creds, request, timestampSeconds) => createL2Headers(signer, creds, request, timestampSeconds),
     l1Headers: (nonce, timestampSeconds) => createL1Headers(signer, options.chain, nonce, timestampSeconds),
+    async signExactOrder(order, version = 2) {
+      if (!/^[0-9]{1,78}$/.test(order.tokenId)) throw new PolymarketOrderInputError('token_id', 'token_id must be the CLOB token id, a decimal uint256.');
+      if (!/^[1-9][0-9]*$/.test(order.makerAmount) || !/^[1-9][0-9]*$/.test(order.takerAmount)) throw new PolymarketOrderInputError('amount', 'amounts must be positive integers of base units.');
+      if (!/^[0-9]+$/.test(order.salt) || !Number.isSafeInteger(Number(order.salt))) throw new PolymarketOrderInputError('salt', 'salt must be a safe integer.');
+      const contracts = getContractConfig(options.chain);
+      const contract = version === 3 ? contracts.exchangeV3 : order.negRisk ? contracts.negRiskExchangeV2 : contracts.exchangeV2;
+      const Builder = exactOrderBuilder(version);
+      const builder = new Builder(contract, options.chain, signer, () => order.salt);
+      // As createOrder.ts: the maker is the funder; the signer is the key's address, or the wallet itself for POLY_1271.
+      const signed = await builder.buildSignedOrder({
+        maker: options.funderAddress,
+        signer: options.signatureType === SignatureTypeV2.POLY_1271 ? options.funderAddress : signerAddress,
+        tokenId: order.tokenId,
+        makerAmount: order.makerAmount,
+        takerAmount: order.takerAmount,
+        side: order.side === 'BUY' ? Side.BUY : Side.SELL,
+        signatureType: options.signatureType,
+        timestamp: order.timestamp,
+        expiration: order.expiration ?? '0',
+      });
+      return { order: signed, hash: builder.buildOrderHash(builder.buildOrderTypedData(signed)) };
+    },
   };
 }
 

@@ -46,15 +46,12 @@ const FIELDS: Record<Exchange, CredentialField[]> = {
     },
   ],
   polymarket: [
+    // Polymarket CLOB V2: the wallet key signs orders; the signer address derived from it is the
+    // credential's fingerprint (shown below), never the key.
     { name: 'private_key', label: 'Private key', testId: 'cred-pm-private-key', secret: true },
-    { name: 'api_key', label: 'API key', testId: 'cred-pm-api-key', secret: true },
-    { name: 'api_secret', label: 'API secret', testId: 'cred-pm-api-secret', secret: true },
-    { name: 'api_passphrase', label: 'API passphrase', testId: 'cred-pm-api-passphrase', secret: true },
-    // A proxy wallet (Polymarket's browser and email accounts) signs for a funder address.
-    { name: 'funder_address', label: 'Funder address (proxy wallet; optional)', testId: 'cred-pm-funder-address', secret: false },
     {
       name: 'signature_type',
-      label: 'Signature type (optional)',
+      label: 'Signature type (optional: EOA)',
       testId: 'cred-pm-signature-type',
       secret: false,
       numeric: true,
@@ -62,8 +59,15 @@ const FIELDS: Record<Exchange, CredentialField[]> = {
         { value: '0', label: '0: EOA (the key holds the funds)' },
         { value: '1', label: '1: POLY_PROXY (email or browser-wallet account)' },
         { value: '2', label: '2: POLY_GNOSIS_SAFE' },
+        { value: '3', label: '3: POLY_1271 (smart-contract deposit wallet)' },
       ],
     },
+    // A proxy, Safe or 1271 wallet holds the funds the key signs for.
+    { name: 'funder_address', label: 'Funder address (proxy, Safe or 1271 wallet; not for EOA)', testId: 'cred-pm-funder-address', secret: false },
+    // All three or none: left out, they are derived from the key when the account first trades.
+    { name: 'api_key', label: 'API key (optional: derived from the key)', testId: 'cred-pm-api-key', secret: true },
+    { name: 'api_secret', label: 'API secret (optional)', testId: 'cred-pm-api-secret', secret: true },
+    { name: 'api_passphrase', label: 'API passphrase (optional)', testId: 'cred-pm-api-passphrase', secret: true },
   ],
 };
 

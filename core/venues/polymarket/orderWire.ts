@@ -1,0 +1,205 @@
+import { Decimal } from '../../domain/decimals';
+import type { OrderAction, OutcomeSide, VenueTimeInForce } from '../../domain/orderTerms';
+import type { VenueFill, VenueOrderState } from '../venue';
+import { polymarketSaltFor, type PolymarketExactOrder, type TickSize } from './signing';
+
+/**
+ * Our orders and the CLOB V2 wire (shapes from the official client, github.com/Polymarket/
+ * clob-client-v2 at f3e1a05: src/types/clob.ts `OpenOrder`, `Trade`, `MakerOrder`,
+ * `OrderResponse`; amounts from src/order-builder/helpers/getOrderRawAmounts.ts).
+ *
+ * Identity: Polymarket has no client order id; an order's id is the EIP-712 hash of the signed
+ * order. So the signed order is a pure function of OUR order: the salt comes from our client order
+ * id (signing.ts polymarketSaltFor), the `timestamp` is our order's creation time (ms), and the
+ * amounts are computed here exactly from its decimal price and quantity (never the client's float
+ * rounding). Sending it again can only be answered `Duplicated`, never make a second order, and the
+ * order can be found by its hash before the venue ever answered.
+ *
+ * A YES order trades the market's YES token and a NO order its NO token, each at the price in the
+ * order's own terms (the token's price); buy is BUY and sell is SELL.
+ */
+
+/** What the adapter needs of one of our Polymarket markets (the catalog's row: venue_market_id = condition id). */
+export interface PolymarketMarketTerms {
+  /** The condition id. */
+  readonly venueMarketId: string;
+  readonly yesTokenId: string;
+  readonly noTokenId: string;
+  readonly negRisk: boolean;
+  /** The token's tick, one of the V2 tick sizes. */
+  readonly tickSize: string;
+  readonly minSize: string;
+}
+
+/** The markets the adapter trades, answered from our catalog (the core reads the database). */
+export interface PolymarketMarkets {
+  byVenueMarketId(venueMarketId: string): Promise<PolymarketMarketTerms | null>;
+  /** The markets this account has orders in (for `positions`). */
+  traded(): Promise<PolymarketMarketTerms[]>;
+}
+
+/** One of our orders, as much as its signed form depends on. */
+export interface PolymarketOrderTerms {
+  readonly clientOrderId: string;
+  readonly side: OutcomeSide;
+  readonly action: OrderAction;
+  readonly type: 'limit' | 'market';
+  readonly price?: string | null;
+  readonly quantity: string;
+  readonly timeInForce: VenueTimeInForce;
+  readonly createdAt: Date;
+}
+
+export type PolymarketOrderType = 'GTC' | 'FOK' | 'FAK';
+
+const AMOUNT_SCALE = new Decimal(1_000_000);
+
+export type WireOrder = { ok: true; exact: PolymarketExactOrder; orderType: PolymarketOrderType; tokenId: string } | { ok: false; param: string; message: string };
+
+const refuse = (param: string, message: string): WireOrder => ({ ok: false, param, message });
+
+/**
+ * The exact order for one of ours. Limit gtc -> GTC; ioc -> FAK; fok -> FOK. A market order is a
+ * FOK or FAK at its worst acceptable price (the request's price, else the far end of the book:
+ * 1 - tick for a buy, tick for a sell), which is how the client's market orders are signed too
+ * (a price bound and an amount; src/order-builder/helpers/getMarketOrderRawAmounts.ts).
+ */
+export function wireOrderOf(order: PolymarketOrderTerms, market: PolymarketMarketTerms): WireOrder {
+  const tick = new Decimal(market.tickSize);
+  const orderType: PolymarketOrderType | null = order.timeInForce === 'fok' ? 'FOK' : order.timeInForce === 'ioc' ? 'FAK' : order.type === 'limit' ? 'GTC' : null;
+  if (orderType === null) return refuse('time_in_force', 'A Polymarket market order is fill-or-kill or immediate-or-cancel (FOK or FAK); it cannot rest.');
+  const priceText = order.price ?? (order.type === 'market' ? (order.action === 'buy' ? new Decimal(1).minus(tick) : tick).toFixed() : null);
+  if (priceText === null) return refuse('price', 'A limit order needs a price.');
+  const price = new Decimal(priceText);
+  if (!price.mod(tick).isZero()) return refuse('price', `price must be a multiple of the market's tick size ${market.tickSize}.`);
+  if (price.lt(tick) || price.gt(new Decimal(1).minus(tick))) return refuse('price', `price must be between ${tick.toFixed()} and ${new Decimal(1).minus(tick).toFixed()}.`);
+  const size = new Decimal(order.quantity);
+  if (size.lte(0) || size.decimalPlaces() > 2) return refuse('quantity', 'quantity must be a positive number of shares with at most 2 decimals.');
+  const shares = size.times(AMOUNT_SCALE);
+  const pusd = size.times(price).times(AMOUNT_SCALE);
+  if (!pusd.isInteger()) return refuse('price', 'price × quantity must be a whole number of micro-pUSD (6 decimals).');
+  const buy = order.action === 'buy';
+  const tokenId = order.side === 'yes' ? market.yesTokenId : market.noTokenId;
+  return {
+    ok: true,
+    orderType,
+    tokenId,
+    exact: {
+      tokenId,
+      side: buy ? 'BUY' : 'SELL',
+      makerAmount: (buy ? pusd : shares).toFixed(0),
+      takerAmount: (buy ? shares : pusd).toFixed(0),
+      salt: polymarketSaltFor(order.clientOrderId),
+      timestamp: String(order.createdAt.getTime()),
+      expiration: '0',
+      negRisk: market.negRisk,
+    },
+  };
+}
+
+export const isTickSize = (tick: string): tick is TickSize => ['0.1', '0.01', '0.005', '0.0025', '0.001', '0.0001'].includes(tick);
+
+const record = (value: unknown): Record<string, unknown> | null => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null);
+const decimalText = (value: unknown): string | null => {
+  const raw = typeof value === 'number' ? String(value) : value;
+  if (typeof raw !== 'string' || !/^-?[0-9]+(\.[0-9]+)?$/.test(raw.trim())) return null;
+  return new Decimal(raw.trim()).toFixed();
+};
+
+/** The venue's order status in our terms. `ORDER_STATUS_LIVE` (the API reference's spelling) and `LIVE` (the client's) both read. */
+function statusOf(raw: unknown): VenueOrderState['status'] | null {
+  if (typeof raw !== 'string') return null;
+  const status = raw.toUpperCase().replace(/^ORDER_STATUS_/, '');
+  if (status === 'LIVE' || status === 'DELAYED') return 'open';
+  if (status === 'MATCHED') return 'filled';
+  if (['CANCELED', 'CANCELLED', 'EXPIRED', 'UNMATCHED', 'INVALID', 'CANCELED_MARKET_RESOLVED'].includes(status)) return 'canceled';
+  return null;
+}
+
+/** `GET /data/order/{id}` (an `OpenOrder`) in our terms; null when the body is empty or unreadable. */
+export function stateFromOpenOrder(body: unknown, clientOrderId: string): VenueOrderState | null {
+  const order = record(body);
+  if (order === null || typeof order.id !== 'string') return null;
+  const status = statusOf(order.status);
+  const original = decimalText(order.original_size);
+  const matched = decimalText(order.size_matched) ?? '0';
+  if (status === null || original === null) return null;
+  const remaining = status === 'open' ? Decimal.max(new Decimal(original).minus(matched), 0).toFixed() : '0';
+  return { venueOrderId: order.id.toLowerCase(), clientOrderId, status, filledQuantity: matched, remainingQuantity: remaining };
+}
+
+/** Trade statuses (src/types/clob.ts; the user channel's MATCHED -> MINED -> CONFIRMED, or RETRYING / FAILED). */
+export type PolymarketTradeStatus = 'MATCHED' | 'MINED' | 'CONFIRMED' | 'RETRYING' | 'FAILED';
+
+/** A fill of ours read from a trade, with the trade's settlement status. */
+export type PolymarketFill = VenueFill & { readonly tradeStatus: PolymarketTradeStatus };
+
+export interface OurOrderRef {
+  readonly clientOrderId: string;
+  readonly venueMarketId: string;
+  readonly side: OutcomeSide;
+  readonly action: OrderAction;
+}
+
+/**
+ * Our fills in one `Trade`: one per maker order matched, for the taker order (when it is ours) and
+ * for each maker order that is ours, at that maker order's price (the price the trade executed at
+ * for that part; in the taker's terms `1 - price` when the maker order is on the complementary
+ * token). Fill ids `{trade id}:{T|M}:{maker order id}` are unique per account.
+ *
+ * Counted when MATCHED: Polymarket's engine has matched the orders and the sizes are final on its
+ * book (its `size_matched` moves, the resting remainder shrinks, the order is MATCHED); what
+ * follows is the chain settling it. Waiting for MINED or CONFIRMED would leave a filled order's
+ * shares unreported for seconds to minutes and let its remainder look larger than the venue says.
+ * A trade that ends FAILED did not settle: it is left out from then on (see docs/polymarket.md for
+ * what that leaves to do about a fill already recorded).
+ *
+ * Fee: `fee_rate_bps` × min(price, 1 - price) × size (docs.polymarket.com "Trading fees"), charged
+ * to the taker; makers pay none.
+ */
+export function fillsFromTrade(trade: unknown, ours: ReadonlyMap<string, OurOrderRef>): PolymarketFill[] {
+  const t = record(trade);
+  if (t === null || typeof t.id !== 'string' || !Array.isArray(t.maker_orders)) return [];
+  const status = typeof t.status === 'string' ? (t.status.toUpperCase() as PolymarketTradeStatus) : null;
+  if (status === null || !['MATCHED', 'MINED', 'CONFIRMED', 'RETRYING', 'FAILED'].includes(status)) return [];
+  const seconds = Number(t.match_time);
+  if (!Number.isFinite(seconds)) return [];
+  const executedAt = new Date(seconds * 1000).toISOString();
+  const takerAsset = typeof t.asset_id === 'string' ? t.asset_id : null;
+  const takerOrderId = typeof t.taker_order_id === 'string' ? t.taker_order_id.toLowerCase() : null;
+  const taker = takerOrderId === null ? undefined : ours.get(takerOrderId);
+  const feeBps = new Decimal(decimalText(t.fee_rate_bps) ?? '0');
+  const fills: PolymarketFill[] = [];
+  for (const raw of t.maker_orders) {
+    const m = record(raw);
+    if (m === null || typeof m.order_id !== 'string') continue;
+    const price = decimalText(m.price);
+    const quantity = decimalText(m.matched_amount);
+    if (price === null || quantity === null) continue;
+    const makerOrderId = m.order_id.toLowerCase();
+    const maker = ours.get(makerOrderId);
+    if (maker) {
+      fills.push({ ...fillBase(maker, makerOrderId, executedAt, status), venueFillId: `${t.id}:M:${makerOrderId}`, price, quantity, fee: '0', isTaker: false });
+    }
+    if (taker && takerOrderId) {
+      const takerPrice = takerAsset !== null && m.asset_id !== undefined && m.asset_id !== takerAsset ? new Decimal(1).minus(price).toFixed() : price;
+      const p = new Decimal(takerPrice);
+      const fee = feeBps.div(10_000).times(Decimal.min(p, new Decimal(1).minus(p))).times(quantity).toFixed();
+      fills.push({ ...fillBase(taker, takerOrderId, executedAt, status), venueFillId: `${t.id}:T:${makerOrderId}`, price: takerPrice, quantity, fee, isTaker: true });
+    }
+  }
+  return fills;
+}
+
+function fillBase(order: OurOrderRef, venueOrderId: string, executedAt: string, tradeStatus: PolymarketTradeStatus) {
+  return { venueOrderId, clientOrderId: order.clientOrderId, venueMarketId: order.venueMarketId, side: order.side, action: order.action, executedAt, tradeStatus };
+}
+
+/** The order ids a trade names (its taker order and every maker order). */
+export function orderIdsOfTrade(trade: unknown): string[] {
+  const t = record(trade);
+  if (t === null) return [];
+  const ids = typeof t.taker_order_id === 'string' ? [t.taker_order_id.toLowerCase()] : [];
+  if (Array.isArray(t.maker_orders)) for (const m of t.maker_orders) if (typeof record(m)?.order_id === 'string') ids.push((record(m)!.order_id as string).toLowerCase());
+  return ids;
+}

@@ -1,0 +1,114 @@
+import type { ApiKeyCreds } from '@polymarket/clob-client-v2';
+import type { Db } from '../../db/prismaClient';
+import { openStoredCredential } from '../../db/storedCredentials';
+import { formatDecimal } from '../../domain/decimals';
+import { DomainError } from '../../domain/errors';
+import { LiveAccounts } from '../liveAccounts';
+import { ourOrdersOf } from '../ourOrders';
+import type { LiveVenue } from '../venue';
+import { polymarketCredentialFromStored } from './credentials';
+import type { PolymarketMarketTerms, PolymarketMarkets } from './orderWire';
+import { PolymarketVenue } from './polymarketVenue';
+import { PolymarketSession } from './session';
+import { polymarketSigningFor, type Chain } from './signing';
+
+/** The configuration an account reads (core/config.ts `POLYMARKET_*`). */
+export interface PolymarketSettings {
+  /** The CLOB's REST base (production https://clob.polymarket.com). */
+  readonly POLYMARKET_CLOB_URL: string;
+  /** The chain its orders are signed for: 137 (Polygon) or 80002 (Amoy). */
+  readonly POLYMARKET_CHAIN_ID: Chain;
+  readonly POLYMARKET_TIMEOUT_MS: number;
+}
+
+export interface PolymarketAccountsOptions {
+  config: PolymarketSettings;
+  keyring: ReadonlyMap<string, Buffer>;
+  /** Wraps each account as it opens (the core's metrics). */
+  decorate?: (venue: LiveVenue) => LiveVenue;
+}
+
+/**
+ * Polymarket accounts, one per subaccount credential (CLOB V2). Opening one decrypts the stored
+ * credential (the key lives in the session's signer, in memory only), reads the venue's clock, and
+ * when the credential carries no API credentials derives them with L1 auth (ensurePolymarketApiCreds);
+ * they are kept in memory only, derived again on the next opening. Fills come by the reconciler's
+ * REST sweep (`fillsSince`); the user WebSocket channel is not connected yet (docs/polymarket.md).
+ */
+export function polymarketAccounts(db: Db, options: PolymarketAccountsOptions): LiveAccounts {
+  return new LiveAccounts(db, 'polymarket', async (subaccountId) => {
+    const credential = polymarketCredentialFromStored(await openStoredCredential(db, options.keyring, subaccountId, 'polymarket'));
+    const session = new PolymarketSession({
+      baseUrl: options.config.POLYMARKET_CLOB_URL,
+      signing: polymarketSigningFor(credential, options.config.POLYMARKET_CHAIN_ID),
+      timeoutMs: options.config.POLYMARKET_TIMEOUT_MS,
+      ...(credential.apiCreds ? { creds: credential.apiCreds } : {}),
+    });
+    try {
+      await session.syncTime();
+      if (!credential.apiCreds) await ensurePolymarketApiCreds(session);
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
+    return new PolymarketVenue({ session, ourOrders: ourOrdersOf(db, subaccountId, 'polymarket'), markets: polymarketMarketsOf(db, subaccountId) });
+  }, options.decorate);
+}
+
+/**
+ * The account's API credentials from its key with L1 auth (EIP-712 `ClobAuth`, nonce 0): first
+ * `GET /auth/derive-api-key` (a read: the key made before), else `POST /auth/api-key` (create), as
+ * the client's `createOrDeriveApiKey` in the other order (a create that exists fails, then derives).
+ * The session uses them from then on. A failure is `venue_unavailable`, naming no secret.
+ */
+export async function ensurePolymarketApiCreds(session: PolymarketSession): Promise<ApiKeyCreds> {
+  const derived = await session.request('GET', '/auth/derive-api-key', { auth: 'l1' });
+  let creds = derived.kind === 'answered' ? apiCredsOf(derived.body) : null;
+  if (creds === null && (derived.kind === 'refused' || derived.kind === 'answered')) {
+    const created = await session.request('POST', '/auth/api-key', { auth: 'l1', write: true });
+    creds = created.kind === 'answered' ? apiCredsOf(created.body) : null;
+  }
+  if (creds === null) throw new DomainError('venue_unavailable', 'Polymarket API credentials could not be derived from this key now (L1 auth); the account opens on a later request.');
+  session.useCreds(creds);
+  return creds;
+}
+
+function apiCredsOf(body: unknown): ApiKeyCreds | null {
+  const raw = body as { apiKey?: unknown; secret?: unknown; passphrase?: unknown } | null;
+  if (typeof raw?.apiKey !== 'string' || raw.apiKey === '' || typeof raw.secret !== 'string' || typeof raw.passphrase !== 'string') return null;
+  return { key: raw.apiKey, secret: raw.secret, passphrase: raw.passphrase };
+}
+
+const MARKET_SELECT = { venueMarketId: true, yesTokenId: true, noTokenId: true, negRisk: true, tickSize: true, minSize: true } as const;
+
+type MarketRow = { venueMarketId: string; yesTokenId: string | null; noTokenId: string | null; negRisk: boolean; tickSize: { toString(): string }; minSize: { toString(): string } };
+
+const terms = (row: MarketRow): PolymarketMarketTerms | null =>
+  row.yesTokenId && row.noTokenId
+    ? { venueMarketId: row.venueMarketId, yesTokenId: row.yesTokenId, noTokenId: row.noTokenId, negRisk: row.negRisk, tickSize: formatDecimal(row.tickSize), minSize: formatDecimal(row.minSize) }
+    : null;
+
+/**
+ * Our live Polymarket markets as the adapter asks for them: the catalog row keyed by
+ * (`polymarket`, condition id) with its two tokens, tick and neg-risk flag (filled by the Gamma
+ * catalog sync). A row without both tokens cannot be traded.
+ */
+export function polymarketMarketTermsOf(db: Db): Pick<PolymarketMarkets, 'byVenueMarketId'> {
+  return {
+    async byVenueMarketId(venueMarketId) {
+      const row = await db.market.findUnique({ where: { venue_venueMarketId: { venue: 'polymarket', venueMarketId } }, select: MARKET_SELECT });
+      return row ? terms(row) : null;
+    },
+  };
+}
+
+/** The same, with the markets one subaccount has orders in (its account's `positions`). */
+export function polymarketMarketsOf(db: Db, subaccountId: string): PolymarketMarkets {
+  return {
+    ...polymarketMarketTermsOf(db),
+    async traded() {
+      const rows = await db.market.findMany({ where: { venue: 'polymarket', orders: { some: { subaccountId } } }, select: MARKET_SELECT, orderBy: { venueMarketId: 'asc' } });
+      return rows.map(terms).filter((market): market is PolymarketMarketTerms => market !== null);
+    },
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * Live Polymarket (CLOB V2) end to end through the public REST API, against the Polymarket fake on
+ * loopback (docs/polymarket-fake.md: every order's EIP-712 signature and every request's L1 or L2
+ * headers verified) and real PostgreSQL: a `mk_live_` key, a live subaccount whose Polymarket
+ * credential (a wallet key only: the API credentials are derived with L1 auth when the account
+ * opens) is attached through the dashboard route, orders through `POST /v1/orders`. What the fake
+ * holds is compared with what our API answers; a lost answer is reconciled by the order's hash with
+ * no second order; the key appears in no answer and no log line.
+ *
+ * The core runs the live reconciler (fast intervals): a resting order's fill by another participant
+ * reaches us by its REST sweep (`fillsSince`), since the user WebSocket channel is not connected.
+ */
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import type { Logger } from '../../core/support/logger';
+import { PolymarketFake } from '../../fakes/polymarket/server';
+import { testConfig } from '../support/env';
+import { call } from '../support/http';
+import { encodings, eventually, newKek, newLiveTrader, placeLive, type LiveTrader } from '../support/kalshiLive';
+import { ownDatabase } from '../support/ownDatabase';
+import { insertLivePolymarketMarket, newPolymarketTrader, PM_FED, PolymarketMaker } from '../support/polymarketLive';
+import { startStack, type Stack } from '../support/stack';
+
+const alice = newPolymarketTrader(); // attached with her key only: no API credentials at the fake yet
+const maker = newPolymarketTrader('100000');
+
+const logLines: string[] = [];
+const logger = pino({ level: 'trace' }, new Writable({ write: (chunk: Buffer, _encoding, done) => void (logLines.push(chunk.toString()), done()) })) as unknown as Logger;
+
+let fake: PolymarketFake;
+let stack: Stack;
+let trader: LiveTrader;
+let makerClient: PolymarketMaker;
+let fed: string;
+let aliceSub: string;
+let attachAnswer: unknown;
+
+const get = (path: string) => call(trader.base, 'GET', path, { key: trader.live });
+const aliceOrders = () => fake.exchange.allOrders().filter((o) => o.makerAddress.toLowerCase() === alice.address.toLowerCase());
+const posts = () => fake.requests.filter((r) => r.method === 'POST' && r.path === '/order' && r.apiKey !== maker.account.apiKey);
+
+beforeAll(async () => {
+  fake = await PolymarketFake.start({ accounts: [maker.account] });
+  fake.exchange.wallets.seedCollateral(alice.address, '1000');
+  stack = await startStack(
+    testConfig({
+      DATABASE_URL: await ownDatabase('polymarket_live'),
+      CREDENTIALS_KEK: newKek(),
+      POLYMARKET_CLOB_URL: fake.baseUrl,
+      POLYMARKET_CHAIN_ID: '80002',
+      POLYMARKET_TIMEOUT_MS: '1000',
+      LIVE_RECONCILER_ENABLED: 'true',
+      LIVE_RECONCILE_INTERVAL_MS: '200',
+      LIVE_FILL_SWEEP_INTERVAL_MS: '200',
+      LIVE_PENDING_STALE_MS: '1000',
+      LOG_LEVEL: 'trace',
+    }),
+    'single',
+    1,
+    { logger },
+  );
+  trader = await newLiveTrader(stack.core.db, stack.gateways[0]!, 'Polymarket live');
+  fed = await insertLivePolymarketMarket(stack.core.db, PM_FED);
+  const created = await call(trader.base, 'POST', '/v1/subaccounts', { key: trader.live, body: { name: 'alice' } });
+  aliceSub = created.body.id;
+  const attached = await call(trader.base, 'PUT', `/v1/subaccounts/${aliceSub}/credentials/polymarket`, {
+    key: trader.dashboard,
+    headers: { 'x-environment': 'live' },
+    body: { private_key: alice.privateKey },
+  });
+  expect(attached.status).toBe(200);
+  attachAnswer = attached.body;
+  makerClient = new PolymarketMaker(fake.baseUrl, maker);
+}, 60_000);
+afterAll(async () => {
+  await makerClient?.close();
+  await stack?.close();
+  await fake?.close();
+});
+
+describe('a live key trades on Polymarket (CLOB V2 fake) through REST', () => {
+  it('the credential shows its signer address; the account derives its API key with L1 auth; a limit order rests under its hash and is canceled', async () => {
+    expect(attachAnswer).toMatchObject({ exchange: 'polymarket', fingerprint: alice.address, environment: null });
+
+    const placed = await placeLive(trader, { subaccount_id: aliceSub, market_id: fed, side: 'yes', action: 'buy', type: 'limit', price: '0.40', quantity: '10' });
+    expect(placed.status).toBe(200);
+    const [order, ...more] = aliceOrders();
+    expect(more).toEqual([]);
+    expect(order).toMatchObject({ side: 'BUY', price: '0.40', originalUnits: 1000, status: 'LIVE', orderType: 'GTC', token: { tokenId: PM_FED.yesTokenId } });
+    expect(placed.body).toMatchObject({ venue: 'polymarket', status: 'open', price: '0.4', quantity: '10', filled_quantity: '0', remaining_quantity: '10', venue_order_id: order!.id });
+    // Derived (a first derive finds none, the create makes one), then every call signed with it.
+    expect(fake.requests.filter((r) => r.path.startsWith('/auth/')).map((r) => [r.method, r.path, r.status])).toEqual([
+      ['GET', '/auth/derive-api-key', 400],
+      ['POST', '/auth/api-key', 200],
+    ]);
+    expect(fake.exchange.accountsOwnedBy(alice.address)).toHaveLength(1);
+
+    const canceled = await call(trader.base, 'DELETE', `/v1/orders/${placed.body.id}`, { key: trader.live });
+    expect(canceled.status).toBe(200);
+    expect(canceled.body).toMatchObject({ status: 'canceled', filled_quantity: '0', remaining_quantity: '0' });
+    expect(order!.status).toBe('CANCELED');
+  });
+
+  it('a crossing order and a NO order fill; fills carry the trade, the balance is the venue\u2019s', async () => {
+    expect(await makerClient.post({ tokenId: PM_FED.yesTokenId, side: 'SELL', price: '0.56', size: '10' })).toMatchObject({ kind: 'answered', body: { success: true, status: 'live' } });
+    const buy = await placeLive(trader, { subaccount_id: aliceSub, market_id: fed, side: 'yes', action: 'buy', type: 'limit', price: '0.60', quantity: '6' });
+    expect(buy.status).toBe(200);
+    expect(buy.body).toMatchObject({ status: 'filled', filled_quantity: '6', average_fill_price: '0.56' });
+
+    // A NO buy trades the NO token, at the NO price.
+    expect(await makerClient.post({ tokenId: PM_FED.noTokenId, side: 'SELL', price: '0.30', size: '5' })).toMatchObject({ kind: 'answered' });
+    const no = await placeLive(trader, { subaccount_id: aliceSub, market_id: fed, side: 'no', action: 'buy', type: 'market', quantity: '5', time_in_force: 'fok' });
+    expect(no.status).toBe(200);
+    expect(no.body).toMatchObject({ side: 'no', status: 'filled', filled_quantity: '5', average_fill_price: '0.3' });
+    expect(aliceOrders().find((o) => o.id === no.body.venue_order_id)).toMatchObject({ token: { tokenId: PM_FED.noTokenId }, orderType: 'FOK', price: '0.99' });
+
+    const fills = (await get(`/v1/fills?subaccount_id=${aliceSub}`)).body.data;
+    expect(fills).toHaveLength(2);
+    for (const fill of fills) expect(fill).toMatchObject({ venue: 'polymarket', is_taker: true, fee: '0', venue_fill_id: expect.stringMatching(/^[0-9a-f-]{36}:T:0x[0-9a-f]{64}$/) });
+    // 1000 - 6 x 0.56 - 5 x 0.30
+    const balance = fake.exchange.wallets.balanceAllowance(fake.exchange.accountsOwnedBy(alice.address)[0]!, new URLSearchParams({ asset_type: 'COLLATERAL' })).body as { balance: string };
+    expect(balance.balance).toBe('995140000');
+    const [portfolio] = (await get(`/v1/portfolio?subaccount_id=${aliceSub}`)).body.data;
+    expect(portfolio).toMatchObject({ cash_balance: '995.14' });
+  });
+
+  it('a resting order filled by another participant reaches us through the REST sweep', async () => {
+    const resting = await placeLive(trader, { subaccount_id: aliceSub, market_id: fed, side: 'yes', action: 'buy', type: 'limit', price: '0.45', quantity: '8' });
+    expect(resting.body).toMatchObject({ status: 'open' });
+    expect(await makerClient.post({ tokenId: PM_FED.yesTokenId, side: 'SELL', price: '0.45', size: '5' })).toMatchObject({ kind: 'answered', body: { status: 'matched' } });
+    const order = await eventually('the swept fill', async () => {
+      const read = (await get(`/v1/orders/${resting.body.id}`)).body;
+      return read.filled_quantity === '5' ? read : undefined;
+    });
+    expect(order).toMatchObject({ status: 'partially_filled', filled_quantity: '5', remaining_quantity: '3', average_fill_price: '0.45' });
+    const [fill] = (await get(`/v1/fills?order_id=${resting.body.id}`)).body.data;
+    expect(fill).toMatchObject({ price: '0.45', quantity: '5', is_taker: false, venue_fill_id: expect.stringContaining(`:M:${resting.body.venue_order_id}`) });
+    // Marked to the venue's public YES book: our 3 left at 0.45, the maker's 4 left at 0.56.
+    const positions = (await get(`/v1/positions?subaccount_id=${aliceSub}`)).body.data;
+    expect(positions.find((p: { side: string }) => p.side === 'yes')).toMatchObject({ market_id: fed, quantity: '11', mark_price: '0.505' });
+  });
+
+  it('an answer lost after the venue placed the order: unknown, then reconciled by its hash; one order at the venue', async () => {
+    const before = posts().length;
+    fake.injectFault({ fault: { kind: 'accept_then_drop' }, method: 'POST', pathPrefix: '/order' });
+    const placed = await placeLive(trader, { subaccount_id: aliceSub, market_id: fed, side: 'yes', action: 'buy', type: 'limit', price: '0.21', quantity: '5' });
+    expect(placed.status).toBe(200);
+    expect(placed.body).toMatchObject({ status: 'unknown' });
+    const reconciled = await eventually('the reconciler resolving the lost answer', async () => {
+      const read = (await get(`/v1/orders/${placed.body.id}`)).body;
+      return read.status === 'open' ? read : undefined;
+    });
+    const atFake = aliceOrders().filter((o) => o.price === '0.21');
+    expect(atFake).toHaveLength(1);
+    expect(reconciled).toMatchObject({ venue_order_id: atFake[0]!.id, remaining_quantity: '5' });
+    // Found by its hash, never posted again.
+    expect(posts().length - before).toBe(1);
+  });
+
+  it('the wallet key is in no answer and no log line', async () => {
+    const secrets = [alice.privateKey, alice.privateKey.slice(2)].flatMap(encodings);
+    const answers = JSON.stringify([attachAnswer, (await call(trader.base, 'GET', `/v1/subaccounts/${aliceSub}/credentials`, { key: trader.dashboard, headers: { 'x-environment': 'live' } })).body]);
+    const logs = logLines.join('');
+    expect(logs.length).toBeGreaterThan(1000);
+    for (const secret of secrets) {
+      expect(answers).not.toContain(secret);
+      expect(logs).not.toContain(secret);
+    }
+  });
+});
