@@ -1,10 +1,11 @@
-import { Pool } from 'undici';
+import type { Pool } from 'undici';
 import { DomainError } from '../../domain/errors';
+import { attemptRequest, parseJsonBody, venuePool } from '../httpAttempt';
 
 /**
- * Unauthenticated GETs to one of Polymarket's public APIs (Gamma's markets, the CLOB's books): a
+ * Unauthenticated GETs to Polymarket's public Gamma API (its markets listing): a
  * keep-alive pool of its own to the base URL, a timeout on every call (connecting and the whole
- * answer), JSON answers. Public data, no credential: nothing here is secret, and nothing logs.
+ * answer; the live sessions' one HTTP attempt, core/venues/httpAttempt.ts), JSON answers. Public data, no credential: nothing here is secret, and nothing logs.
  *
  * Every failure is a `venue_unavailable` DomainError naming what was read: not reachable, no answer
  * in time, a 5xx or 429 (Cloudflare throttles Polymarket's APIs by delaying, rarely by refusing),
@@ -46,40 +47,27 @@ export class PolymarketPublicReads {
   constructor(private readonly options: PublicReadOptions) {
     const base = new URL(options.baseUrl);
     this.basePath = base.pathname.replace(/\/+$/, '');
-    this.pool = new Pool(base.origin, {
-      connections: options.connections ?? 2,
-      connect: { timeout: options.timeoutMs },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      keepAliveTimeout: 30_000,
-    });
+    this.pool = venuePool(base.origin, options.timeoutMs, options.connections ?? 2);
   }
 
   /** `GET path?query`: the status and the parsed JSON body of a 2xx or 4xx answer (but 429); throws `venue_unavailable` otherwise. */
   async get(path: string, query?: PublicQuery): Promise<PublicAnswer> {
     const what = `${this.options.name} (GET ${path})`;
-    let status: number;
-    let text: string;
-    try {
-      const res = await this.pool.request({
-        method: 'GET',
-        path: `${this.basePath}${path}${publicQueryString(query)}`,
-        headers: { accept: 'application/json' },
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
-      status = res.statusCode;
-      text = await res.body.text();
-    } catch (error) {
-      const code = String((error as { code?: unknown }).code ?? '');
-      const timedOut = (error as { name?: unknown }).name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
+    const attempt = await attemptRequest(this.pool, {
+      method: 'GET',
+      path: `${this.basePath}${path}${publicQueryString(query)}`,
+      headers: { accept: 'application/json' },
+      timeoutMs: this.options.timeoutMs,
+    });
+    if (attempt.sent !== 'answer') {
+      const timedOut = attempt.sent === 'lost' && attempt.reason === 'timeout';
       throw new DomainError('venue_unavailable', timedOut ? `${what} did not answer within ${this.options.timeoutMs} ms.` : `${what} could not be reached.`);
     }
+    const { status, text } = attempt;
     if (status >= 500 || status === 429) throw new DomainError('venue_unavailable', `${what} answered ${status}.`);
-    try {
-      return { status, body: JSON.parse(text) as unknown };
-    } catch {
-      throw new DomainError('venue_unavailable', `${what} answered ${status} with a body that is not JSON.`);
-    }
+    const body = parseJsonBody(text);
+    if (!body.ok || body.value === undefined) throw new DomainError('venue_unavailable', `${what} answered ${status} with a body that is not JSON.`);
+    return { status, body: body.value };
   }
 
   /** Closes the pool; calls in flight fail as unavailable. */
