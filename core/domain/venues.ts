@@ -9,3 +9,10 @@ export const isVenueName = (value: string): value is VenueName => (VENUES as rea
 
 /** Test keys trade only on the simulated venues; live keys only on the real ones. */
 export const isSimulated = (venue: VenueName) => venue.startsWith('sim-');
+
+/**
+ * Venues whose matched trades can still fail to settle, so a recorded fill may be reversed later:
+ * Polymarket (CLOB V2: a trade is MATCHED off chain, then MINED and CONFIRMED, or FAILED). Kalshi's
+ * and the simulated venues' fills are final.
+ */
+export const tradesCanFail = (venue: VenueColumn): boolean => venue === 'polymarket';

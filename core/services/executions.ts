@@ -4,6 +4,7 @@ import { newId } from '../domain/ids';
 import { applyFill, type FillEffect } from '../domain/positionAccounting';
 import { averagePriceOf, Decimal, formatDecimal } from '../domain/decimals';
 import { statusAfterReport } from '../domain/orderLifecycle';
+import { tradesCanFail } from '../domain/venues';
 import type { VenueFill, VenueOrderState } from '../venues/venue';
 import { lockVenueFillIds, recordedOrFailedVenueFillIds } from './failedVenueFills';
 import { findOrder, setOrderStatusIfUnchanged } from './orderStatements';
@@ -127,8 +128,10 @@ async function newFillsOnly(tx: Tx, order: Order, fills: VenueFill[]): Promise<V
   const mine = fills.filter((fill) => fill.clientOrderId === order.id);
   if (mine.length === 0) return [];
   const ids = mine.map((f) => f.venueFillId);
-  // A trade the venue already reported FAILED is never recorded (core/services/fillReversals.ts).
-  await lockVenueFillIds(tx, order.venue, ids);
+  // A trade the venue already reported FAILED is never recorded (core/services/fillReversals.ts). The
+  // lock that orders a failure report against this recording is needed only where trades can fail:
+  // elsewhere it would be one more statement on every filled order's path for nothing.
+  if (tradesCanFail(order.venue)) await lockVenueFillIds(tx, order.venue, ids);
   const seen = await recordedOrFailedVenueFillIds(tx, order.venue, ids);
   const fresh: VenueFill[] = [];
   for (const fill of mine) {
