@@ -16,8 +16,8 @@
  * its exchange emitted the CANCELLATION) within timeout + 1 s of the last recorded keep-alive, with
  * one cancel request per order at each; the switch fired exactly once (its `firings`, and one
  * "lapsed" line in all the cores' logs); new orders on either venue are refused with 409
- * dead_mans_switch_fired through both gateways, and nothing more reaches either fake. The figures
- * are printed once.
+ * dead_mans_switch_fired through both gateways, and nothing more reaches either fake; re-armed, the
+ * key trades on both again. The figures are printed once.
  *
  * Written against the cancels the sweeper sends on every venue. Polymarket's own heartbeats
  * (`LiveVenue.heartbeat`) are not implemented by the Polymarket adapter on this branch; once they
@@ -203,13 +203,22 @@ it('armed at 2 s, heartbeats stop: every open order on the Kalshi and Polymarket
   for (const id of [...kalshiOrders, ...polymarketOrders.map((o) => o.id)]) expect((await db.order.findUniqueOrThrow({ where: { id } })).status).toBe('canceled');
   const postsBefore = clob.requests.filter((r) => r.method === 'POST' && r.path === '/order').length;
   for (const gateway of [gw1, gw2]) {
-    expectError(await place(gateway, { market_id: kalshiMarket, side: 'yes', price: '0.10', quantity: '1' }), 409, 'dead_mans_switch_fired');
-    expectError(await place(gateway, { market_id: polymarketMarket, side: 'yes', price: '0.10', quantity: '5' }), 409, 'dead_mans_switch_fired');
+    for (const body of [{ market_id: kalshiMarket, quantity: '1' }, { market_id: polymarketMarket, quantity: '5' }]) {
+      const refusal = expectError(await place(gateway, { ...body, side: 'yes', price: '0.10' }), 409, 'dead_mans_switch_fired');
+      expect(refusal.message).toBe(`A dead-man's switch covering subaccount '${sub}' has lapsed: its open orders are canceled and no new order is accepted until the switch is re-armed or disarmed.`);
+    }
   }
   expect(atKalshi()).toHaveLength(3);
   expect(kalshi.exchange.allOrders().filter((o) => o.userId === 'user-alice')).toHaveLength(3);
   expect(ourPolymarket()).toHaveLength(4);
   expect(clob.requests.filter((r) => r.method === 'POST' && r.path === '/order')).toHaveLength(postsBefore);
+
+  // Re-armed, the live key trades on both venues again; then disarmed.
+  ok(await call(gw2, 'PUT', '/v1/dead_mans_switch', { key: live, body: { timeout_seconds: 600 } }), 're-arm');
+  expect(ok(await place(gw1, { market_id: polymarketMarket, side: 'yes', price: '0.10', quantity: '5' }), 'Polymarket order after re-arm')).toMatchObject({ status: 'open' });
+  expect(ok(await place(gw2, { market_id: kalshiMarket, side: 'yes', price: '0.10', quantity: '1' }), 'Kalshi order after re-arm')).toMatchObject({ status: 'open' });
+  expect(ourPolymarket().filter((o) => o.status === 'LIVE')).toHaveLength(1);
+  ok(await call(gw1, 'DELETE', '/v1/dead_mans_switch', { key: live }), 'disarm');
 
   console.log(
     `dead-man's switch on both live fakes (timeout ${TIMEOUT_SECONDS} s, sweeper 250 ms, core A killed and restarted while armed): last keep-alive ` +
