@@ -19,14 +19,10 @@
  *
  * The figures of 1 and 2 are printed once each (console.log) for the closing note.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { Writable } from 'node:stream';
-import pino from 'pino';
+import { randomBytes } from 'node:crypto';
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
 import { Decimal } from '../../core/domain/decimals';
 import { idempotencyReference } from '../../core/services/orders';
-import type { Logger } from '../../core/support/logger';
-import type { HttpFault } from '../../fakes/faults';
 import type { OrderRecord } from '../../fakes/kalshi/records';
 import { RATE_TIERS } from '../../fakes/kalshi/rateLimits';
 import { KalshiFake } from '../../fakes/kalshi/server';
@@ -36,6 +32,7 @@ import { call } from '../support/http';
 import { v2OrderBody } from '../support/kalshiOrders';
 import { ownDatabase } from '../support/ownDatabase';
 import { startProcess, type ServiceProcess } from '../support/processes';
+import { CoreLog, countBy, lostFirst, LONGEST_DELAY_MS, placeInBatches, postOrder, settled, until } from '../support/retryingClients';
 import { startStack, type Stack } from '../support/stack';
 import { newKalshiKey, type KalshiKey } from '../support/kalshiKeys';
 
@@ -76,60 +73,6 @@ function liveConfig(databaseUrl: string, fake: KalshiFake, overrides: Record<str
     LIVE_FILL_SWEEP_INTERVAL_MS: '250',
     ...overrides,
   });
-}
-
-interface ReconcileRounds {
-  claimed: number;
-  found: number;
-  resent: number;
-  rejected: number;
-  deferred: number;
-}
-
-/** The core's log, kept in memory: the reconciler logs each round's counts ('reconciled live orders'). */
-class CoreLog {
-  private readonly records: { msg?: string; reconcile?: ReconcileRounds }[] = [];
-  readonly logger: Logger = pino(
-    { level: 'info' },
-    new Writable({
-      write: (chunk: Buffer, _encoding, done) => {
-        for (const line of chunk.toString().split('\n')) if (line.trim() !== '') this.records.push(JSON.parse(line));
-        done();
-      },
-    }),
-  );
-
-  reconciled(): ReconcileRounds {
-    const sum: ReconcileRounds = { claimed: 0, found: 0, resent: 0, rejected: 0, deferred: 0 };
-    for (const { reconcile } of this.records) {
-      if (reconcile === undefined) continue;
-      for (const name of Object.keys(sum) as (keyof ReconcileRounds)[]) sum[name] += reconcile[name];
-    }
-    return sum;
-  }
-}
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `probe` every 50 ms until it gives a value, at most `timeoutMs`. */
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await pause(50);
-  }
-}
-
-/** Polls `problems` until it lists none, at most `timeoutMs`; answers the last list (empty when settled). */
-async function settled(timeoutMs: number, problems: () => Promise<string[]>, alsoWaitUntil = 0): Promise<string[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await problems();
-    if ((found.length === 0 && Date.now() >= alsoWaitUntil) || Date.now() > deadline) return found;
-    await pause(100);
-  }
 }
 
 interface Trader {
@@ -194,58 +137,8 @@ function quoteMaker(fake: KalshiFake) {
   }
 }
 
-type AnswerKind = 'answered' | 'unknown' | 'in_use' | 'server_error' | 'client_timeout' | 'connection_lost' | 'refused';
-interface Answer {
-  kind: AnswerKind;
-  orderId?: string;
-  replayed?: boolean;
-  detail?: string;
-}
-const RETRIED_AFTER = new Set<AnswerKind>(['unknown', 'in_use', 'server_error', 'client_timeout', 'connection_lost']);
-
-/** One POST /v1/orders as a client sends it, with the client's own timeout. */
-async function postOrder(trader: Trader, spec: OrderSpec, options: { idempotencyKey?: string; clientTimeoutMs: number }): Promise<Answer> {
-  const headers: Record<string, string> = { authorization: `Bearer ${trader.key}`, 'content-type': 'application/json' };
-  if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
-  const body = { subaccount_id: trader.subaccountId, market_id: trader.markets[spec.ticker], side: spec.side, action: 'buy', type: 'limit', price: spec.price, quantity: spec.quantity };
-  try {
-    const response = await fetch(`${trader.base}/v1/orders`, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(options.clientTimeoutMs) });
-    const json = (await response.json().catch(() => undefined)) as { id?: string; status?: string; error?: { code?: string } } | undefined;
-    const replayed = response.headers.get('idempotent-replayed') === 'true';
-    if (response.status === 200) return { kind: json?.status === 'unknown' ? 'unknown' : 'answered', orderId: json?.id, replayed };
-    if (response.status === 409 && json?.error?.code === 'idempotency_key_in_use') return { kind: 'in_use' };
-    if (response.status >= 500) return { kind: 'server_error', detail: `${response.status} ${json?.error?.code}` };
-    return { kind: 'refused', detail: `${response.status} ${JSON.stringify(json)}` };
-  } catch (error) {
-    return { kind: (error as Error).name === 'TimeoutError' ? 'client_timeout' : 'connection_lost' };
-  }
-}
-
-interface Placement {
-  spec: OrderSpec;
-  idempotencyKey?: string;
-  answers: Answer[];
-}
-
-/**
- * A client placing one order. A retrying client sends an Idempotency-Key, gives up after 300 ms on
- * one order in four (before our core's own 500 ms Kalshi timeout: the request may still be in
- * flight when it retries), and retries up to 3 times with its own backoff after a failure or an
- * `unknown` answer. A client that never retries waits for the answer; it sends a key too, but for
- * one order in ten (sending a key costs the core a claim, which delays the order: were only the
- * retrying clients to send one, the faults, taken by the first creates to arrive, would spare them).
- */
-async function placeAsClient(trader: Trader, spec: OrderSpec): Promise<Placement> {
-  const idempotencyKey = spec.retries || spec.n % 10 !== 5 ? `recon-${spec.n}-${randomUUID()}` : undefined;
-  const clientTimeoutMs = spec.retries && spec.n % 8 === 0 ? 300 : 10_000;
-  const answers: Answer[] = [];
-  for (let attempt = 1; ; attempt += 1) {
-    const answer = await postOrder(trader, spec, { idempotencyKey, clientTimeoutMs });
-    answers.push(answer);
-    if (!spec.retries || attempt === 4 || !RETRIED_AFTER.has(answer.kind)) return { spec, idempotencyKey, answers };
-    await pause(150 * attempt); // the client's backoff
-  }
-}
+/** What the order's client posts. */
+const orderBody = (trader: Trader, spec: OrderSpec) => ({ subaccount_id: trader.subaccountId, market_id: trader.markets[spec.ticker], side: spec.side, action: 'buy', type: 'limit', price: spec.price, quantity: spec.quantity });
 
 const OURS_FOR_FAKE: Record<OrderRecord['status'], readonly string[]> = { resting: ['open', 'partially_filled'], executed: ['filled'], canceled: ['canceled'] };
 const units = (hundredths: number) => new Decimal(hundredths).div(100);
@@ -291,7 +184,6 @@ async function disagreements(db: Db, subaccountId: string, fake: KalshiFake): Pr
 }
 
 const createsAt = (fake: KalshiFake, from = 0) => fake.requests.slice(from).filter((r) => r.method === 'POST' && r.path === CREATE_PATH);
-const countBy = <T>(items: readonly T[], key: (item: T) => string) => items.reduce<Record<string, number>>((acc, item) => ({ ...acc, [key(item)]: (acc[key(item)] ?? 0) + 1 }), {});
 
 describe('200 live orders while Kalshi loses a third of the create answers, with and without client retries', () => {
   const key = newKalshiKey();
@@ -312,31 +204,9 @@ describe('200 live orders while Kalshi loses a third of the create answers, with
     await fake?.close();
   });
 
-  // Per batch of 20 creates, the first 7 to arrive lose their answer: 2 accepted then dropped, 3
-  // delayed past our 500 ms timeout (one placed before the delay; one placed 800 ms after arrival,
-  // before the reconciler looks; one 3000 ms after, once the reconciler or the client's retry has
-  // re-sent it, so that the late original meets 409 order_already_exists), 2 answered 5xx without
-  // being processed. A re-send may take a fault meant for a batch's first send: every fault is
-  // consumed either way, by some create.
-  const BATCH = 20;
-  const LONGEST_DELAY_MS = 3000;
-  const batchFaults = (): HttpFault[] => [
-    { kind: 'accept_then_drop' },
-    { kind: 'accept_then_drop' },
-    { kind: 'delay', ms: 1500, placeBeforeDelay: true },
-    { kind: 'delay', ms: 800, placeBeforeDelay: false },
-    { kind: 'delay', ms: LONGEST_DELAY_MS, placeBeforeDelay: false },
-    { kind: 'server_error', status: 500 },
-    { kind: 'server_error', status: 503 },
-  ];
-
   it('0 duplicates at the fake, 0 lost, 0 left pending or unknown; statuses, venue order ids, filled quantities and fills agree; cancels of reconciled orders land', async () => {
     const specs = orderSpecs(200);
-    const placements: Placement[] = [];
-    for (let start = 0; start < specs.length; start += BATCH) {
-      for (const fault of batchFaults()) fake.injectFault({ fault, method: 'POST', pathPrefix: CREATE_PATH });
-      placements.push(...(await Promise.all(specs.slice(start, start + BATCH).map((spec) => placeAsClient(trader, spec)))));
-    }
+    const placements = await placeInBatches(trader, specs.map((spec) => ({ ...spec, body: orderBody(trader, spec) })), (fault) => fake.injectFault({ fault, method: 'POST', pathPrefix: CREATE_PATH }));
     const lastSentAt = Date.now();
     fake.clearFaults(); // every fault was consumed (7 per batch of at least 20 creates); nothing else is lost from here
 
@@ -370,8 +240,7 @@ describe('200 live orders while Kalshi loses a third of the create answers, with
     expect(fakeFills.length).toBeGreaterThanOrEqual(40);
 
     // Cancels of orders whose answer was lost (resolved by the reconciler) land at the fake.
-    const lostFirst = placements.filter((p) => p.answers[0]!.kind !== 'answered').map((p) => p.answers.find((a) => a.orderId)?.orderId).filter((id): id is string => id !== undefined);
-    const toCancel = ours.filter((order) => order.status === 'open' && lostFirst.includes(order.id)).slice(0, 20);
+    const toCancel = ours.filter((order) => order.status === 'open' && lostFirst(placements).includes(order.id)).slice(0, 20);
     expect(toCancel.length).toBeGreaterThan(10);
     for (const order of toCancel) {
       const canceled = await call(trader.base, 'DELETE', `/v1/orders/${order.id}`, { key: trader.key });
@@ -481,7 +350,7 @@ describe('a core killed with orders recorded pending, some held by Kalshi, some 
     fake.injectFault({ fault: { kind: 'delay', ms: HELD_MS, placeBeforeDelay: true }, method: 'POST', pathPrefix: CREATE_PATH, times: 3 });
     fake.injectFault({ fault: { kind: 'delay', ms: HELD_MS, placeBeforeDelay: false }, method: 'POST', pathPrefix: CREATE_PATH, times: 3 });
     const specs = orderSpecs(ORDERS).map((spec) => ({ ...spec, crosses: false, price: spec.side === 'yes' ? '0.20' : '0.25', retries: false }));
-    const inFlight = specs.map((spec) => postOrder(first, spec, { clientTimeoutMs: 20_000 }));
+    const inFlight = specs.map((spec) => postOrder(first, orderBody(first, spec), { clientTimeoutMs: 20_000 }));
     // Kill it once every order is recorded and the first answered creates are in: the held ones
     // and those waiting for their tokens are still in flight inside the core.
     await until(`${ORDERS} orders recorded and 3 creates answered`, 15_000, async () => {
