@@ -203,3 +203,23 @@ export function orderIdsOfTrade(trade: unknown): string[] {
   if (Array.isArray(t.maker_orders)) for (const m of t.maker_orders) if (typeof record(m)?.order_id === 'string') ids.push((record(m)!.order_id as string).toLowerCase());
   return ids;
 }
+
+/**
+ * A user-channel `order` event (docs.polymarket.com "User Channel": the REST `OpenOrder` fields with
+ * `event_type: "order"` and `type` PLACEMENT, UPDATE or CANCELLATION) as a state to record, for a
+ * CANCELLATION only: the venue canceled the order (our cancel, its expiry, the venue's own
+ * dead-man's switch), keeping what matched. A PLACEMENT says nothing new, and an UPDATE (a match)
+ * is recorded by its trade's fills: reporting its `MATCHED` as `filled` would make a later reversal
+ * of that trade's fill (a FAILED trade) look filled again. Null for anything else.
+ */
+export function stateFromOrderEvent(event: unknown, clientOrderId: string): VenueOrderState | null {
+  const order = record(event);
+  if (order === null || typeof order.id !== 'string' || typeof order.type !== 'string' || order.type.toUpperCase() !== 'CANCELLATION') return null;
+  return { venueOrderId: order.id.toLowerCase(), clientOrderId, status: 'canceled', filledQuantity: decimalText(order.size_matched) ?? '0', remainingQuantity: '0' };
+}
+
+/** The kind of a user-channel event: `trade`, `order`, or null for anything else. */
+export function userEventKind(event: unknown): 'trade' | 'order' | null {
+  const kind = record(event)?.event_type;
+  return kind === 'trade' || kind === 'order' ? kind : null;
+}
