@@ -151,8 +151,8 @@ export interface OurOrderRef {
  * book (its `size_matched` moves, the resting remainder shrinks, the order is MATCHED); what
  * follows is the chain settling it. Waiting for MINED or CONFIRMED would leave a filled order's
  * shares unreported for seconds to minutes and let its remainder look larger than the venue says.
- * A trade that ends FAILED did not settle: it is left out from then on (see docs/polymarket.md for
- * what that leaves to do about a fill already recorded).
+ * A trade that ends FAILED did not settle: its fills keep `tradeStatus: 'FAILED'`, and the adapter
+ * hands them on apart, to be reversed (docs/polymarket.md "A FAILED trade reverses its fill").
  *
  * Fee: `fee_rate_bps` × min(price, 1 - price) × size (docs.polymarket.com "Trading fees"), charged
  * to the taker; makers pay none.

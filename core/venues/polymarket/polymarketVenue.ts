@@ -38,8 +38,11 @@ import { OrderType } from '@polymarket/clob-client-v2';
  * - getOrder / cancel / reconciliation find an order by its hash (`GET /data/order/{hash}`), even
  *   when the venue's answer never reached us.
  *
- * Fills are read from trades (`GET /data/trades`), counted when MATCHED (orderWire.ts says why)
- * and reported with their settlement status; FAILED trades are left out. Nothing here logs.
+ * Fills are read from trades (`GET /data/trades`, and the user channel's `trade` events through
+ * `readUserEvents`), counted when MATCHED (orderWire.ts says why) and reported with their
+ * settlement status; FAILED trades are left out of `fillsSince` and listed apart by
+ * `fillsAndFailuresSince`, for the sweeps to reverse their fills. `heartbeat` keeps the venue's own
+ * dead-man's switch. Nothing here logs.
  */
 export interface PolymarketVenueOptions {
   readonly session: PolymarketSession;
