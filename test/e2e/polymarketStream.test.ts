@@ -12,7 +12,7 @@ import type { Logger } from '../../core/support/logger';
 import { PolymarketFake } from '../../fakes/polymarket/server';
 import { testConfig } from '../support/env';
 import { call } from '../support/http';
-import { eventually, newKek, newLiveTrader, placeLive, type LiveTrader } from '../support/kalshiLive';
+import { encodings, eventually, newKek, newLiveTrader, placeLive, type LiveTrader } from '../support/kalshiLive';
 import { ownDatabase } from '../support/ownDatabase';
 import { insertLivePolymarketMarket, newPolymarketTrader, PM_FED, PolymarketMaker } from '../support/polymarketLive';
 import { startStack, type Stack } from '../support/stack';
@@ -21,7 +21,7 @@ const alice = newPolymarketTrader();
 const maker = newPolymarketTrader('100000');
 
 const logLines: string[] = [];
-const logger = pino({ level: 'info' }, new Writable({ write: (chunk: Buffer, _encoding, done) => void (logLines.push(chunk.toString()), done()) })) as unknown as Logger;
+const logger = pino({ level: 'trace' }, new Writable({ write: (chunk: Buffer, _encoding, done) => void (logLines.push(chunk.toString()), done()) })) as unknown as Logger;
 
 let fake: PolymarketFake;
 let stack: Stack;
@@ -58,7 +58,7 @@ beforeAll(async () => {
       LIVE_RECONCILER_ENABLED: 'true',
       LIVE_RECONCILE_INTERVAL_MS: '200',
       LIVE_FILL_SWEEP_INTERVAL_MS: '600000',
-      LOG_LEVEL: 'info',
+      LOG_LEVEL: 'trace',
     }),
     'single',
     1,
@@ -169,5 +169,13 @@ describe('live Polymarket: fills by the user channel, FAILED trades reversed', (
     expect(canceled).toMatchObject({ filled_quantity: '0', remaining_quantity: '0' });
     // Our own switch did not fire: the venue did it.
     expect((await call(trader.base, 'DELETE', `/v1/dead_mans_switch?subaccount_id=${aliceSub}`, { key: trader.live })).status).toBe(200);
+  });
+
+  it('the wallet key and the API secret and passphrase the channel subscribes with are in no log line (trace level)', async () => {
+    const account = fake.exchange.accountsOwnedBy(alice.address)[0]!;
+    const secrets = [alice.privateKey, alice.privateKey.slice(2), account.secret, account.passphrase].flatMap(encodings);
+    const logs = logLines.join('');
+    expect(logs.length).toBeGreaterThan(1000);
+    for (const secret of secrets) expect(logs).not.toContain(secret);
   });
 });
