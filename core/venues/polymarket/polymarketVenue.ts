@@ -129,6 +129,11 @@ export class PolymarketVenue implements LiveVenue {
     const hash = await this.hashOf(record);
     if (hash === null) return null;
     const read = await this.readOrder(hash, clientOrderId, call);
+    if (read !== null && read !== 'unavailable' && read.status === 'filled') {
+      // MATCHED counts a failed trade's size too: what its standing trades filled says how it ended.
+      const standing = await this.fillsOfHash(hash, record).catch(() => null);
+      return standing === null ? read : withoutFailedMatches(read, standing);
+    }
     if (read !== null) return read;
     const fills = await this.fillsOfHash(hash, record).catch(() => 'unavailable' as const);
     if (fills === 'unavailable') return 'unavailable';
