@@ -84,6 +84,13 @@ const schema = z.object({
   POLYMARKET_CHAIN_ID: z.enum(['137', '80002']).default('137').transform((v) => Number(v) as 137 | 80002),
   POLYMARKET_TIMEOUT_MS: integer.pipe(z.number().min(100).max(60_000)).default(5000),
   /**
+   * Each live Polymarket account's user channel (docs/polymarket.md "Fills"): its URL (unset: the
+   * production channel for the production REST host, else the REST host's `/ws/user` as on the
+   * fake) and whether it runs (`false` leaves fills to the reconciler's sweep alone).
+   */
+  POLYMARKET_WS_URL: z.url({ protocol: /^wss?$/ }).optional(),
+  POLYMARKET_USER_STREAM_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /**
    * The live reconciler (docs/reconciliation.md): how often it resolves orders left `unknown` (a lost
    * answer) or `pending` past LIVE_PENDING_STALE_MS (a core that stopped mid-send), and how often it
    * sweeps each live account's fills over the last LIVE_FILL_SWEEP_WINDOW_MS (the truth behind the

@@ -19,7 +19,8 @@ import type { VenueRegistry } from './venues/venue';
 import { openVenues, type LiveVenueSetup } from './venues/registry';
 import { observedLiveVenue, type VenueCallObserver } from './venues/observedVenue';
 import { recordExecution } from './services/executions';
-import { recordNewFills, startLiveReconciler } from './services/liveReconciler';
+import { failedTradeReport, recordNewFills, startLiveReconciler } from './services/liveReconciler';
+import { reverseFailedFills } from './services/fillReversals';
 import { startSimulatedReconciler } from './services/simulatedReconciler';
 import { runPeriodically } from './support/periodic';
 import type { KalshiEnvironment } from './domain/credentialShapes';
@@ -74,7 +75,7 @@ export async function openCore(
     db, logger, pendingStaleMs: config.LIVE_PENDING_STALE_MS, queryTimeoutMs: config.READINESS_TIMEOUT_MS, simulatedVenuesRemote: config.SIM_VENUE_URL !== undefined,
   });
   const venues = await openVenues(db, logger, (orderId, fills) => recordExecution(db, orderId, { fills }), {
-    live: [openKalshiLive(db, config, credentialKeys.keyring, logger, metrics), openPolymarketLive(db, config, credentialKeys.keyring, metrics)],
+    live: [openKalshiLive(db, config, credentialKeys.keyring, logger, metrics), openPolymarketLive(db, config, credentialKeys.keyring, logger, metrics)],
     observer: metrics,
     // Several cores on one database trade on one set of books: the simulated venues' service (docs/simulated-venues.md).
     ...(config.SIM_VENUE_URL
@@ -201,15 +202,24 @@ function openKalshiLive(db: Db, config: Config, keyring: ReadonlyMap<string, Buf
 
 /**
  * Live Polymarket (CLOB V2): an account per subaccount credential (docs/polymarket.md); its fills
- * come by the live reconciler's REST sweep (`fillsSince`), and an order whose answer was lost is
- * found by its hash. Public books for planning and marks through one unsigned session.
+ * come by its user channel as they happen and by the REST sweeps (on every reconnect, and the live
+ * reconciler's), a FAILED trade's fill is reversed, and an order whose answer was lost is found by
+ * its hash. Public books for planning and marks through one unsigned session.
  */
-function openPolymarketLive(db: Db, config: Config, keyring: ReadonlyMap<string, Buffer>, observer: VenueCallObserver): LiveVenueSetup {
+function openPolymarketLive(db: Db, config: Config, keyring: ReadonlyMap<string, Buffer>, logger: Logger, observer: VenueCallObserver): LiveVenueSetup {
   const books = new PolymarketBooks(new PolymarketSession({ baseUrl: config.POLYMARKET_CLOB_URL, timeoutMs: config.POLYMARKET_TIMEOUT_MS }), polymarketMarketTermsOf(db));
-  return {
-    venue: 'polymarket',
-    accounts: polymarketAccounts(db, { config, keyring, decorate: (venue) => observedLiveVenue(venue, observer) }),
-    marketData: books,
-    close: () => books.close(),
-  };
+  const accounts = polymarketAccounts(db, {
+    config,
+    keyring,
+    logger,
+    sweepWindowMs: config.LIVE_FILL_SWEEP_WINDOW_MS,
+    stream: { enabled: config.POLYMARKET_USER_STREAM_ENABLED },
+    decorate: (venue) => observedLiveVenue(venue, observer),
+    sinks: {
+      recordFills: (fills) => recordNewFills(db, 'polymarket', fills),
+      recordState: (orderId, state) => recordExecution(db, orderId, { fills: [], state }),
+      reportFailedFills: (fills) => reverseFailedFills(db, 'polymarket', fills, failedTradeReport('polymarket'), logger),
+    },
+  });
+  return { venue: 'polymarket', accounts, marketData: books, close: () => books.close() };
 }

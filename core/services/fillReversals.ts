@@ -4,6 +4,7 @@ import { averagePriceOf, Decimal, formatDecimal, roundMoney } from '../domain/de
 import { statusAfterReversal } from '../domain/orderLifecycle';
 import { cashChangeOf, replayFills, type PositionFill } from '../domain/positionAccounting';
 import type { VenueColumn } from '../domain/venues';
+import type { Logger } from '../support/logger';
 import { lockVenueFillIds } from './failedVenueFills';
 import { createReceipt, receiptOrderHeader } from './receiptRecords';
 
@@ -56,6 +57,27 @@ export async function reverseFill(db: Db, venue: VenueColumn, venueFillId: strin
     const remembered = await rememberFailure(db, venue, venueFillId, report);
     if (remembered) return remembered;
   }
+}
+
+export type ReversalCounts = Record<ReversalResult['outcome'], number>;
+
+/**
+ * Fills a venue reports as failed (its stream, or a sweep of its trades), each through
+ * `reverseFill`, one at a time (each its own transaction, never across a venue call). Logged: a
+ * reversal and a failure remembered before its fill was recorded at info, a blocked one at warn (it
+ * is reported again by every later sweep whose window still holds the trade, and goes through once
+ * the sell that blocks it is reversed); a repeated report changes nothing and is not logged.
+ */
+export async function reverseFailedFills(db: Db, venue: VenueColumn, fills: readonly { venueFillId: string }[], report: FailureReport, logger: Logger): Promise<ReversalCounts> {
+  const counts: ReversalCounts = { reversed: 0, already_reversed: 0, not_recorded: 0, blocked: 0 };
+  for (const { venueFillId } of fills) {
+    const result = await reverseFill(db, venue, venueFillId, report);
+    counts[result.outcome] += 1;
+    if (result.outcome === 'reversed') logger.info({ venue, venueFillId, fillId: result.fillId, orderId: result.orderId, receiptId: result.receiptId, reason: report.reason }, 'reversed a fill whose venue trade failed');
+    else if (result.outcome === 'blocked') logger.warn({ venue, venueFillId, fillId: result.fillId, orderId: result.orderId, blockedBy: result.reason }, 'a fill whose venue trade failed cannot be reversed yet; reported again on later sweeps');
+    else if (result.outcome === 'not_recorded' && !result.alreadyReported) logger.info({ venue, venueFillId, reason: report.reason }, 'a venue trade failed before its fill was recorded; it will never be recorded');
+  }
+  return counts;
 }
 
 /** Null when the fill was recorded meanwhile (it is then reversed instead). */

@@ -8,6 +8,7 @@ import { runPeriodically } from '../support/periodic';
 import type { LiveAccounts } from '../venues/liveAccounts';
 import type { VenueFill } from '../venues/venue';
 import { recordExecution } from './executions';
+import { reverseFailedFills } from './fillReversals';
 import { recordedOrFailedVenueFillIds } from './failedVenueFills';
 import { claimUnconfirmedOrders, reconcileUnconfirmedOrder, type ReconcileCounts } from './unconfirmedOrders';
 
@@ -58,10 +59,20 @@ export async function reconcileUnconfirmedOrders(db: Db, accounts: LiveAccountsB
   return counts;
 }
 
-/** One sweep: every live account with orders working or recently touched; records the fills not yet recorded. */
-export async function sweepLiveFills(db: Db, accounts: LiveAccountsByVenue, options: Pick<LiveReconcilerOptions, 'sweepWindowMs'>): Promise<{ accounts: number; recorded: number }> {
+/**
+ * One sweep: every live account with orders working or recently touched; records the fills not yet
+ * recorded, and, for a venue whose trades can fail after counting (`fillsAndFailuresSince`:
+ * Polymarket), reverses the recorded fills of trades that failed in the window.
+ */
+export async function sweepLiveFills(
+  db: Db,
+  accounts: LiveAccountsByVenue,
+  options: Pick<LiveReconcilerOptions, 'sweepWindowMs'>,
+  logger: Logger,
+): Promise<{ accounts: number; recorded: number; reversed: number }> {
   let swept = 0;
   let recorded = 0;
+  let reversed = 0;
   for (const [venueColumn, live] of accounts) {
     const rows = await db.$queryRaw<{ subaccount_id: string }[]>`
       SELECT DISTINCT subaccount_id FROM orders
@@ -70,14 +81,21 @@ export async function sweepLiveFills(db: Db, accounts: LiveAccountsByVenue, opti
     for (const { subaccount_id: subaccountId } of rows) {
       const venue = await live.forSubaccount(subaccountId).catch(() => undefined);
       if (!venue) continue;
-      const fills = await venue.fillsSince(new Date(Date.now() - options.sweepWindowMs)).catch(() => null);
-      if (fills === null) continue;
+      const since = new Date(Date.now() - options.sweepWindowMs);
+      const listed = await (venue.fillsAndFailuresSince ? venue.fillsAndFailuresSince(since) : venue.fillsSince(since).then((fills) => ({ fills, failed: [] }))).catch(() => null);
+      if (listed === null) continue;
       swept += 1;
-      recorded += await recordNewFills(db, venueColumn, fills);
+      recorded += await recordNewFills(db, venueColumn, listed.fills);
+      if (listed.failed.length > 0) {
+        reversed += (await reverseFailedFills(db, venueColumn, listed.failed, failedTradeReport(venueColumn), logger)).reversed;
+      }
     }
   }
-  return { accounts: swept, recorded };
+  return { accounts: swept, recorded, reversed };
 }
+
+/** The reason a reversal records for a venue's failed trade, reported now. */
+export const failedTradeReport = (venue: VenueColumn) => ({ reason: `the ${venue} trade FAILED: it did not settle`, reportedAt: new Date() });
 
 /** Records the fills not recorded yet and not reported FAILED, grouped by order. Returns how many were new. */
 export async function recordNewFills(db: Db, venue: VenueColumn, fills: readonly VenueFill[]): Promise<number> {
@@ -109,7 +127,7 @@ export function startLiveReconciler(
   const sweep = runPeriodically(
     options.sweepIntervalMs,
     async () => {
-      const { recorded } = await sweepLiveFills(db, accounts, options);
+      const { recorded } = await sweepLiveFills(db, accounts, options, logger);
       if (recorded > 0) logger.info({ fills: recorded }, 'fill sweep recorded fills the stream had not delivered');
     },
     (error) => logger.error({ err: error }, 'live fill sweep failed; retrying on the next round'),

@@ -60,6 +60,7 @@ export function observedLiveVenue(venue: LiveVenue, observer: VenueCallObserver)
   return {
     ...observedVenue(venue, observer),
     fillsSince: (since) => timed('fills_since', () => venue.fillsSince(since)),
+    ...(venue.fillsAndFailuresSince ? { fillsAndFailuresSince: (since: Date) => timed('fills_since', () => venue.fillsAndFailuresSince!(since)) } : {}),
     balance: () => timed('balance', () => venue.balance()),
     positions: () => timed('positions', () => venue.positions()),
     close: () => venue.close(),

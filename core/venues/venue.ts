@@ -157,6 +157,13 @@ export interface VenuePosition {
 export interface LiveVenue extends Venue {
   /** The account's fills executed at or after `since`, oldest first, mapped to our orders (fills of orders that are not ours are left out). */
   fillsSince(since: Date): Promise<VenueFill[]>;
+  /**
+   * For a venue whose trades can fail after they counted as fills (Polymarket: a trade counts when
+   * MATCHED and may end FAILED on chain): one listing of what `fillsSince` answers, with the fills
+   * of failed trades apart. The fill sweep records the first and reverses the second
+   * (core/services/fillReversals.ts). A venue without such failures leaves it out.
+   */
+  fillsAndFailuresSince?(since: Date): Promise<{ fills: VenueFill[]; failed: VenueFill[] }>;
   /** The account's cash at the venue, in dollars. */
   balance(): Promise<string>;
   /** The account's non-zero positions at the venue. */

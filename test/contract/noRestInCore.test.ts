@@ -1,6 +1,6 @@
 /**
  * The core speaks GraphQL; the gateway alone spells REST (gateway/restSpelling.ts). Read from the
- * source: no string in core/ (core/generated aside) cites a REST path, and the errors the core
+ * source: no string in core/ (core/generated aside) cites one of our REST paths, and the errors the core
  * raises name their inputs as GraphQL does, never by a route's REST name.
  */
 import fs from 'node:fs';
@@ -45,6 +45,14 @@ const REST_ONLY_NAMES = new Set(
     .filter((name) => name.includes('_')),
 );
 
+/**
+ * Our routes' first segments after `/v1/` (`orders`, `heartbeat`, ...). A string cites one of our
+ * REST paths when it names one of them, or builds the segment (`/v1/${...}`); a venue's own path
+ * that happens to start with `/v1/` (Polymarket's `POST /v1/heartbeats`) is the venue's protocol.
+ */
+const REST_SEGMENTS = new Set(ROUTES.map((route) => route.path.split('/')[2]).filter((segment): segment is string => segment !== undefined));
+const citesRestPath = (text: string) => [...text.matchAll(/\/v1\/([A-Za-z0-9_]*)/g)].some(([, segment]) => segment === '' || REST_SEGMENTS.has(segment!));
+
 function scan(): { restPaths: Finding[]; snakeParams: Finding[]; restNamesInMessages: Finding[] } {
   const found = { restPaths: [] as Finding[], snakeParams: [] as Finding[], restNamesInMessages: [] as Finding[] };
   for (const file of sourceFiles(CORE)) {
@@ -52,7 +60,7 @@ function scan(): { restPaths: Finding[]; snakeParams: Finding[]; restNamesInMess
     const where = (node: ts.Node) => `${path.relative(CORE, file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
     const visit = (node: ts.Node) => {
       const text = literalText(node);
-      if (text !== undefined && text.includes('/v1/')) found.restPaths.push({ where: where(node), text });
+      if (text !== undefined && citesRestPath(text)) found.restPaths.push({ where: where(node), text });
       if (ts.isCallExpression(node) || ts.isNewExpression(node)) {
         const callee = node.expression.getText(source);
         const positions = ERROR_CALLS[callee];
@@ -78,6 +86,8 @@ describe('no REST spelling under core/', () => {
 
   it('knows the REST names it looks for', () => {
     expect([...REST_ONLY_NAMES]).toEqual(expect.arrayContaining(['time_in_force', 'client_order_id', 'subaccount_id', 'max_order_notional']));
+    // Our paths, and one built from a value, are cited; a venue's own path is not ours.
+    expect(['see /v1/orders/{id}', 'POST /v1/heartbeat', '/v1/${}', '/v1/heartbeats', '/trade-api/v2/portfolio/orders'].map(citesRestPath)).toEqual([true, true, true, false, false]);
   });
 
   it('no string cites a REST path (/v1/...)', () => {

@@ -7,8 +7,9 @@
  * holds is compared with what our API answers; a lost answer is reconciled by the order's hash with
  * no second order; the key appears in no answer and no log line.
  *
- * The core runs the live reconciler (fast intervals): a resting order's fill by another participant
- * reaches us by its REST sweep (`fillsSince`), since the user WebSocket channel is not connected.
+ * The core runs the live reconciler (fast intervals) with the accounts' user channel turned off
+ * (POLYMARKET_USER_STREAM_ENABLED=false): a resting order's fill by another participant reaches us
+ * by the reconciler's REST sweep alone. The channel's own tests: test/e2e/polymarketStream.test.ts.
  */
 import { Writable } from 'node:stream';
 import pino from 'pino';
@@ -53,6 +54,7 @@ beforeAll(async () => {
       LIVE_RECONCILE_INTERVAL_MS: '200',
       LIVE_FILL_SWEEP_INTERVAL_MS: '200',
       LIVE_PENDING_STALE_MS: '1000',
+      POLYMARKET_USER_STREAM_ENABLED: 'false',
       LOG_LEVEL: 'trace',
     }),
     'single',

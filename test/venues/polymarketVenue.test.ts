@@ -162,17 +162,23 @@ describe('the Polymarket venue: placing, canceling, reading', () => {
     await expect(at.venue.listFills({ afterVenueFillId: fills[0]!.venueFillId })).resolves.toEqual([]);
   });
 
-  it('trade statuses are reported; a FAILED trade is no longer a fill', async () => {
+  it('trade statuses are reported; a FAILED trade is no longer a fill but listed apart; its order reads canceled, not filled', async () => {
     const mk = open(maker);
     const at = open(alice);
     await expect(place(mk, request({ action: 'sell', price: '0.50', quantity: '5' }))).resolves.toMatchObject({ outcome: 'accepted' });
-    await place(at, request({ price: '0.50', quantity: '5' }));
+    const req = request({ price: '0.50', quantity: '5' });
+    await expect(place(at, req)).resolves.toMatchObject({ order: { status: 'filled', filledQuantity: '5' } });
     const since = new Date(Date.now() - 5000);
-    const [trade] = (await at.venue.fillsSince(since)).map((fill) => fill.venueFillId.split(':')[0]!);
-    expect(fake.exchange.setTradeStatus(trade!, 'MINED')).toMatchObject({ ok: true });
+    const [fill] = await at.venue.fillsSince(since);
+    const trade = fill!.venueFillId.split(':')[0]!;
+    expect(fake.exchange.setTradeStatus(trade, 'MINED')).toMatchObject({ ok: true });
     await expect(at.venue.fillsSince(since)).resolves.toEqual([expect.objectContaining({ tradeStatus: 'MINED' })]);
-    expect(fake.exchange.setTradeStatus(trade!, 'FAILED')).toMatchObject({ ok: true });
+    expect(fake.exchange.setTradeStatus(trade, 'FAILED')).toMatchObject({ ok: true });
     await expect(at.venue.fillsSince(since)).resolves.toEqual([]);
+    await expect(at.venue.fillsAndFailuresSince(since)).resolves.toEqual({ fills: [], failed: [{ ...fill, tradeStatus: 'FAILED' }] });
+    // The venue still says MATCHED (5 matched); with its only trade failed, nothing of it stands.
+    expect(ordersAtFake(alice.account.apiKey).find((o) => o.id === fill!.venueOrderId)?.status).toBe('MATCHED');
+    await expect(at.venue.getOrder(req.clientOrderId)).resolves.toMatchObject({ status: 'canceled', filledQuantity: '0', remainingQuantity: '0' });
   });
 
   it('FOK and FAK: killed is an answer; FAK keeps what it matched; a market order takes the book up to its worst price', async () => {

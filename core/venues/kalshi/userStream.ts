@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import WebSocket from 'ws';
+import { ReconnectingStream, type StreamBackoff, type StreamConnection, type StreamOptions, type StreamState } from '../reconnectingStream';
 import { readKalshiError } from './errors';
 import type { KalshiSigner } from './signing';
 
@@ -34,27 +34,19 @@ import type { KalshiSigner } from './signing';
  * too (`onGap`, `status().gaps`). A handshake, or a subscription, not done within
  * `handshakeTimeoutMs` ends the attempt.
  *
- * Reconnects use exponential backoff with full jitter, `random() x min(maxMs, baseMs x 2^(n-1))`
- * for the n-th failure in a row; the streak restarts only after a connection stayed subscribed for
- * `staleAfterMs`, so a venue that accepts and drops at once is not hammered. A handshake refused
- * with a 4xx other than 429 (401: a bad key, a key of the other environment, a clock off by more
- * than Kalshi's window) waits `maxMs` every time and shows as `lastProblem: handshake_refused`.
+ * Reconnects, backoff and the stale check are those of every venue's stream
+ * (core/venues/reconnectingStream.ts). A handshake refused with a 4xx other than 429 (401: a bad
+ * key, a key of the other environment, a clock off by more than Kalshi's window) waits `maxMs`
+ * every time and shows as `lastProblem: handshake_refused`.
  *
  * Nothing here logs, and nothing exposes a header, a signature or a key: the status and the
  * callbacks carry only Kalshi's codes, statuses and messages written here.
- * All timers are unref'd: the stream never keeps a process alive by itself.
  */
 
 export type KalshiStreamChannel = 'fill' | 'user_orders';
 
-export interface KalshiStreamBackoff {
-  /** The first reconnect waits up to this (full jitter), doubling per failure in a row. */
-  readonly baseMs: number;
-  /** The ceiling, and the wait after a refused handshake (4xx other than 429). */
-  readonly maxMs: number;
-}
+export type KalshiStreamBackoff = StreamBackoff;
 
-export const KALSHI_STREAM_DEFAULT_BACKOFF: KalshiStreamBackoff = { baseMs: 500, maxMs: 30_000 };
 /** 2.5 x Kalshi's 10 s ping interval. */
 export const KALSHI_STREAM_DEFAULT_STALE_AFTER_MS = 25_000;
 export const KALSHI_STREAM_DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
@@ -81,7 +73,7 @@ export type KalshiStreamProblemKind =
 
 export type KalshiStreamProblem = KalshiStreamProblemKind & { readonly atMs: number };
 
-export type KalshiStreamState = 'connecting' | 'connected' | 'backing_off' | 'closed';
+export type KalshiStreamState = StreamState;
 
 export interface KalshiUserStreamStatus {
   /** `closed` before `start()` and after `close()`. */
@@ -104,9 +96,8 @@ export interface KalshiUserStreamStatus {
 
 type Settled = void | Promise<void>;
 
-export interface KalshiUserStreamOptions {
-  /** The credential's environment's WebSocket URL (endpoints.ts `wsUrl`). */
-  readonly wsUrl: string;
+/** `wsUrl`: the credential's environment's WebSocket URL (endpoints.ts `wsUrl`); `handshakeTimeoutMs` limits the handshake, and again the subscription answers. */
+export interface KalshiUserStreamOptions extends StreamOptions {
   readonly signer: KalshiSigner;
   readonly onFills: (messages: unknown[]) => Settled;
   readonly onUserOrders?: (messages: unknown[]) => Settled;
@@ -114,169 +105,67 @@ export interface KalshiUserStreamOptions {
   readonly onConnected?: (info: { reconnect: boolean }) => Settled;
   /** A `seq` skipped within one subscription: messages were lost (sweep). */
   readonly onGap?: (gap: KalshiStreamGap) => Settled;
-  readonly staleAfterMs?: number;
-  readonly backoff?: KalshiStreamBackoff;
-  /** Limit for the handshake, and again for the subscription answers. */
-  readonly handshakeTimeoutMs?: number;
-  readonly clock?: () => number;
-  readonly random?: () => number;
 }
 
 const CHANNELS: readonly KalshiStreamChannel[] = ['fill', 'user_orders'];
 /** Data frame type -> channel: the `user_orders` channel's frames are typed `user_order`. */
 const DATA_TYPES: Readonly<Record<string, KalshiStreamChannel>> = { fill: 'fill', user_order: 'user_orders' };
 const MAX_REFUSAL_BODY = 4096;
-const MAX_FRAME_BYTES = 1_000_000;
-const CLOSE_GRACE_MS = 1000;
 
-interface Connection {
-  readonly socket: WebSocket;
+interface Connection extends StreamConnection<KalshiStreamProblemKind> {
   readonly subscribeId: number;
   readonly sids: Map<number, KalshiStreamChannel>;
   readonly lastSeq: Map<number, number>;
-  opened: boolean;
-  subscribedAtMs: number | null;
-  lastHeardAtMs: number;
   probed: boolean;
-  /** Why we ended it (set before terminating), or why the venue refused it. */
-  endedBecause: KalshiStreamProblemKind | null;
-  deadline: NodeJS.Timeout | null;
-  watchdog: NodeJS.Timeout | null;
-  /** Set by close(): resolves once the socket is gone. */
-  onGone: (() => void) | null;
 }
 
-export class KalshiUserStream {
-  private readonly staleAfterMs: number;
-  private readonly backoff: KalshiStreamBackoff;
-  private readonly handshakeTimeoutMs: number;
-  private readonly clock: () => number;
-  private readonly random: () => number;
-
-  private state: KalshiStreamState = 'closed';
-  private started = false;
-  private stopped = false;
-  private current: Connection | null = null;
-  private retryTimer: NodeJS.Timeout | null = null;
+export class KalshiUserStream extends ReconnectingStream<KalshiStreamProblemKind, Connection> {
   private nextCommandId = 1;
-  private failuresInRow = 0;
-  private connects = 0;
-  private counts = { attempts: 0, gaps: 0 };
-  private lastMessageAtMs: number | null = null;
-  private backoffMs: number | null = null;
-  private retryAtMs: number | null = null;
-  private lastProblem: KalshiStreamProblem | null = null;
+  private gaps = 0;
 
   constructor(private readonly options: KalshiUserStreamOptions) {
-    const url = new URL(options.wsUrl);
-    if (url.protocol !== 'ws:' && url.protocol !== 'wss:') throw new Error('a Kalshi WebSocket URL must be ws: or wss:');
-    this.staleAfterMs = options.staleAfterMs ?? KALSHI_STREAM_DEFAULT_STALE_AFTER_MS;
-    this.backoff = options.backoff ?? KALSHI_STREAM_DEFAULT_BACKOFF;
-    this.handshakeTimeoutMs = options.handshakeTimeoutMs ?? KALSHI_STREAM_DEFAULT_HANDSHAKE_TIMEOUT_MS;
-    this.clock = options.clock ?? Date.now;
-    this.random = options.random ?? Math.random;
-    if (!(this.staleAfterMs > 0 && this.handshakeTimeoutMs > 0 && this.backoff.baseMs > 0 && this.backoff.maxMs >= this.backoff.baseMs)) {
-      throw new Error('KalshiUserStream: staleAfterMs, handshakeTimeoutMs and backoff must be positive, maxMs >= baseMs');
-    }
-  }
-
-  /** Connects and keeps connecting until `close()`. Calling it again is a no-op; after `close()` it throws. */
-  start(): void {
-    if (this.stopped) throw new Error('this Kalshi stream was closed; make a new one');
-    if (this.started) return;
-    this.started = true;
-    this.connect();
+    super('Kalshi', options, { staleAfterMs: KALSHI_STREAM_DEFAULT_STALE_AFTER_MS, handshakeTimeoutMs: KALSHI_STREAM_DEFAULT_HANDSHAKE_TIMEOUT_MS });
   }
 
   status(): KalshiUserStreamStatus {
-    return {
-      state: this.state,
-      lastMessageAtMs: this.lastMessageAtMs,
-      connectedSinceMs: this.state === 'connected' ? (this.current?.subscribedAtMs ?? null) : null,
-      attempts: this.counts.attempts,
-      reconnects: Math.max(0, this.connects - 1),
-      gaps: this.counts.gaps,
-      backoffMs: this.state === 'backing_off' ? this.backoffMs : null,
-      retryAtMs: this.state === 'backing_off' ? this.retryAtMs : null,
-      lastProblem: this.lastProblem,
-    };
+    return { ...this.commonStatus(), gaps: this.gaps };
   }
 
-  /**
-   * Stops for good: no reconnect, no timer left. An open socket gets a close frame and up to a
-   * second to finish the close handshake, then is terminated; the promise resolves when it is gone.
-   */
-  close(): Promise<void> {
-    this.stopped = true;
-    this.state = 'closed';
-    this.clearRetry();
-    const conn = this.current;
-    if (conn === null) return Promise.resolve();
-    this.clearConnectionTimers(conn);
-    return new Promise<void>((resolve) => {
-      conn.onGone = resolve;
-      if (conn.socket.readyState === WebSocket.OPEN) {
-        conn.socket.close(1000);
-        setTimeout(() => conn.socket.terminate(), Math.min(CLOSE_GRACE_MS, this.handshakeTimeoutMs)).unref();
-      } else {
-        conn.socket.terminate();
-      }
-    });
+  // ---- Kalshi's protocol --------------------------------------------------------
+
+  protected handshakeHeaders(): Record<string, string> {
+    return { ...this.options.signer.webSocket() };
   }
 
-  // ---- connecting ---------------------------------------------------------------
+  protected newConnection(common: StreamConnection<KalshiStreamProblemKind>): Connection {
+    return Object.assign(common, { subscribeId: this.nextCommandId++, sids: new Map(), lastSeq: new Map(), probed: false });
+  }
 
-  private connect(): void {
-    this.retryTimer = null;
-    if (this.stopped) return;
-    this.state = 'connecting';
-    this.counts.attempts += 1;
-    let socket: WebSocket;
-    try {
-      socket = new WebSocket(this.options.wsUrl, {
-        headers: { ...this.options.signer.webSocket() },
-        followRedirects: false,
-        maxPayload: MAX_FRAME_BYTES,
-      });
-    } catch {
-      // A signer or URL failure: nothing was sent. Written here, never the error's own text.
-      this.note({ kind: 'handshake_failed' });
-      this.scheduleRetry(false, null);
-      return;
-    }
-    const conn: Connection = {
-      socket,
-      subscribeId: this.nextCommandId++,
-      sids: new Map(),
-      lastSeq: new Map(),
-      opened: false,
-      subscribedAtMs: null,
-      lastHeardAtMs: this.clock(),
-      probed: false,
-      endedBecause: null,
-      deadline: null,
-      watchdog: null,
-      onGone: null,
-    };
-    this.current = conn;
-    conn.deadline = setTimeout(() => this.end(conn, { kind: conn.opened ? 'subscribe_timeout' : 'handshake_timeout' }), this.handshakeTimeoutMs);
-    conn.deadline.unref();
+  protected opened(conn: Connection): void {
+    conn.socket.send(JSON.stringify({ id: conn.subscribeId, cmd: 'subscribe', params: { channels: CHANNELS } }));
+  }
 
-    socket.on('unexpected-response', (_req, res) => this.onRefused(conn, res));
-    socket.on('open', () => this.onOpen(conn));
-    socket.on('message', (data) => {
-      this.heard(conn);
-      if (this.current === conn && !this.stopped) this.onFrame(conn, data.toString());
-    });
-    socket.on('ping', () => this.heard(conn));
-    socket.on('pong', () => this.heard(conn));
-    // The error's text is never kept: 'close' follows and says what ended.
-    socket.on('error', () => undefined);
-    socket.on('close', (code) => this.onGone(conn, code));
+  protected isRefusal(problem: KalshiStreamProblemKind): boolean {
+    return problem.kind === 'handshake_refused' && problem.status >= 400 && problem.status < 500 && problem.status !== 429;
+  }
+
+  protected connected(info: { reconnect: boolean }): Settled | undefined {
+    return this.options.onConnected?.(info);
+  }
+
+  protected override onHeard(conn: Connection): void {
+    conn.probed = false;
+  }
+
+  /** Half the stale period quiet: one ping of our own (Kalshi: "Client sends Ping frame to elicit Pong"). */
+  protected override idle(conn: Connection, silentMs: number): void {
+    if (silentMs < this.settings.staleAfterMs / 2 || conn.probed) return;
+    conn.probed = true;
+    conn.socket.ping();
   }
 
   /** The handshake was answered with something other than 101: read Kalshi's code, then end the attempt. */
-  private onRefused(conn: Connection, res: IncomingMessage): void {
+  protected override refused(conn: Connection, res: IncomingMessage): void {
     let body = '';
     const finish = () => {
       if (conn.endedBecause !== null) return;
@@ -298,88 +187,7 @@ export class KalshiUserStream {
     res.on('close', finish);
   }
 
-  private onOpen(conn: Connection): void {
-    if (this.current !== conn || this.stopped) return;
-    conn.opened = true;
-    this.heard(conn);
-    // The deadline, restarted: the subscription answers get their own handshakeTimeoutMs.
-    if (conn.deadline !== null) clearTimeout(conn.deadline);
-    conn.deadline = setTimeout(() => this.end(conn, { kind: 'subscribe_timeout' }), this.handshakeTimeoutMs);
-    conn.deadline.unref();
-    conn.watchdog = setInterval(() => this.checkAlive(conn), Math.max(5, Math.floor(this.staleAfterMs / 5)));
-    conn.watchdog.unref();
-    conn.socket.send(JSON.stringify({ id: conn.subscribeId, cmd: 'subscribe', params: { channels: CHANNELS } }));
-  }
-
-  private heard(conn: Connection): void {
-    const now = this.clock();
-    conn.lastHeardAtMs = now;
-    conn.probed = false;
-    if (this.current === conn) this.lastMessageAtMs = now;
-  }
-
-  private checkAlive(conn: Connection): void {
-    if (this.current !== conn || conn.socket.readyState !== WebSocket.OPEN) return;
-    const silentMs = this.clock() - conn.lastHeardAtMs;
-    if (silentMs >= this.staleAfterMs) {
-      this.end(conn, { kind: 'stale' });
-    } else if (silentMs >= this.staleAfterMs / 2 && !conn.probed) {
-      conn.probed = true;
-      conn.socket.ping();
-    }
-  }
-
-  /** Ends a connection on our side; 'close' follows and schedules the retry. */
-  private end(conn: Connection, reason: KalshiStreamProblemKind): void {
-    if (conn.endedBecause === null) conn.endedBecause = reason;
-    this.clearConnectionTimers(conn);
-    conn.socket.terminate();
-  }
-
-  private onGone(conn: Connection, closeCode: number): void {
-    this.clearConnectionTimers(conn);
-    conn.onGone?.();
-    if (this.current !== conn) return;
-    this.current = null;
-    if (this.stopped) return;
-    const reason: KalshiStreamProblemKind = conn.endedBecause ?? (conn.opened ? { kind: 'connection_lost', closeCode } : { kind: 'handshake_failed' });
-    this.note(reason);
-    const refused = reason.kind === 'handshake_refused' && reason.status >= 400 && reason.status < 500 && reason.status !== 429;
-    this.scheduleRetry(refused, conn.subscribedAtMs);
-  }
-
-  private scheduleRetry(refused: boolean, subscribedAtMs: number | null): void {
-    const now = this.clock();
-    if (subscribedAtMs !== null && now - subscribedAtMs >= this.staleAfterMs) this.failuresInRow = 0;
-    this.failuresInRow += 1;
-    const ceiling = Math.min(this.backoff.maxMs, this.backoff.baseMs * 2 ** Math.min(this.failuresInRow - 1, 30));
-    const delay = refused ? this.backoff.maxMs : Math.floor(this.random() * ceiling);
-    this.state = 'backing_off';
-    this.backoffMs = delay;
-    this.retryAtMs = now + delay;
-    this.retryTimer = setTimeout(() => this.connect(), delay);
-    this.retryTimer.unref();
-  }
-
-  private clearRetry(): void {
-    if (this.retryTimer !== null) clearTimeout(this.retryTimer);
-    this.retryTimer = null;
-  }
-
-  private clearConnectionTimers(conn: Connection): void {
-    if (conn.deadline !== null) clearTimeout(conn.deadline);
-    if (conn.watchdog !== null) clearInterval(conn.watchdog);
-    conn.deadline = null;
-    conn.watchdog = null;
-  }
-
-  private note(problem: KalshiStreamProblemKind): void {
-    this.lastProblem = { ...problem, atMs: this.clock() };
-  }
-
-  // ---- frames -------------------------------------------------------------------
-
-  private onFrame(conn: Connection, text: string): void {
+  protected frame(conn: Connection, text: string): void {
     let frame: { type?: unknown; id?: unknown; sid?: unknown; seq?: unknown; msg?: unknown };
     try {
       frame = JSON.parse(text) as typeof frame;
@@ -402,23 +210,14 @@ export class KalshiUserStream {
     const { channel, sid } = msg as { channel?: unknown; sid?: unknown };
     if (typeof sid !== 'number' || !CHANNELS.includes(channel as KalshiStreamChannel)) return;
     conn.sids.set(sid, channel as KalshiStreamChannel);
-    if (conn.subscribedAtMs !== null || !CHANNELS.every((c) => [...conn.sids.values()].includes(c))) return;
-    if (conn.deadline !== null) clearTimeout(conn.deadline);
-    conn.deadline = null;
-    conn.subscribedAtMs = this.clock();
-    this.state = 'connected';
-    this.backoffMs = null;
-    this.retryAtMs = null;
-    this.connects += 1;
-    const reconnect = this.connects > 1;
-    this.call('onConnected', () => this.options.onConnected?.({ reconnect }));
+    if (CHANNELS.every((c) => [...conn.sids.values()].includes(c))) this.subscribed(conn);
   }
 
   private onData(conn: Connection, channel: KalshiStreamChannel, sid: unknown, seq: unknown, msg: unknown): void {
     if (typeof sid === 'number' && typeof seq === 'number') {
       const last = conn.lastSeq.get(sid) ?? 0;
       if (seq > last + 1) {
-        this.counts.gaps += 1;
+        this.gaps += 1;
         const gap: KalshiStreamGap = { channel, sid, expectedSeq: last + 1, receivedSeq: seq };
         this.call('onGap', () => this.options.onGap?.(gap));
       }
@@ -427,16 +226,5 @@ export class KalshiUserStream {
     if (msg === undefined) return;
     if (channel === 'fill') this.call('onFills', () => this.options.onFills([msg]));
     else this.call('onUserOrders', () => this.options.onUserOrders?.([msg]));
-  }
-
-  /** Runs an owner's callback; a throw or a rejection becomes a problem, never a crash of the stream. */
-  private call(callback: 'onFills' | 'onUserOrders' | 'onConnected' | 'onGap', run: () => Settled | undefined): void {
-    const failed = () => this.note({ kind: 'callback_failed', callback });
-    try {
-      const result = run();
-      if (result !== undefined && typeof (result as Promise<void>).then === 'function') (result as Promise<void>).then(undefined, failed);
-    } catch {
-      failed();
-    }
   }
 }

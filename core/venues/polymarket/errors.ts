@@ -59,10 +59,10 @@ const RULES: readonly Rule[] = [
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, 200) : undefined);
 
-/** The venue's error string from an error answer (`{error}`), or from a 200 `{success: false, errorMsg}`. */
+/** The venue's error string from an error answer (`{error}`; a heartbeat's `{error_msg}`), or from a 200 `{success: false, errorMsg}`. */
 export function polymarketErrorText(status: number, body: unknown): string {
   const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  return text(record.error) ?? text(record.errorMsg) ?? text(record.message) ?? (typeof body === 'string' ? text(body) : undefined) ?? `HTTP ${status}`;
+  return text(record.error) ?? text(record.errorMsg) ?? text(record.error_msg) ?? text(record.message) ?? (typeof body === 'string' ? text(body) : undefined) ?? `HTTP ${status}`;
 }
 
 /** Our reading of a refusal (an answer with a 4xx status, or `success: false`). */

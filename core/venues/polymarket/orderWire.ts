@@ -151,8 +151,8 @@ export interface OurOrderRef {
  * book (its `size_matched` moves, the resting remainder shrinks, the order is MATCHED); what
  * follows is the chain settling it. Waiting for MINED or CONFIRMED would leave a filled order's
  * shares unreported for seconds to minutes and let its remainder look larger than the venue says.
- * A trade that ends FAILED did not settle: it is left out from then on (see docs/polymarket.md for
- * what that leaves to do about a fill already recorded).
+ * A trade that ends FAILED did not settle: its fills keep `tradeStatus: 'FAILED'`, and the adapter
+ * hands them on apart, to be reversed (docs/polymarket.md "A FAILED trade reverses its fill").
  *
  * Fee: `fee_rate_bps` × min(price, 1 - price) × size (docs.polymarket.com "Trading fees"), charged
  * to the taker; makers pay none.
@@ -202,4 +202,24 @@ export function orderIdsOfTrade(trade: unknown): string[] {
   const ids = typeof t.taker_order_id === 'string' ? [t.taker_order_id.toLowerCase()] : [];
   if (Array.isArray(t.maker_orders)) for (const m of t.maker_orders) if (typeof record(m)?.order_id === 'string') ids.push((record(m)!.order_id as string).toLowerCase());
   return ids;
+}
+
+/**
+ * A user-channel `order` event (docs.polymarket.com "User Channel": the REST `OpenOrder` fields with
+ * `event_type: "order"` and `type` PLACEMENT, UPDATE or CANCELLATION) as a state to record, for a
+ * CANCELLATION only: the venue canceled the order (our cancel, its expiry, the venue's own
+ * dead-man's switch), keeping what matched. A PLACEMENT says nothing new, and an UPDATE (a match)
+ * is recorded by its trade's fills: reporting its `MATCHED` as `filled` would make a later reversal
+ * of that trade's fill (a FAILED trade) look filled again. Null for anything else.
+ */
+export function stateFromOrderEvent(event: unknown, clientOrderId: string): VenueOrderState | null {
+  const order = record(event);
+  if (order === null || typeof order.id !== 'string' || typeof order.type !== 'string' || order.type.toUpperCase() !== 'CANCELLATION') return null;
+  return { venueOrderId: order.id.toLowerCase(), clientOrderId, status: 'canceled', filledQuantity: decimalText(order.size_matched) ?? '0', remainingQuantity: '0' };
+}
+
+/** The kind of a user-channel event: `trade`, `order`, or null for anything else. */
+export function userEventKind(event: unknown): 'trade' | 'order' | null {
+  const kind = record(event)?.event_type;
+  return kind === 'trade' || kind === 'order' ? kind : null;
 }

@@ -5,35 +5,73 @@ import { formatDecimal } from '../../domain/decimals';
 import { DomainError } from '../../domain/errors';
 import { LiveAccounts } from '../liveAccounts';
 import { ourOrdersOf } from '../ourOrders';
-import type { LiveVenue } from '../venue';
+import type { Logger } from '../../support/logger';
+import type { LiveVenue, VenueFill, VenueOrderState } from '../venue';
 import { polymarketCredentialFromStored } from './credentials';
 import type { PolymarketMarketTerms, PolymarketMarkets } from './orderWire';
 import { PolymarketVenue } from './polymarketVenue';
 import { PolymarketSession } from './session';
 import { polymarketSigningFor, type Chain } from './signing';
+import { PolymarketUserStream } from './userStream';
 
 /** The configuration an account reads (core/config.ts `POLYMARKET_*`). */
 export interface PolymarketSettings {
   /** The CLOB's REST base (production https://clob.polymarket.com). */
   readonly POLYMARKET_CLOB_URL: string;
+  /** The user channel's URL; derived from the REST base when unset (`polymarketUserChannelUrl`). */
+  readonly POLYMARKET_WS_URL?: string;
   /** The chain its orders are signed for: 137 (Polygon) or 80002 (Amoy). */
   readonly POLYMARKET_CHAIN_ID: Chain;
   readonly POLYMARKET_TIMEOUT_MS: number;
 }
 
+/** What an open Polymarket account reports as it happens; the core records it (services own the bookkeeping). */
+export interface PolymarketAccountSinks {
+  /** Fills of our orders, from the stream or a sweep; recording is idempotent by venue fill id. */
+  recordFills(fills: VenueFill[]): Promise<unknown>;
+  /** A change the venue made to one of our orders without a fill (a cancel). */
+  recordState(orderId: string, state: VenueOrderState): Promise<unknown>;
+  /** Fills whose trade ended FAILED: each recorded one is reversed, one not recorded never will be. */
+  reportFailedFills(fills: VenueFill[]): Promise<unknown>;
+}
+
 export interface PolymarketAccountsOptions {
   config: PolymarketSettings;
   keyring: ReadonlyMap<string, Buffer>;
+  sinks: PolymarketAccountSinks;
+  logger: Logger;
+  /** How far back the sweep on every (re)connect of the user channel reads trades. */
+  sweepWindowMs: number;
+  /** The user channel per account; off only where a test exercises the REST sweep alone. */
+  stream?: { enabled: boolean; staleAfterMs?: number; pingIntervalMs?: number };
   /** Wraps each account as it opens (the core's metrics). */
   decorate?: (venue: LiveVenue) => LiveVenue;
+}
+
+/** The production user channel (docs.polymarket.com "User Channel"). */
+export const POLYMARKET_USER_CHANNEL_URL = 'wss://ws-subscriptions-clob.polymarket.com/ws/user';
+
+/**
+ * The user channel's URL: `POLYMARKET_WS_URL` when set; for the production REST host, the
+ * production channel (another host, ws-subscriptions-clob); for any other REST base (the fake),
+ * the same host with `ws(s):` and the path `/ws/user`.
+ */
+export function polymarketUserChannelUrl(config: Pick<PolymarketSettings, 'POLYMARKET_CLOB_URL' | 'POLYMARKET_WS_URL'>): string {
+  if (config.POLYMARKET_WS_URL) return config.POLYMARKET_WS_URL;
+  const rest = new URL(config.POLYMARKET_CLOB_URL);
+  if (rest.hostname === 'clob.polymarket.com') return POLYMARKET_USER_CHANNEL_URL;
+  return `${rest.protocol === 'https:' ? 'wss:' : 'ws:'}//${rest.host}/ws/user`;
 }
 
 /**
  * Polymarket accounts, one per subaccount credential (CLOB V2). Opening one decrypts the stored
  * credential (the key lives in the session's signer, in memory only), reads the venue's clock, and
  * when the credential carries no API credentials derives them with L1 auth (ensurePolymarketApiCreds);
- * they are kept in memory only, derived again on the next opening. Fills come by the reconciler's
- * REST sweep (`fillsSince`); the user WebSocket channel is not connected yet (docs/polymarket.md).
+ * they are kept in memory only, derived again on the next opening. Then the account's user channel
+ * (userStream.ts) starts: its trades are recorded as fills as they come (FAILED ones reported to be
+ * reversed), its CANCELLATIONs as states, and every (re)connect sweeps the account's REST trades of
+ * the last `sweepWindowMs` (the venue replays nothing a dropped socket missed; REST is the truth).
+ * The live reconciler's periodic sweep (`fillsAndFailuresSince`) runs besides.
  */
 export function polymarketAccounts(db: Db, options: PolymarketAccountsOptions): LiveAccounts {
   return new LiveAccounts(db, 'polymarket', async (subaccountId) => {
@@ -51,7 +89,38 @@ export function polymarketAccounts(db: Db, options: PolymarketAccountsOptions): 
       await session.close();
       throw error;
     }
-    return new PolymarketVenue({ session, ourOrders: ourOrdersOf(db, subaccountId, 'polymarket'), markets: polymarketMarketsOf(db, subaccountId) });
+    const streams: PolymarketUserStream[] = [];
+    const venue = new PolymarketVenue({ session, ourOrders: ourOrdersOf(db, subaccountId, 'polymarket'), markets: polymarketMarketsOf(db, subaccountId), alsoClose: streams });
+    if (options.stream?.enabled === false) return venue;
+
+    const log = options.logger.child({ subaccountId, venue: 'polymarket' });
+    const failed = (what: string) => (error: unknown) => log.error({ err: error }, `${what}; the fill sweep reconciles`);
+    const record = async ({ fills, failed: failures }: { fills: VenueFill[]; failed: VenueFill[] }) => {
+      await options.sinks.recordFills(fills);
+      if (failures.length > 0) await options.sinks.reportFailedFills(failures);
+    };
+    const sweep = () =>
+      venue
+        .fillsAndFailuresSince(new Date(Date.now() - options.sweepWindowMs))
+        .then(record)
+        .catch(failed('the sweep on a user channel (re)connect failed'));
+    const stream = new PolymarketUserStream({
+      wsUrl: polymarketUserChannelUrl(options.config),
+      creds: () => session.creds,
+      onEvents: async (events) => {
+        const read = await venue.readUserEvents(events);
+        await record(read).catch(failed('could not record streamed fills'));
+        for (const state of read.canceled) {
+          await options.sinks.recordState(state.clientOrderId, state).catch((error: unknown) => log.warn({ err: error }, 'could not record an order update; reads reconcile'));
+        }
+      },
+      onConnected: () => sweep(),
+      staleAfterMs: options.stream?.staleAfterMs,
+      pingIntervalMs: options.stream?.pingIntervalMs,
+    });
+    streams.push(stream);
+    stream.start();
+    return venue;
   }, options.decorate);
 }
 

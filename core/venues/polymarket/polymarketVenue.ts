@@ -19,7 +19,7 @@ import type {
 } from '../venue';
 import { describeRefusal, POLYMARKET_429_RETRY_AFTER_MS, readPolymarketRefusal, type PolymarketRefusal } from './errors';
 import { polymarketOrderPayload, PolymarketOrderInputError, type PolymarketOrderVersion } from './signing';
-import { fillsFromTrade, orderIdsOfTrade, stateFromOpenOrder, wireOrderOf, type OurOrderRef, type PolymarketFill, type PolymarketMarkets, type PolymarketOrderTerms } from './orderWire';
+import { fillsFromTrade, orderIdsOfTrade, stateFromOpenOrder, stateFromOrderEvent, userEventKind, wireOrderOf, type OurOrderRef, type PolymarketFill, type PolymarketMarkets, type PolymarketOrderTerms } from './orderWire';
 import { PolymarketBooks } from './marketData';
 import { answerOf, type PolymarketSession } from './session';
 import { OrderType } from '@polymarket/clob-client-v2';
@@ -38,8 +38,11 @@ import { OrderType } from '@polymarket/clob-client-v2';
  * - getOrder / cancel / reconciliation find an order by its hash (`GET /data/order/{hash}`), even
  *   when the venue's answer never reached us.
  *
- * Fills are read from trades (`GET /data/trades`), counted when MATCHED (orderWire.ts says why)
- * and reported with their settlement status; FAILED trades are left out. Nothing here logs.
+ * Fills are read from trades (`GET /data/trades`, and the user channel's `trade` events through
+ * `readUserEvents`), counted when MATCHED (orderWire.ts says why) and reported with their
+ * settlement status; FAILED trades are left out of `fillsSince` and listed apart by
+ * `fillsAndFailuresSince`, for the sweeps to reverse their fills. `heartbeat` keeps the venue's own
+ * dead-man's switch. Nothing here logs.
  */
 export interface PolymarketVenueOptions {
   readonly session: PolymarketSession;
@@ -51,6 +54,8 @@ export interface PolymarketVenueOptions {
   readonly orderVersion?: PolymarketOrderVersion;
   /** How far before our order's creation trades are read for it; 60 s by default. */
   readonly lookbackMs?: number;
+  /** Closed with the account (its user channel). */
+  readonly alsoClose?: readonly { close(): Promise<void> }[];
 }
 
 const rejected = (code: VenueErrorCode, venueCode: string, message: string): VenueRejection =>
@@ -69,6 +74,8 @@ export class PolymarketVenue implements LiveVenue {
   private readonly markets: PolymarketMarkets;
   private readonly lookbackMs: number;
   private readonly books: MarketData;
+  /** The id the venue's heartbeat chain expects next (`""` starts one); kept per process. */
+  private heartbeatId = '';
 
   constructor(private readonly options: PolymarketVenueOptions) {
     this.session = options.session;
@@ -122,6 +129,11 @@ export class PolymarketVenue implements LiveVenue {
     const hash = await this.hashOf(record);
     if (hash === null) return null;
     const read = await this.readOrder(hash, clientOrderId, call);
+    if (read !== null && read !== 'unavailable' && read.status === 'filled') {
+      // MATCHED counts a failed trade's size too: what its standing trades filled says how it ended.
+      const standing = await this.fillsOfHash(hash, record).catch(() => null);
+      return standing === null ? read : withoutFailedMatches(read, standing);
+    }
     if (read !== null) return read;
     const fills = await this.fillsOfHash(hash, record).catch(() => 'unavailable' as const);
     if (fills === 'unavailable') return 'unavailable';
@@ -175,9 +187,60 @@ export class PolymarketVenue implements LiveVenue {
 
   /** Our fills in the account's trades matched at or after `since` (`GET /data/trades?after=`, paged), oldest first; FAILED trades left out. */
   async fillsSince(since: Date): Promise<PolymarketFill[]> {
+    return (await this.fillsAndFailuresSince(since)).fills;
+  }
+
+  /**
+   * One listing of the account's trades matched at or after `since`, our fills among them, oldest
+   * first: `fills` those that stand (MATCHED, MINED, CONFIRMED, RETRYING), `failed` those of trades
+   * that ended FAILED, which the sweeps hand on to be reversed (a fill recorded from such a trade
+   * is taken back; one not recorded yet never will be).
+   */
+  async fillsAndFailuresSince(since: Date): Promise<{ fills: PolymarketFill[]; failed: PolymarketFill[] }> {
     const trades = await this.tradesAfter(Math.floor(since.getTime() / 1000) - 1);
-    const fills = await this.ourFills(trades);
-    return fills.filter((fill) => Date.parse(fill.executedAt) >= since.getTime() - 999);
+    const all = (await this.ourFills(trades)).filter((fill) => Date.parse(fill.executedAt) >= since.getTime() - 999);
+    return splitFailed(all);
+  }
+
+  /**
+   * User-channel events (userStream.ts) in our terms: `trade` events of our orders as fills, split
+   * as `fillsAndFailuresSince` splits them (one mapping, orderWire.ts `fillsFromTrade`, the same
+   * fill ids and terms as the REST listing); `order` CANCELLATIONs of our orders as states. Events
+   * naming none of our orders (another program on the same key) are left out.
+   */
+  async readUserEvents(events: readonly unknown[]): Promise<{ fills: PolymarketFill[]; failed: PolymarketFill[]; canceled: VenueOrderState[] }> {
+    const trades = events.filter((event) => userEventKind(event) === 'trade');
+    const orders = events.filter((event) => userEventKind(event) === 'order');
+    const { fills, failed } = splitFailed(await this.ourFills(trades));
+    const canceled: VenueOrderState[] = [];
+    const ids = orders.map((event) => (event as { id?: unknown }).id).filter((id): id is string => typeof id === 'string').map((id) => id.toLowerCase());
+    if (ids.length > 0) {
+      const ours = new Map((await this.ourOrders.byVenueOrderIds(ids)).filter((r) => r.venueOrderId !== null).map((r) => [r.venueOrderId!.toLowerCase(), r.clientOrderId]));
+      for (const event of orders) {
+        const id = (event as { id?: unknown }).id;
+        const clientOrderId = typeof id === 'string' ? ours.get(id.toLowerCase()) : undefined;
+        const state = clientOrderId === undefined ? null : stateFromOrderEvent(event, clientOrderId);
+        if (state !== null) canceled.push(state);
+      }
+    }
+    return { fills, failed, canceled };
+  }
+
+  /**
+   * Polymarket's own dead-man's switch (venue.ts `heartbeat`): `POST /v1/heartbeats
+   * {heartbeat_id}`, L2-signed (the official client's `postHeartbeat`, src/client.ts at f3e1a05).
+   * The chain starts with `""`; each answer names the id the next beat must send. A 400 `Invalid
+   * Heartbeat ID` (another core of ours beat the same key with the id we held, an answer we lost
+   * moved the chain on, or the venue's chain lapsed) carries the id the venue expects: the chain
+   * restarts from it at once (from `""` when it names none), in the same call. Timed out like every
+   * call; a failure throws (the caller logs it: our explicit cancels remain the guarantee).
+   */
+  async heartbeat(call: VenueCallOptions = {}): Promise<void> {
+    const first = await this.beat(this.heartbeatId, call);
+    if (first === 'ok') return;
+    if (first.expected === undefined) throw first.error;
+    const second = await this.beat(first.expected, call);
+    if (second !== 'ok') throw second.error;
   }
 
   /** The account's whole fill history cut after `afterVenueFillId` (as the Kalshi adapter): reconciliation uses `fillsSince`. */
@@ -209,10 +272,27 @@ export class PolymarketVenue implements LiveVenue {
   }
 
   async close(): Promise<void> {
+    await Promise.all((this.options.alsoClose ?? []).map((resource) => resource.close()));
     await this.session.close();
   }
 
   // --- helpers ---------------------------------------------------------------------------
+
+  /** One heartbeat with `id`: 'ok' (the chain moved on), or why not, with the id the venue expects when it said it. */
+  private async beat(id: string, call: VenueCallOptions): Promise<'ok' | { error: DomainError; expected?: string }> {
+    const outcome = await this.session.request('POST', '/v1/heartbeats', { body: { heartbeat_id: id }, write: true, deadline: call.deadline });
+    if (outcome.kind === 'answered') {
+      const next = (outcome.body as { heartbeat_id?: unknown } | null)?.heartbeat_id;
+      if (typeof next !== 'string') return { error: new DomainError('venue_error', 'Polymarket answered a heartbeat without the next heartbeat id.') };
+      this.heartbeatId = next;
+      return 'ok';
+    }
+    if (outcome.kind === 'refused' && outcome.status === 400 && /invalid heartbeat id/i.test(outcome.refusal.message)) {
+      const expected = (outcome.body as { heartbeat_id?: unknown } | null)?.heartbeat_id;
+      return { error: outcome.error, expected: typeof expected === 'string' ? expected : '' };
+    }
+    return { error: outcome.error };
+  }
 
   private async sign(order: PolymarketOrderTerms & { venueMarketId?: string }, venueMarketId: string): Promise<{ ok: true; value: Signed } | { ok: false; rejection: VenueRejection }> {
     const market = await this.markets.byVenueMarketId(venueMarketId);
@@ -275,7 +355,7 @@ export class PolymarketVenue implements LiveVenue {
       const resting = request.timeInForce === 'gtc' && !remaining.isZero();
       return { outcome: 'accepted', order: { venueOrderId: signed.hash, clientOrderId: request.clientOrderId, status: resting ? 'open' : remaining.isZero() ? 'filled' : 'canceled', filledQuantity: filled.toFixed(), remainingQuantity: resting ? remaining.toFixed() : '0' }, fills };
     }
-    return { outcome: 'accepted', order: found, fills: fills ?? [] };
+    return { outcome: 'accepted', order: fills === null ? found : withoutFailedMatches(found, fills), fills: fills ?? [] };
   }
 
   /** An order found after a Duplicated, with its fills (the order's trades since just before its creation). */
@@ -324,13 +404,13 @@ export class PolymarketVenue implements LiveVenue {
     throw new DomainError('venue_error', 'Polymarket kept answering trade pages; the listing was cut off.');
   }
 
-  /** Our fills among trades: their order ids resolved through our records; the others are left out. Oldest first. */
+  /** Our fills among trades, FAILED ones included: their order ids resolved through our records; the others are left out. Oldest first. */
   private async ourFills(trades: readonly unknown[]): Promise<PolymarketFill[]> {
     const ids = [...new Set(trades.flatMap(orderIdsOfTrade))];
     if (ids.length === 0) return [];
     const records = await this.ourOrders.byVenueOrderIds(ids);
     const ours = new Map(records.filter((r) => r.venueOrderId !== null).map((r) => [r.venueOrderId!.toLowerCase(), r]));
-    return oldestFirst(trades.flatMap((trade) => fillsFromTrade(trade, ours)).filter((fill) => fill.tradeStatus !== 'FAILED'));
+    return oldestFirst(trades.flatMap((trade) => fillsFromTrade(trade, ours)));
   }
 
   private async tokenBalance(assetType: 'COLLATERAL' | 'CONDITIONAL', tokenId?: string): Promise<string> {
@@ -339,6 +419,22 @@ export class PolymarketVenue implements LiveVenue {
     if (typeof body?.balance !== 'string' || !/^[0-9]+$/.test(body.balance)) throw new DomainError('venue_error', 'Polymarket answered its balance with a body we could not read.');
     return new Decimal(body.balance).div(1_000_000).toFixed();
   }
+}
+
+/**
+ * An order the venue reports MATCHED (filled) while some of its trades already FAILED: its matched
+ * size still counts them (a failed trade does not put the order back), so it is reported
+ * `canceled` with what its standing trades filled, as a reversal would leave it
+ * (orderLifecycle.ts `statusAfterReversal`), never `filled` with less than its size.
+ */
+function withoutFailedMatches(state: VenueOrderState, standing: readonly VenueFill[]): VenueOrderState {
+  const filled = standing.reduce((sum, fill) => sum.plus(fill.quantity), new Decimal(0));
+  if (state.status !== 'filled' || filled.gte(state.filledQuantity)) return state;
+  return { ...state, status: 'canceled', filledQuantity: filled.toFixed(), remainingQuantity: '0' };
+}
+
+function splitFailed(all: readonly PolymarketFill[]): { fills: PolymarketFill[]; failed: PolymarketFill[] } {
+  return { fills: all.filter((fill) => fill.tradeStatus !== 'FAILED'), failed: all.filter((fill) => fill.tradeStatus === 'FAILED') };
 }
 
 function oldestFirst<T extends VenueFill>(fills: T[]): T[] {

@@ -32,7 +32,8 @@ export type PolymarketLostReason = 'timeout' | 'connection_lost' | 'server_error
 
 export type PolymarketOutcome<T = unknown> =
   | { readonly kind: 'answered'; readonly status: number; readonly body: T }
-  | { readonly kind: 'refused'; readonly status: number; readonly refusal: PolymarketRefusal; readonly error: DomainError }
+  /** `body`: the venue's parsed answer (or its text), for the few refusals that carry more than a string (a stale heartbeat id). */
+  | { readonly kind: 'refused'; readonly status: number; readonly refusal: PolymarketRefusal; readonly error: DomainError; readonly body: unknown }
   | { readonly kind: 'unknown'; readonly reason: PolymarketLostReason; readonly error: DomainError }
   | { readonly kind: 'unavailable'; readonly reason: PolymarketLostReason | 'not_connected' | 'deadline' | 'no_credentials'; readonly error: DomainError };
 
@@ -65,7 +66,7 @@ export interface PolymarketSessionOptions {
 
 export class PolymarketSession {
   private readonly pool: Pool;
-  private creds: ApiKeyCreds | undefined;
+  private creds_: ApiKeyCreds | undefined;
   private readonly clock: () => number;
   private readonly minSendMs: number;
   private readonly timeSyncMs: number;
@@ -76,7 +77,7 @@ export class PolymarketSession {
   constructor(private readonly options: PolymarketSessionOptions) {
     const base = new URL(options.baseUrl);
     this.pool = venuePool(base.origin, options.timeoutMs, options.connections);
-    this.creds = options.creds;
+    this.creds_ = options.creds;
     this.clock = options.clock ?? Date.now;
     this.minSendMs = options.minSendMs ?? Math.min(250, options.timeoutMs);
     this.timeSyncMs = options.timeSyncMs ?? 600_000;
@@ -84,7 +85,12 @@ export class PolymarketSession {
 
   /** The API key (the `owner` of posted orders); undefined until credentials are set. */
   get apiKey(): string | undefined {
-    return this.creds?.key;
+    return this.creds_?.key;
+  }
+
+  /** The API credentials (in memory only): the user channel subscribes with them. Never logged. */
+  get creds(): ApiKeyCreds | undefined {
+    return this.creds_;
   }
 
   get signing(): PolymarketSigning {
@@ -93,7 +99,7 @@ export class PolymarketSession {
   }
 
   useCreds(creds: ApiKeyCreds): void {
-    this.creds = creds;
+    this.creds_ = creds;
   }
 
   /** Reads the venue's clock (`GET /time`); the headers are stamped with it from then on. */
@@ -134,11 +140,11 @@ export class PolymarketSession {
       return { kind: 'unavailable', reason: 'no_credentials', error: new DomainError('venue_unavailable', 'This Polymarket session is public; nothing was sent.') };
     }
     if (auth === 'l2') {
-      if (this.creds === undefined) {
+      if (this.creds_ === undefined) {
         return { kind: 'unavailable', reason: 'no_credentials', error: new DomainError('venue_unavailable', 'This Polymarket account has no API credentials yet; nothing was sent.') };
       }
       // The client signs the path without its query string (src/client.ts), and the exact body sent.
-      headers = stringHeaders(await this.signing.l2Headers(this.creds, { method: verb, requestPath: path, ...(body === undefined ? {} : { body }) }, await this.venueSeconds()));
+      headers = stringHeaders(await this.signing.l2Headers(this.creds_, { method: verb, requestPath: path, ...(body === undefined ? {} : { body }) }, await this.venueSeconds()));
     } else if (auth === 'l1') {
       headers = stringHeaders(await this.signing.l1Headers(0, await this.venueSeconds()));
     }
@@ -153,8 +159,9 @@ export class PolymarketSession {
       if (parsed.ok) return { kind: 'answered', status: result.status, body: parsed.value as T };
       return lost(write, 'unreadable_answer');
     }
-    const refusal = readPolymarketRefusal(result.status, parsed.ok ? parsed.value : result.text);
-    return { kind: 'refused', status: result.status, refusal, error: new DomainError(refusal.code === 'order_not_found' ? 'not_found' : 'venue_error', describeRefusal(refusal)) };
+    const answer = parsed.ok ? parsed.value : result.text;
+    const refusal = readPolymarketRefusal(result.status, answer);
+    return { kind: 'refused', status: result.status, refusal, body: answer, error: new DomainError(refusal.code === 'order_not_found' ? 'not_found' : 'venue_error', describeRefusal(refusal)) };
   }
 
   async close(): Promise<void> {
