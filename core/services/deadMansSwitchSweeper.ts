@@ -61,6 +61,8 @@ export function startDeadMansSwitchSweeper(
   const venueHeartbeatMs = options.venueHeartbeatMs ?? VENUE_HEARTBEAT_MS;
   let lastVenueHeartbeat = 0;
   let venueHeartbeats: Promise<void> | undefined;
+  /** Whether the last round sent some account a venue heartbeat: such chains go on after a disarm. */
+  let venueChainsRunning = false;
 
   // A venue that stays down fails the cancels of every round: said once per FAILURE_LOG_MS per switch.
   const lastFailureLog = new Map<string, number>();
@@ -96,9 +98,10 @@ export function startDeadMansSwitchSweeper(
       held.add(taken.id);
     }
     for (const id of held) work(id);
-    if (!venueHeartbeats && Date.now() - lastVenueHeartbeat >= venueHeartbeatMs && keepAlive.anyLiveArmed()) {
+    if (!venueHeartbeats && Date.now() - lastVenueHeartbeat >= venueHeartbeatMs && (keepAlive.anyLiveArmed() || venueChainsRunning)) {
       lastVenueHeartbeat = Date.now();
       venueHeartbeats = sendVenueHeartbeats(sql, live, logger, venueHeartbeatMs)
+        .then((beaten) => void (venueChainsRunning = beaten > 0))
         .catch((error: unknown) => logger.warn({ err: error }, "sending the venues' own dead-man's switch heartbeats failed; retrying"))
         .finally(() => (venueHeartbeats = undefined));
     }
@@ -234,33 +237,41 @@ async function workingInScope(pool: Pool, firing: DeadMansSwitch) {
 /**
  * The seam for venues with a dead-man's switch of their own (LiveVenue.heartbeat; Polymarket's
  * rotating-id heartbeats): each account open on this core that an armed live switch covers is sent
- * a heartbeat, within `timeoutMs`. A failure is logged; the explicit cancels stay the guarantee.
+ * a heartbeat, within `timeoutMs`. An account whose chain this core started keeps being sent them
+ * after its switch is disarmed (were they to stop, the venue would cancel every order of the
+ * account); they stop when a switch covering it fires (its orders are canceled anyway) or the
+ * account closes. A failure is logged; the explicit cancels stay the guarantee.
  */
-async function sendVenueHeartbeats(sql: SqlClient, live: ReadonlyMap<VenueColumn, LiveAccounts>, logger: Logger, timeoutMs: number): Promise<void> {
+async function sendVenueHeartbeats(sql: SqlClient, live: ReadonlyMap<VenueColumn, LiveAccounts>, logger: Logger, timeoutMs: number): Promise<number> {
   const accounts = [...live].flatMap(([column, opened]) => opened.opened().map((account) => ({ column, ...account })));
-  if (accounts.length === 0) return;
-  const covered = new Set(
-    (
-      await queryPlain<{ id: string }>(
-        sql,
-        Prisma.sql`
-          SELECT s.id FROM subaccounts s
-           WHERE s.id = ANY(${[...new Set(accounts.map((account) => account.subaccountId))]}::text[])
-             AND EXISTS (SELECT 1 FROM dead_mans_switches d
-                          WHERE d.workspace_id = s.workspace_id AND d.environment = s.environment
-                            AND d.scope_key IN ('*', s.id) AND d.state = 'armed')`,
-      )
-    ).map((row) => row.id),
+  if (accounts.length === 0) return 0;
+  const rows = await queryPlain<{ id: string; armed: boolean; fired: boolean }>(
+    sql,
+    Prisma.sql`
+      SELECT s.id,
+             EXISTS (SELECT 1 FROM dead_mans_switches d
+                      WHERE d.workspace_id = s.workspace_id AND d.environment = s.environment
+                        AND d.scope_key IN ('*', s.id) AND d.state = 'armed') AS armed,
+             EXISTS (SELECT 1 FROM dead_mans_switches d
+                      WHERE d.workspace_id = s.workspace_id AND d.environment = s.environment
+                        AND d.scope_key IN ('*', s.id) AND d.state = 'fired') AS fired
+        FROM subaccounts s
+       WHERE s.id = ANY(${[...new Set(accounts.map((account) => account.subaccountId))]}::text[])`,
   );
+  const switches = new Map(rows.map((row) => [row.id, row]));
+  let beaten = 0;
   await Promise.all(
-    accounts
-      .filter((account) => covered.has(account.subaccountId))
-      .map(async ({ column, subaccountId, venue }) => {
-        const account = await venue.catch(() => undefined);
-        if (!account?.heartbeat) return;
-        await account.heartbeat({ deadline: Date.now() + timeoutMs }).catch((error: unknown) =>
-          logger.warn({ err: error, venue: column, subaccountId }, "a venue's own dead-man's switch heartbeat failed; the explicit cancels remain the guarantee"),
-        );
-      }),
+    accounts.map(async ({ column, subaccountId, venue }) => {
+      const account = await venue.catch(() => undefined);
+      if (!account?.heartbeat) return;
+      const state = switches.get(subaccountId);
+      const beat = state?.armed === true || (account.heartbeatStarted?.() === true && state?.fired !== true);
+      if (!beat) return;
+      beaten += 1;
+      await account.heartbeat({ deadline: Date.now() + timeoutMs }).catch((error: unknown) =>
+        logger.warn({ err: error, venue: column, subaccountId }, "a venue's own dead-man's switch heartbeat failed; the explicit cancels remain the guarantee"),
+      );
+    }),
   );
+  return beaten;
 }

@@ -65,6 +65,7 @@ export function observedLiveVenue(venue: LiveVenue, observer: VenueCallObserver)
     positions: () => timed('positions', () => venue.positions()),
     close: () => venue.close(),
     ...(venue.heartbeat ? { heartbeat: (options) => timed('heartbeat', () => venue.heartbeat!(options)) } : {}),
+    ...(venue.heartbeatStarted ? { heartbeatStarted: () => venue.heartbeatStarted!() } : {}),
   };
 }
 

@@ -175,13 +175,17 @@ export interface LiveVenue extends Venue {
    * /v1/heartbeats` with the rotating `heartbeat_id` the previous answer gave; missing them cancels
    * every open order of the account) go here, the adapter keeping the chain of ids. The core calls
    * it about every 5 s (deadMansSwitchSweeper.ts, VENUE_HEARTBEAT_MS) for each account open on
-   * that core that an armed dead-man's switch covers, and stops when the switch lapses, is disarmed
-   * or the account closes; with several cores, each core calls it for the accounts it has open, so
+   * that core that an armed dead-man's switch covers. Once started (`heartbeatStarted`), a chain is
+   * kept going after a disarm too (stopping it would have the venue cancel every order of the
+   * account some seconds later); it stops when a switch covering the account fires (its orders are
+   * canceled anyway) or the account closes; with several cores, each core calls it for the accounts it has open, so
    * an adapter whose venue rotates ids must recover from a stale one (re-start its chain) rather
    * than fail. A venue without one leaves it out: our explicit cancels on firing are the guarantee
    * everywhere, this only adds the venue's own protection when our cores are gone.
    */
   heartbeat?(options?: VenueCallOptions): Promise<void>;
+  /** Whether this process has started the venue's heartbeat chain for the account (with `heartbeat`). */
+  heartbeatStarted?(): boolean;
 }
 
 /**

@@ -171,6 +171,24 @@ describe('live Polymarket: fills by the user channel, FAILED trades reversed', (
     expect((await call(trader.base, 'DELETE', `/v1/dead_mans_switch?subaccount_id=${aliceSub}`, { key: trader.live })).status).toBe(200);
   });
 
+  it('a disarmed switch keeps the venue’s heartbeat chain going (stopping it would have the venue cancel every order of the account): the order stays resting', async () => {
+    // The venue's chain lapses 8 s after a beat; the core beats every 5 s.
+    fake.heartbeats.setTimeout(8000);
+    const order = (await placeLive(trader, { subaccount_id: aliceSub, market_id: fed, side: 'yes', action: 'buy', type: 'limit', price: '0.21', quantity: '5' })).body;
+    expect(order).toMatchObject({ status: 'open' });
+    const beats = () => fake.requests.filter((r) => r.path === '/v1/heartbeats' && r.apiKey === aliceKey() && r.status === 200).length;
+    const before = beats();
+    expect((await call(trader.base, 'PUT', '/v1/dead_mans_switch', { key: trader.live, body: { subaccount_id: aliceSub, timeout_seconds: 300 } })).status).toBe(200);
+    await eventually('a venue heartbeat of the armed switch', async () => (beats() > before ? true : undefined), 15_000);
+    expect((await call(trader.base, 'DELETE', `/v1/dead_mans_switch?subaccount_id=${aliceSub}`, { key: trader.live })).status).toBe(200);
+    const disarmedAt = beats();
+    // Two beats after the disarm: more than the venue's 8 s without our chain stopping.
+    await eventually('two venue heartbeats after the disarm', async () => (beats() >= disarmedAt + 2 ? true : undefined), 20_000);
+    const atVenue = fake.exchange.allOrders().find((o) => o.id === order.venue_order_id);
+    expect(atVenue?.status).toBe('LIVE');
+    expect((await get(`/v1/orders/${order.id}`)).status).toBe('open');
+  }, 40_000);
+
   it('the wallet key and the API secret and passphrase the channel subscribes with are in no log line (trace level)', async () => {
     const account = fake.exchange.accountsOwnedBy(alice.address)[0]!;
     const secrets = [alice.privateKey, alice.privateKey.slice(2), account.secret, account.passphrase].flatMap(encodings);

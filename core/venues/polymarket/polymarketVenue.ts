@@ -76,6 +76,8 @@ export class PolymarketVenue implements LiveVenue {
   private readonly books: MarketData;
   /** The id the venue's heartbeat chain expects next (`""` starts one); kept per process. */
   private heartbeatId = '';
+  /** Set by the first heartbeat sent: from then on the venue cancels the account's orders if they stop. */
+  private heartbeating = false;
 
   constructor(private readonly options: PolymarketVenueOptions) {
     this.session = options.session;
@@ -236,11 +238,16 @@ export class PolymarketVenue implements LiveVenue {
    * call; a failure throws (the caller logs it: our explicit cancels remain the guarantee).
    */
   async heartbeat(call: VenueCallOptions = {}): Promise<void> {
+    this.heartbeating = true;
     const first = await this.beat(this.heartbeatId, call);
     if (first === 'ok') return;
     if (first.expected === undefined) throw first.error;
     const second = await this.beat(first.expected, call);
     if (second !== 'ok') throw second.error;
+  }
+
+  heartbeatStarted(): boolean {
+    return this.heartbeating;
   }
 
   /** The account's whole fill history cut after `afterVenueFillId` (as the Kalshi adapter): reconciliation uses `fillsSince`. */
