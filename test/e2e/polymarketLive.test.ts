@@ -161,7 +161,11 @@ describe('a live key trades on Polymarket (CLOB V2 fake) through REST', () => {
 
   it('the wallet key is in no answer and no log line', async () => {
     const secrets = [alice.privateKey, alice.privateKey.slice(2)].flatMap(encodings);
-    const answers = JSON.stringify([attachAnswer, (await call(trader.base, 'GET', `/v1/subaccounts/${aliceSub}/credentials`, { key: trader.dashboard, headers: { 'x-environment': 'live' } })).body]);
+    const subaccount = await call(trader.base, 'GET', `/v1/subaccounts/${aliceSub}`, { key: trader.live });
+    expect(subaccount.status).toBe(200);
+    // What the subaccount shows of the credential: the signer address the key derives, never the key.
+    expect(subaccount.body.credentials).toEqual([expect.objectContaining({ exchange: 'polymarket', fingerprint: alice.address })]);
+    const answers = JSON.stringify([attachAnswer, subaccount.body]);
     const logs = logLines.join('');
     expect(logs.length).toBeGreaterThan(1000);
     for (const secret of secrets) {
