@@ -24,7 +24,7 @@ import { createPrismaClient, type Db } from '../../core/db/prismaClient';
 import { PolymarketFake } from '../../fakes/polymarket/server';
 import { INTERNAL_SECRET } from '../support/env';
 import { buildWorkspace } from '../support/factories';
-import { call, type ApiResponse } from '../support/http';
+import { call, ok, type ApiResponse } from '../support/http';
 import { encodings, eventually, newKek } from '../support/kalshiLive';
 import { ownDatabase } from '../support/ownDatabase';
 import { clobMaker } from '../support/polymarketClob';
@@ -51,10 +51,6 @@ async function api(method: string, path: string, options: { key: string; body?: 
   answers.push(response);
   return response;
 }
-const ok = (response: ApiResponse, what: string) => {
-  if (response.status !== 200) throw new Error(`${what}: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body;
-};
 
 /** Every way a wallet key could be written out: hex with and without 0x (searched case-insensitively), its 32 bytes in base64 and base64url, the text's encodings. */
 function keyForms(trader: PolymarketTrader): string[] {

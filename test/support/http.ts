@@ -30,6 +30,12 @@ export async function call<T = any>(
   return { status: response.status, headers: response.headers, body: parsed as T };
 }
 
+/** The body of a 200 answer; anything else fails naming `what`, with the status and the body. */
+export function ok<T = any>(response: ApiResponse<T>, what: string): T {
+  if (response.status !== 200) throw new Error(`${what}: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body;
+}
+
 /** Asserts the error envelope and returns the error. */
 export function envelopeOf(response: ApiResponse): { code: string; message: string; param?: string; request_id: string } {
   const error = response.body?.error;

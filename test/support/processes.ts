@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { closedPort } from './http';
 
 export const ROOT = path.resolve(__dirname, '../..');
 
@@ -109,4 +110,46 @@ export function runProcess(
     child.once('close', (code) => resolve({ code, stdout, stderr }));
     if (options.stdin !== undefined) child.stdin!.end(options.stdin);
   });
+}
+
+/**
+ * Cores (`bin/startCore.ts`, all on `coreEnv`), each behind a gateway process of its own
+ * (`bin/startGateway.ts`, rate limit out of the way). `cores` holds every core process started,
+ * stopped ones included (their logs stay readable); `startCore(port)` starts another one, e.g. a
+ * killed core again on its own port, which its gateway reaches again.
+ */
+export interface CoreCluster {
+  readonly cores: ServiceProcess[];
+  readonly gateways: ServiceProcess[];
+  startCore(port: number): Promise<ServiceProcess>;
+  /** SIGKILLs every process of the cluster. */
+  stop(): Promise<void>;
+}
+
+export async function startCoreCluster(coreEnv: Record<string, string>, count = 2): Promise<CoreCluster> {
+  const cores: ServiceProcess[] = [];
+  const gateways: ServiceProcess[] = [];
+  const startCore = async (port: number) => {
+    const core = await startProcess('bin/startCore.ts', { ...coreEnv, CORE_PORT: String(port) });
+    cores.push(core);
+    return core;
+  };
+  const cluster: CoreCluster = {
+    cores,
+    gateways,
+    startCore,
+    async stop() {
+      for (const running of [...gateways, ...cores]) await running.stop('SIGKILL');
+    },
+  };
+  try {
+    for (let i = 0; i < count; i += 1) {
+      const core = await startCore(await closedPort());
+      gateways.push(await startProcess('bin/startGateway.ts', { INTERNAL_TOKEN: coreEnv.INTERNAL_TOKEN ?? '', LOG_LEVEL: 'info', PORT: '0', CORE_URL: core.url, RATE_LIMIT_DEFAULT: '100000' }));
+    }
+  } catch (error) {
+    await cluster.stop();
+    throw error;
+  }
+  return cluster;
 }
