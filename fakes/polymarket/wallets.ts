@@ -45,8 +45,15 @@ export class FakeWallets {
   private readonly tokens = new Map<string, Map<string, bigint>>();
   private readonly declared = new Map<string, FakeWallet>();
   private readonly keyNonces = new Map<string, string>();
+  /** What a wallet never seeded nor traded holds (0 unless a standalone fake gives every wallet some). */
+  private startingCollateral = 0n;
 
   constructor(private readonly chainId: number) {}
+
+  /** Every wallet not seeded yet starts with this pUSD balance (decimal dollars). */
+  giveEveryWallet(dollars: string): void {
+    this.startingCollateral = BigInt(new Decimal(dollars).times(SCALE).toFixed(0));
+  }
 
   /** Sets a wallet's pUSD balance (decimal dollars). */
   seedCollateral(funderAddress: string, dollars: string): void {
@@ -73,7 +80,7 @@ export class FakeWallets {
     const tokenId = query.get('token_id');
     const funder = account.funderAddress.toLowerCase();
     let balance: bigint;
-    if (assetType === 'COLLATERAL') balance = this.collateral.get(funder) ?? 0n;
+    if (assetType === 'COLLATERAL') balance = this.collateral.get(funder) ?? this.startingCollateral;
     else if (assetType === 'CONDITIONAL' && tokenId !== null && /^[0-9]{1,78}$/.test(tokenId)) balance = this.tokens.get(funder)?.get(tokenId) ?? 0n;
     else return { status: 400, body: { error: 'Invalid asset type' } };
     const contracts = getContractConfig(this.chainId);
@@ -104,7 +111,7 @@ export class FakeWallets {
 
   private addCollateral(funder: string, delta: bigint): void {
     const key = funder.toLowerCase();
-    this.collateral.set(key, (this.collateral.get(key) ?? 0n) + delta);
+    this.collateral.set(key, (this.collateral.get(key) ?? this.startingCollateral) + delta);
   }
 
   private addToken(funder: string, tokenId: string, delta: bigint): void {

@@ -1,0 +1,73 @@
+/**
+ * Runs the Polymarket fakes standalone (docs/polymarket-fake.md): the CLOB V2 fake (REST, the user
+ * WebSocket channel, heartbeats, settlement, its control API under /_fake/) and the Gamma fake
+ * listing the same markets, so that a core pointed at both syncs them into its live catalog and
+ * trades them:
+ *
+ *   npx tsx fakes/polymarket/start.ts
+ *
+ * Environment:
+ *   POLYMARKET_FAKE_HOST         default 127.0.0.1
+ *   POLYMARKET_FAKE_PORT         the CLOB fake, default 8788 (0 picks a free port)
+ *   POLYMARKET_GAMMA_FAKE_PORT   the Gamma fake, default 8789 (0 picks a free port)
+ *   POLYMARKET_FAKE_CHAIN_ID     80002 (Amoy, default) or 137: the chain orders must be signed for
+ *   POLYMARKET_FAKE_COLLATERAL   pUSD every wallet starts with (default 1000; balances are kept,
+ *                                not enforced)
+ *
+ * No account is configured: a wallet key attached to a subaccount creates its API key at the fake
+ * with L1 auth (`POST /auth/api-key`), as on the venue. The fake never sees a private key.
+ */
+import { Chain } from '@polymarket/clob-client-v2';
+import { Decimal } from '../../core/domain/decimals';
+import { gammaMarket, GammaFake } from './gamma';
+import { defaultTokens, type TokenSeed } from './markets';
+import { PolymarketFake } from './server';
+
+const QUESTIONS: Record<string, string> = {
+  [`0x${'5e'.repeat(32)}`]: 'Will the Fed cut rates at its next meeting?',
+  [`0x${'a7'.repeat(32)}`]: 'Will the incumbent win the election?',
+};
+
+/** One Gamma market per condition of the CLOB fake's tokens, with its Yes and No token. */
+function gammaMarketsOf(tokens: readonly TokenSeed[]) {
+  const conditions = [...new Set(tokens.map((token) => token.conditionId))];
+  return conditions.flatMap((conditionId) => {
+    const yes = tokens.find((token) => token.conditionId === conditionId && token.outcome === 'Yes');
+    const no = tokens.find((token) => token.conditionId === conditionId && token.outcome === 'No');
+    if (yes === undefined || no === undefined) return [];
+    return [
+      gammaMarket({
+        conditionId,
+        question: QUESTIONS[conditionId] ?? `Market ${conditionId.slice(0, 10)}`,
+        yesTokenId: yes.tokenId,
+        noTokenId: no.tokenId,
+        tickSize: Number(yes.tickSize),
+        minSize: Number(yes.minOrderSize),
+        negRisk: yes.negRisk,
+      }),
+    ];
+  });
+}
+
+async function main(): Promise<void> {
+  const host = process.env.POLYMARKET_FAKE_HOST ?? '127.0.0.1';
+  const chainId = process.env.POLYMARKET_FAKE_CHAIN_ID === '137' ? Chain.POLYGON : Chain.AMOY;
+  const collateral = new Decimal(process.env.POLYMARKET_FAKE_COLLATERAL ?? '1000').toFixed();
+  const tokens = defaultTokens();
+  const clob = await PolymarketFake.start({ host, port: Number(process.env.POLYMARKET_FAKE_PORT ?? 8788), chainId, tokens, controlApi: true });
+  clob.exchange.wallets.giveEveryWallet(collateral);
+  const gamma = await GammaFake.start({ host, port: Number(process.env.POLYMARKET_GAMMA_FAKE_PORT ?? 8789), markets: gammaMarketsOf(tokens) });
+  process.stdout.write(
+    `Polymarket fake (chain ${chainId}) CLOB ${clob.baseUrl}  user channel ${clob.userChannelUrl}  control ${clob.baseUrl}/_fake/  Gamma ${gamma.baseUrl}\n`,
+  );
+  const stop = (): void => {
+    void Promise.all([clob.close(), gamma.close()]).then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Polymarket fake failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
