@@ -14,7 +14,7 @@ import { checkPreTradeRisk } from '../domain/preTradeRisk';
 import { deadMansSwitchFired } from '../domain/deadMansSwitch';
 import { maxTakerFee, rulesForMarket } from '../domain/marketRules';
 import type { MarketRules } from '../domain/venueRules';
-import { validateOrderInput } from '../domain/venueRules';
+import { polymarketMarketOrderWorstPrice, validateOrderInput } from '../domain/venueRules';
 import { venueName, type VenueColumn } from '../domain/venues';
 import type { VenueCallOptions, VenueNotSent, VenueOrderRequest, VenuePlaceResult, VenueRegistry } from '../venues/venue';
 import { recordExecution } from './executions';
@@ -124,7 +124,11 @@ export async function placeOrder(
       return { order: (await tx.together((c) => findOrder(c, state.existingOrderId!)))!, created: false, market };
     }
     if (state.deadMansSwitchLapsed) throw deadMansSwitchFired(subaccount.id);
-    const worstPrice = price ?? new Decimal(1);
+    // A live Polymarket market order is signed at a worst price, and its signed form is its identity
+    // at the venue (its hash is the order id): that price is fixed now, under the tick as it is now,
+    // and stored on the order, so no later change of the market's tick changes the order we send.
+    const orderPrice = price ?? (market.venue === 'polymarket' && input.type === 'market' ? new Decimal(polymarketMarketOrderWorstPrice(input.action, rules.tickSize)) : null);
+    const worstPrice = orderPrice ?? new Decimal(1);
     checkPreTradeRisk(
       { action: input.action, quantity, worstPrice, maxFee: maxTakerFee(rules, worstPrice, quantity) },
       state.limits,
@@ -142,7 +146,7 @@ export async function placeOrder(
       action: input.action,
       type: input.type,
       timeInForce,
-      price: price?.toFixed() ?? null,
+      price: orderPrice?.toFixed() ?? null,
       quantity: quantity.toFixed(),
       clientOrderId,
       complexOrderId: child?.complexOrderId ?? null,

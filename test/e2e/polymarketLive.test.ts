@@ -113,7 +113,8 @@ describe('a live key trades on Polymarket (CLOB V2 fake) through REST', () => {
     expect(await makerClient.post({ tokenId: PM_FED.noTokenId, side: 'SELL', price: '0.30', size: '5' })).toMatchObject({ kind: 'answered' });
     const no = await placeLive(trader, { subaccount_id: aliceSub, market_id: fed, side: 'no', action: 'buy', type: 'market', quantity: '5', time_in_force: 'fok' });
     expect(no.status).toBe(200);
-    expect(no.body).toMatchObject({ side: 'no', status: 'filled', filled_quantity: '5', average_fill_price: '0.3' });
+    // Its worst price, fixed under the tick when the order was created, is stored on it.
+    expect(no.body).toMatchObject({ side: 'no', type: 'market', price: '0.99', status: 'filled', filled_quantity: '5', average_fill_price: '0.3' });
     expect(aliceOrders().find((o) => o.id === no.body.venue_order_id)).toMatchObject({ token: { tokenId: PM_FED.noTokenId }, orderType: 'FOK', price: '0.99' });
 
     const fills = (await get(`/v1/fills?subaccount_id=${aliceSub}`)).body.data;
@@ -157,6 +158,30 @@ describe('a live key trades on Polymarket (CLOB V2 fake) through REST', () => {
     expect(reconciled).toMatchObject({ venue_order_id: atFake[0]!.id, remaining_quantity: '5' });
     // Found by its hash, never posted again.
     expect(posts().length - before).toBe(1);
+  });
+
+  it('a lost answer, then the market\'s tick changes: the order is still found by its first hash, never sent again, and canceled', async () => {
+    const before = posts().length;
+    fake.injectFault({ fault: { kind: 'accept_then_drop' }, method: 'POST', pathPrefix: '/order' });
+    const placed = await placeLive(trader, { subaccount_id: aliceSub, market_id: fed, side: 'yes', action: 'buy', type: 'limit', price: '0.23', quantity: '5' });
+    expect(placed.body).toMatchObject({ status: 'unknown' });
+    // The Gamma sync moves the market to a 0.1 tick before the reconciler looks (it waits LIVE_PENDING_STALE_MS): 0.23 breaks it.
+    await stack.core.db.market.update({ where: { id: fed }, data: { tickSize: '0.1' } });
+    try {
+      const reconciled = await eventually('the reconciler resolving the lost answer', async () => {
+        const read = (await get(`/v1/orders/${placed.body.id}`)).body;
+        return read.status === 'open' ? read : undefined;
+      });
+      const atFake = aliceOrders().filter((o) => o.price === '0.23');
+      expect(atFake).toHaveLength(1);
+      expect(reconciled).toMatchObject({ venue_order_id: atFake[0]!.id });
+      const canceled = await call(trader.base, 'DELETE', `/v1/orders/${placed.body.id}`, { key: trader.live });
+      expect(canceled.body).toMatchObject({ status: 'canceled' });
+      expect(atFake[0]!.status).toBe('CANCELED');
+      expect(posts().length - before).toBe(1);
+    } finally {
+      await stack.core.db.market.update({ where: { id: fed }, data: { tickSize: '0.01' } });
+    }
   });
 
   it('the wallet key is in no answer and no log line', async () => {

@@ -28,7 +28,11 @@ const ELECTION: PolymarketMarketTerms = { venueMarketId: ELECTION_YES!.condition
 
 /** Our catalog's rows; `traded` are the markets the account has orders in (its positions are read there). */
 class MemoryMarkets implements PolymarketMarkets {
-  constructor(private readonly tradedMarkets: PolymarketMarketTerms[], private readonly others: PolymarketMarketTerms[] = []) {}
+  constructor(private tradedMarkets: PolymarketMarketTerms[], private readonly others: PolymarketMarketTerms[] = []) {}
+  /** The catalog sync changed a market's tick (Gamma's `orderPriceMinTickSize`). */
+  retick(venueMarketId: string, tickSize: string) {
+    this.tradedMarkets = this.tradedMarkets.map((market) => (market.venueMarketId === venueMarketId ? { ...market, tickSize } : market));
+  }
   async byVenueMarketId(id: string) {
     return [...this.tradedMarkets, ...this.others].find((market) => market.venueMarketId === id) ?? null;
   }
@@ -42,6 +46,7 @@ type Trader = PolymarketTrader;
 interface Opened {
   venue: PolymarketVenue;
   ours: MemoryOrders;
+  markets: MemoryMarkets;
 }
 
 let fake: PolymarketFake;
@@ -54,9 +59,10 @@ function open(trader: Trader, options: { timeoutMs?: number; baseUrl?: string; c
   const creds = options.creds === false ? undefined : { key: trader.account.apiKey, secret: trader.account.secret, passphrase: trader.account.passphrase };
   const session = new PolymarketSession({ baseUrl: options.baseUrl ?? fake.baseUrl, signing, timeoutMs: options.timeoutMs ?? 2000, ...(creds ? { creds } : {}) });
   const ours = new MemoryOrders();
-  const venue = new PolymarketVenue({ session, ourOrders: ours, markets: new MemoryMarkets([FED, ELECTION], [BROKEN]) });
+  const markets = new MemoryMarkets([FED, ELECTION], [BROKEN]);
+  const venue = new PolymarketVenue({ session, ourOrders: ours, markets });
   opened.push(venue);
-  return { venue, ours };
+  return { venue, ours, markets };
 }
 
 beforeEach(async () => {
@@ -231,6 +237,25 @@ describe('the Polymarket venue: lost answers and timeouts', () => {
     expect(again).toEqual({ outcome: 'accepted', order: { venueOrderId: order!.id, clientOrderId: req.clientOrderId, status: 'open', filledQuantity: '0', remainingQuantity: '10' }, fills: [] });
     expect(ordersAtFake(alice.account.apiKey)).toHaveLength(1);
     expect(postsBy(alice.account.apiKey).map((r) => r.status)).toEqual(['dropped', 400]);
+  });
+
+  it('the order is its own, not the catalog\'s: after a lost answer and a tick change, the re-send finds it by its first hash, sends nothing, and cancels it', async () => {
+    const at = open(alice);
+    const req = request({ price: '0.42' });
+    fake.injectFault({ fault: { kind: 'accept_then_drop' }, method: 'POST', pathPrefix: '/order' });
+    await expect(place(at, req)).resolves.toMatchObject({ outcome: 'unknown' });
+    const [order] = ordersAtFake(alice.account.apiKey);
+    // The sync moves the market to a 0.1 tick: 0.42 breaks it now, but our order stays the order sent.
+    at.markets.retick(FED.venueMarketId, '0.1');
+    await expect(at.venue.getOrder(req.clientOrderId)).resolves.toMatchObject({ venueOrderId: order!.id, status: 'open' });
+    await expect(place(at, req)).resolves.toEqual({ outcome: 'accepted', order: { venueOrderId: order!.id, clientOrderId: req.clientOrderId, status: 'open', filledQuantity: '0', remainingQuantity: '10' }, fills: [] });
+    expect(postsBy(alice.account.apiKey).map((r) => r.status)).toEqual(['dropped']);
+    at.ours.records.get(req.clientOrderId)!.venueOrderId = null;
+    await expect(at.venue.cancelOrder(req.clientOrderId)).resolves.toMatchObject({ outcome: 'canceled', order: { venueOrderId: order!.id } });
+    expect(ordersAtFake(alice.account.apiKey).map((o) => [o.id, o.status])).toEqual([[order!.id, 'CANCELED']]);
+    // An order of ours the venue never got is refused under the tick as it is now, and not sent.
+    await expect(place(at, request({ price: '0.43' }))).resolves.toMatchObject({ outcome: 'rejected', code: 'invalid_request', venueCode: 'price', message: expect.stringContaining('0.1') });
+    expect(postsBy(alice.account.apiKey)).toHaveLength(1);
   });
 
   it('a post that times out is unknown; once the venue placed it, the re-send reports it with its fills', async () => {

@@ -17,6 +17,7 @@ export {
 } from './kalshiLive';
 export {
   polymarketMarketRules,
+  polymarketMarketOrderWorstPrice,
   POLYMARKET_TICK_SIZES,
   POLYMARKET_UNITS_PER_SHARE,
   type PolymarketMarketOptions,

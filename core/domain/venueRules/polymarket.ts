@@ -4,7 +4,8 @@
  * to 2 decimals), a per-market minimum order size (commonly 5), and a per-market
  * taker fee rate (0 on most markets).
  */
-import { parseDecimalString } from '../decimals';
+import { Decimal, parseDecimalString } from '../decimals';
+import type { OrderAction } from '../orderTerms';
 import { PRICE_TICKS_PER_DOLLAR, ticksToPrice } from '../matching/units';
 import type { MarketRules, PolymarketTickSize } from './types';
 
@@ -70,4 +71,16 @@ export function polymarketMarketRules(options: PolymarketMarketOptions = {}): Ma
     maxSizeUnits: maxSize * POLYMARKET_UNITS_PER_SHARE,
     fees: Object.freeze({ kind: 'polymarket', takerFeeRateBps, exponent }),
   });
+}
+
+/**
+ * The price a Polymarket market order without one is signed at: the far end of the book, 1 − tick
+ * for a buy and the tick for a sell (how the official client signs market orders: a price bound and
+ * an amount). Fixed once, under the market's tick when OUR order is created, and stored on the
+ * order: the signed order (and so its hash, the venue's order id) must never follow a later change
+ * of the market's tick.
+ */
+export function polymarketMarketOrderWorstPrice(action: OrderAction, tickSize: string): string {
+  const tick = new Decimal(tickSize);
+  return (action === 'buy' ? new Decimal(1).minus(tick) : tick).toFixed();
 }

@@ -1,4 +1,5 @@
 import { Decimal } from '../../domain/decimals';
+import { polymarketMarketOrderWorstPrice } from '../../domain/venueRules';
 import type { OrderAction, OutcomeSide, VenueTimeInForce } from '../../domain/orderTerms';
 import type { VenueFill, VenueOrderState } from '../venue';
 import { polymarketSaltFor, type PolymarketExactOrder, type TickSize } from './signing';
@@ -54,25 +55,27 @@ export type PolymarketOrderType = 'GTC' | 'FOK' | 'FAK';
 
 const AMOUNT_SCALE = new Decimal(1_000_000);
 
-export type WireOrder = { ok: true; exact: PolymarketExactOrder; orderType: PolymarketOrderType; tokenId: string } | { ok: false; param: string; message: string };
+export type WireOrder = { ok: true; exact: PolymarketExactOrder; orderType: PolymarketOrderType; tokenId: string; price: string } | { ok: false; param: string; message: string };
 
-const refuse = (param: string, message: string): WireOrder => ({ ok: false, param, message });
+const refuse = (param: string, message: string): { ok: false; param: string; message: string } => ({ ok: false, param, message });
 
 /**
- * The exact order for one of ours. Limit gtc -> GTC; ioc -> FAK; fok -> FOK. A market order is a
- * FOK or FAK at its worst acceptable price (the request's price, else the far end of the book:
- * 1 - tick for a buy, tick for a sell), which is how the client's market orders are signed too
- * (a price bound and an amount; src/order-builder/helpers/getMarketOrderRawAmounts.ts).
+ * The exact order for one of ours, a pure function of OUR order (and the market's token ids and
+ * exchange): what it is signed and hashed as, for a send and for every lookup or cancel by its hash.
+ * It checks nothing that the catalog could change later (the tick: `tickRuleRefusal`), so an order
+ * once sent always hashes the same. Limit gtc -> GTC; ioc -> FAK; fok -> FOK. A market order is a
+ * FOK or FAK at its worst acceptable price (the client's market orders are signed that way too: a
+ * price bound and an amount; src/order-builder/helpers/getMarketOrderRawAmounts.ts): the price our
+ * order service fixed and stored when the order was created (orders.ts `placeOrder`); a record
+ * without one (made before that) is priced under the market's current tick, as it was then.
  */
 export function wireOrderOf(order: PolymarketOrderTerms, market: PolymarketMarketTerms): WireOrder {
-  const tick = new Decimal(market.tickSize);
   const orderType: PolymarketOrderType | null = order.timeInForce === 'fok' ? 'FOK' : order.timeInForce === 'ioc' ? 'FAK' : order.type === 'limit' ? 'GTC' : null;
   if (orderType === null) return refuse('time_in_force', 'A Polymarket market order is fill-or-kill or immediate-or-cancel (FOK or FAK); it cannot rest.');
-  const priceText = order.price ?? (order.type === 'market' ? (order.action === 'buy' ? new Decimal(1).minus(tick) : tick).toFixed() : null);
+  const priceText = order.price ?? (order.type === 'market' ? polymarketMarketOrderWorstPrice(order.action, market.tickSize) : null);
   if (priceText === null) return refuse('price', 'A limit order needs a price.');
   const price = new Decimal(priceText);
-  if (!price.mod(tick).isZero()) return refuse('price', `price must be a multiple of the market's tick size ${market.tickSize}.`);
-  if (price.lt(tick) || price.gt(new Decimal(1).minus(tick))) return refuse('price', `price must be between ${tick.toFixed()} and ${new Decimal(1).minus(tick).toFixed()}.`);
+  if (price.lte(0) || price.gte(1)) return refuse('price', 'price must be between 0 and 1.');
   const size = new Decimal(order.quantity);
   if (size.lte(0) || size.decimalPlaces() > 2) return refuse('quantity', 'quantity must be a positive number of shares with at most 2 decimals.');
   const shares = size.times(AMOUNT_SCALE);
@@ -84,6 +87,7 @@ export function wireOrderOf(order: PolymarketOrderTerms, market: PolymarketMarke
     ok: true,
     orderType,
     tokenId,
+    price: price.toFixed(),
     exact: {
       tokenId,
       side: buy ? 'BUY' : 'SELL',
@@ -95,6 +99,18 @@ export function wireOrderOf(order: PolymarketOrderTerms, market: PolymarketMarke
       negRisk: market.negRisk,
     },
   };
+}
+
+/**
+ * The market's price rule, checked before a send only (never for a lookup): a multiple of the
+ * market's tick from one tick to 1 - tick. Null when the price keeps it.
+ */
+export function tickRuleRefusal(price: string, market: PolymarketMarketTerms): { param: string; message: string } | null {
+  const tick = new Decimal(market.tickSize);
+  const value = new Decimal(price);
+  if (!value.mod(tick).isZero()) return { param: 'price', message: `price must be a multiple of the market's tick size ${market.tickSize}.` };
+  if (value.lt(tick) || value.gt(new Decimal(1).minus(tick))) return { param: 'price', message: `price must be between ${tick.toFixed()} and ${new Decimal(1).minus(tick).toFixed()}.` };
+  return null;
 }
 
 export const isTickSize = (tick: string): tick is TickSize => ['0.1', '0.01', '0.005', '0.0025', '0.001', '0.0001'].includes(tick);

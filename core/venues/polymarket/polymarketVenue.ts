@@ -19,7 +19,7 @@ import type {
 } from '../venue';
 import { describeRefusal, POLYMARKET_429_RETRY_AFTER_MS, readPolymarketRefusal, type PolymarketRefusal } from './errors';
 import { polymarketOrderPayload, PolymarketOrderInputError, type PolymarketOrderVersion } from './signing';
-import { fillsFromTrade, orderIdsOfTrade, stateFromOpenOrder, stateFromOrderEvent, userEventKind, wireOrderOf, type OurOrderRef, type PolymarketFill, type PolymarketMarkets, type PolymarketOrderTerms } from './orderWire';
+import { fillsFromTrade, orderIdsOfTrade, stateFromOpenOrder, stateFromOrderEvent, userEventKind, wireOrderOf, tickRuleRefusal, type OurOrderRef, type PolymarketFill, type PolymarketMarketTerms, type PolymarketMarkets, type PolymarketOrderTerms } from './orderWire';
 import { PolymarketBooks } from './marketData';
 import { answerOf, type PolymarketSession } from './session';
 import { OrderType } from '@polymarket/clob-client-v2';
@@ -65,7 +65,7 @@ const rejected = (code: VenueErrorCode, venueCode: string, message: string): Ven
 const END_CURSOR = 'LTE=';
 const MAX_PAGES = 100;
 
-type Signed = { body: ReturnType<typeof polymarketOrderPayload>; hash: string; size: string };
+type Signed = { body: ReturnType<typeof polymarketOrderPayload>; hash: string; size: string; price: string; market: PolymarketMarketTerms };
 
 export class PolymarketVenue implements LiveVenue {
   readonly name = 'polymarket' as const;
@@ -92,6 +92,8 @@ export class PolymarketVenue implements LiveVenue {
     if (record === null) return rejected('invalid_request', 'not_ours', `No order of ours has client order id '${request.clientOrderId}': its signed form needs our record.`);
     const signed = await this.sign({ ...request, createdAt: record.createdAt }, request.venueMarketId);
     if (!signed.ok) return signed.rejection;
+    const ruleBroken = tickRuleRefusal(signed.value.price, signed.value.market);
+    if (ruleBroken !== null) return this.refusedByTickRule(request, signed.value, ruleBroken, call);
     const outcome = await this.session.request('POST', '/order', { body: signed.value.body, write: true, deadline: call.deadline });
     if (outcome.kind === 'unknown') return { outcome: 'unknown', message: outcome.error.message };
     if (outcome.kind === 'unavailable') return { outcome: 'not_sent', reason: 'unreachable', retryAfterMs: 0, message: outcome.error.message };
@@ -316,7 +318,7 @@ export class PolymarketVenue implements LiveVenue {
       if (error instanceof PolymarketOrderInputError) return { ok: false, rejection: rejected('invalid_request', error.param, error.message) };
       throw error;
     }
-    return { ok: true, value: { body: polymarketOrderPayload(signed, apiKey, OrderType[wire.orderType]), hash: hash.toLowerCase(), size: order.quantity } };
+    return { ok: true, value: { body: polymarketOrderPayload(signed, apiKey, OrderType[wire.orderType]), hash: hash.toLowerCase(), size: order.quantity, price: wire.price, market } };
   }
 
   /** The hash of one of our orders: recorded, or rebuilt from our record (null when its market is gone from our catalog). */
@@ -324,6 +326,19 @@ export class PolymarketVenue implements LiveVenue {
     if (record.venueOrderId !== null) return record.venueOrderId.toLowerCase();
     const signed = await this.sign(record, record.venueMarketId);
     return signed.ok ? signed.value.hash : null;
+  }
+
+  /**
+   * Our order breaks the market's tick rule as the catalog says it now. It may still have been sent
+   * before, under the tick of that time (a first send whose answer was lost, the tick changed since):
+   * it is looked up by its hash first, and reported when the venue holds it; only when the venue
+   * holds nothing of it is it refused (and never sent).
+   */
+  private async refusedByTickRule(request: VenueOrderRequest, signed: Signed, broken: { param: string; message: string }, call: VenueCallOptions): Promise<VenuePlaceResult> {
+    const state = await this.findOrder(request.clientOrderId, call);
+    if (state === 'unavailable') return { outcome: 'unknown', message: `Order '${request.clientOrderId}' breaks the market's tick rule now, and Polymarket could not be asked whether it holds it from an earlier send; it is reconciled later.` };
+    if (state === null) return rejected('invalid_request', broken.param, broken.message);
+    return this.withFills(state, request, signed.hash);
   }
 
   private async refusedPlacement(refusal: PolymarketRefusal, request: VenueOrderRequest, signed: Signed, call: VenueCallOptions): Promise<VenuePlaceResult> {
