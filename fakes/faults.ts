@@ -9,7 +9,8 @@
  *   first and the answer held (the order exists while the client waits), without it
  *   the request waits first and is processed afterwards (a client that gives up early
  *   and retries can race its own first request).
- * - server_error: answers `status` (5xx) without processing the request.
+ * - server_error: answers `status` (5xx, or 425: Polymarket's matching engine restarting,
+ *   docs.polymarket.com "Matching Engine Restarts") without processing the request.
  * - rate_limit: answers the bare 429 without processing (a 429 storm with `times`).
  *
  * WebSocket faults are states: `dropWebSockets()` terminates every open socket;
@@ -36,12 +37,14 @@ interface ActiveRule {
   remaining: number;
 }
 
+const isServerErrorStatus = (status: number) => status === 425 || (status >= 500 && status <= 599);
+
 export class FaultPlan {
   private rules: ActiveRule[] = [];
 
   inject(rule: FaultRule): void {
-    if (rule.fault.kind === 'server_error' && (rule.fault.status < 500 || rule.fault.status > 599)) {
-      throw new RangeError('server_error status must be 5xx');
+    if (rule.fault.kind === 'server_error' && !isServerErrorStatus(rule.fault.status)) {
+      throw new RangeError('server_error status must be 5xx or 425');
     }
     this.rules.push({ rule, remaining: rule.times ?? 1 });
   }
@@ -74,7 +77,7 @@ export function faultFromBody(body: Record<string, unknown>): HttpFault | string
       if (typeof body.ms !== 'number' || body.ms < 0) return 'delay needs ms >= 0';
       return { kind: 'delay', ms: body.ms, placeBeforeDelay: body.place_before_delay === true };
     case 'server_error':
-      if (typeof body.status !== 'number' || body.status < 500 || body.status > 599) return 'server_error needs a 5xx status';
+      if (typeof body.status !== 'number' || !isServerErrorStatus(body.status)) return 'server_error needs a 5xx or 425 status';
       return { kind: 'server_error', status: body.status };
     case 'rate_limit':
       return { kind: 'rate_limit' };

@@ -22,7 +22,7 @@ export const clobErrors = {
   /** Global: L2 headers missing, stale, or not matching the key (the venue does not say which). */
   unauthorized: () => error(401, 'Unauthorized/Invalid api key'),
   tooManyRequests: () => error(429, 'Too Many Requests'),
-  serverError: (status: number) => error(status, 'Internal server error'),
+  serverError: (status: number) => error(status, status === 425 ? 'Too Early' : 'Internal server error'),
   notFound: () => error(404, 'Not Found'),
 
   invalidOrderPayload: () => error(400, 'Invalid order payload'),

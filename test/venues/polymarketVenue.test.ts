@@ -270,7 +270,7 @@ describe('the Polymarket venue: lost answers and timeouts', () => {
     expect(ordersAtFake(alice.account.apiKey)).toHaveLength(1);
   });
 
-  it('a 5xx on a post is unknown (nothing placed: the lookup says so and the re-send places it once); a 429 is not_sent; a closed port is unreachable', async () => {
+  it('a 5xx on a post is unknown (nothing placed: the lookup says so and the re-send places it once); a 429 and a 425 are not_sent; a closed port is unreachable', async () => {
     const at = open(alice);
     const req = request({ price: '0.43' });
     fake.injectFault({ fault: { kind: 'server_error', status: 503 }, method: 'POST', pathPrefix: '/order' });
@@ -281,6 +281,18 @@ describe('the Polymarket venue: lost answers and timeouts', () => {
     fake.injectFault({ fault: { kind: 'rate_limit' }, method: 'POST', pathPrefix: '/order' });
     await expect(place(at, request())).resolves.toMatchObject({ outcome: 'not_sent', reason: 'rate_limited', retryAfterMs: 1000 });
     expect(ordersAtFake(alice.account.apiKey)).toHaveLength(1);
+
+    // 425 Too Early: the matching engine restarting processed nothing; a cancel then is venue_unavailable.
+    fake.injectFault({ fault: { kind: 'server_error', status: 425 }, method: 'POST', pathPrefix: '/order' });
+    const early = request({ price: '0.44' });
+    await expect(place(at, early)).resolves.toMatchObject({ outcome: 'not_sent', reason: 'unreachable', retryAfterMs: 2000 });
+    expect(ordersAtFake(alice.account.apiKey)).toHaveLength(1);
+    fake.injectFault({ fault: { kind: 'server_error', status: 425 }, method: 'DELETE', pathPrefix: '/order' });
+    await expect(at.venue.cancelOrder(req.clientOrderId)).resolves.toMatchObject({ outcome: 'rejected', code: 'venue_unavailable', venueCode: 'engine_restarting' });
+    fake.injectFault({ fault: { kind: 'server_error', status: 425 }, method: 'GET', pathPrefix: '/balance-allowance' });
+    await expect(at.venue.balance()).rejects.toMatchObject({ code: 'venue_unavailable' });
+    await expect(place(at, early)).resolves.toMatchObject({ outcome: 'accepted', order: { status: 'open' } });
+    expect(ordersAtFake(alice.account.apiKey)).toHaveLength(2);
 
     const closed = await PolymarketFake.start();
     const url = closed.baseUrl;

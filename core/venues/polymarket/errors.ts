@@ -70,6 +70,9 @@ export function readPolymarketRefusal(status: number, body: unknown): Polymarket
   const message = polymarketErrorText(status, body);
   const rule = RULES.find((candidate) => candidate.test.test(message));
   if (rule) return { kind: rule.kind, code: rule.code, venueCode: rule.venueCode, message };
+  // 425 Too Early: the matching engine is restarting (about 90 s, docs.polymarket.com "Matching
+  // Engine Restarts"); nothing was processed, try again with backoff.
+  if (status === 425) return { kind: 'refused', code: 'venue_unavailable', venueCode: 'engine_restarting', message };
   if (status === 404) return { kind: 'refused', code: 'order_not_found', venueCode: 'not_found', message };
   return { kind: 'refused', code: 'venue_error', venueCode: `http_${status}`, message };
 }
@@ -81,3 +84,6 @@ export function describeRefusal(refusal: PolymarketRefusal): string {
 
 /** Polymarket sends no Retry-After on its 429s (Cloudflare throttling mostly delays instead): try again after a second. */
 export const POLYMARKET_429_RETRY_AFTER_MS = 1000;
+
+/** A 425 (the matching engine restarting) names no time either: the venue says to start backing off at 1 to 2 s. */
+export const POLYMARKET_425_RETRY_AFTER_MS = 2000;

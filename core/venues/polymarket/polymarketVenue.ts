@@ -17,7 +17,7 @@ import type {
   VenuePosition,
   VenueRejection,
 } from '../venue';
-import { describeRefusal, POLYMARKET_429_RETRY_AFTER_MS, readPolymarketRefusal, type PolymarketRefusal } from './errors';
+import { describeRefusal, POLYMARKET_425_RETRY_AFTER_MS, POLYMARKET_429_RETRY_AFTER_MS, readPolymarketRefusal, type PolymarketRefusal } from './errors';
 import { polymarketOrderPayload, PolymarketOrderInputError, type PolymarketOrderVersion } from './signing';
 import { fillsFromTrade, orderIdsOfTrade, stateFromOpenOrder, stateFromOrderEvent, userEventKind, wireOrderOf, tickRuleRefusal, type OurOrderRef, type PolymarketFill, type PolymarketMarketTerms, type PolymarketMarkets, type PolymarketOrderTerms } from './orderWire';
 import { PolymarketBooks } from './marketData';
@@ -100,6 +100,8 @@ export class PolymarketVenue implements LiveVenue {
     if (outcome.kind === 'refused') {
       // A 429 comes before the venue acts: the order is not there.
       if (outcome.status === 429) return { outcome: 'not_sent', reason: 'rate_limited', retryAfterMs: POLYMARKET_429_RETRY_AFTER_MS, message: outcome.error.message };
+      // A 425 too: the matching engine is restarting and processed nothing (errors.ts).
+      if (outcome.status === 425) return { outcome: 'not_sent', reason: 'unreachable', retryAfterMs: POLYMARKET_425_RETRY_AFTER_MS, message: outcome.error.message };
       return this.refusedPlacement(outcome.refusal, request, signed.value, call);
     }
     const answer = outcome.body as { success?: unknown; errorMsg?: unknown; orderID?: unknown; status?: unknown; tradeIDs?: unknown } | null;

@@ -161,7 +161,7 @@ export class PolymarketSession {
     }
     const answer = parsed.ok ? parsed.value : result.text;
     const refusal = readPolymarketRefusal(result.status, answer);
-    return { kind: 'refused', status: result.status, refusal, body: answer, error: new DomainError(refusal.code === 'order_not_found' ? 'not_found' : 'venue_error', describeRefusal(refusal)) };
+    return { kind: 'refused', status: result.status, refusal, body: answer, error: new DomainError(refusal.code === 'order_not_found' ? 'not_found' : refusal.code === 'venue_unavailable' ? 'venue_unavailable' : 'venue_error', describeRefusal(refusal)) };
   }
 
   async close(): Promise<void> {
