@@ -187,6 +187,17 @@ describe('the Polymarket venue: placing, canceling, reading', () => {
     await expect(at.venue.getOrder(req.clientOrderId)).resolves.toMatchObject({ status: 'canceled', filledQuantity: '0', remainingQuantity: '0' });
   });
 
+  it('a filled order whose trades are not listed yet stays filled as the venue says: only trades seen FAILED are taken off', async () => {
+    const mk = open(maker);
+    const at = open(alice);
+    await expect(place(mk, request({ action: 'sell', price: '0.50', quantity: '5' }))).resolves.toMatchObject({ outcome: 'accepted' });
+    const req = request({ price: '0.50', quantity: '5' });
+    // Our order created "later" than its trade by more than the lookback: the trade listing for it shows nothing (as a lagging listing would).
+    at.ours.records.set(req.clientOrderId, { clientOrderId: req.clientOrderId, venueOrderId: null, venueMarketId: req.venueMarketId, side: req.side, action: req.action, type: req.type, price: req.price!, quantity: req.quantity, timeInForce: req.timeInForce, createdAt: new Date(Date.now() + 300_000) });
+    await expect(place(at, req)).resolves.toMatchObject({ order: { status: 'filled', filledQuantity: '5' } });
+    await expect(at.venue.getOrder(req.clientOrderId)).resolves.toMatchObject({ status: 'filled', filledQuantity: '5', remainingQuantity: '0' });
+  });
+
   it('FOK and FAK: killed is an answer; FAK keeps what it matched; a market order takes the book up to its worst price', async () => {
     const mk = open(maker);
     const at = open(alice);

@@ -136,9 +136,9 @@ export class PolymarketVenue implements LiveVenue {
     if (hash === null) return null;
     const read = await this.readOrder(hash, clientOrderId, call);
     if (read !== null && read !== 'unavailable' && read.status === 'filled') {
-      // MATCHED counts a failed trade's size too: what its standing trades filled says how it ended.
-      const standing = await this.fillsOfHash(hash, record).catch(() => null);
-      return standing === null ? read : withoutFailedMatches(read, standing);
+      // MATCHED counts a failed trade's size too: the trades seen FAILED are taken off it.
+      const seen = await this.fillsAndFailuresOfHash(hash, record).catch(() => null);
+      return seen === null ? read : withoutFailedMatches(read, seen.failed);
     }
     if (read !== null) return read;
     const fills = await this.fillsOfHash(hash, record).catch(() => 'unavailable' as const);
@@ -370,7 +370,8 @@ export class PolymarketVenue implements LiveVenue {
     }
     const found = await this.readOrder(signed.hash, request.clientOrderId, call);
     const record = { clientOrderId: request.clientOrderId, venueMarketId: request.venueMarketId, side: request.side, action: request.action };
-    const fills = await this.fillsOfTrades(tradeIds, new Map([[signed.hash, record]]), call).catch(() => null);
+    const seen = await this.fillsOfTrades(tradeIds, new Map([[signed.hash, record]]), call).catch(() => null);
+    const fills = seen === null ? null : seen.fills;
     if (found === null || found === 'unavailable') {
       // Matched, but its state cannot be read now: what the trades say, else the reconciler's sweep.
       if (fills === null) return { outcome: 'unknown', message: 'Polymarket matched the order, but its fills could not be read now; it is reconciled by its order hash.' };
@@ -379,7 +380,7 @@ export class PolymarketVenue implements LiveVenue {
       const resting = request.timeInForce === 'gtc' && !remaining.isZero();
       return { outcome: 'accepted', order: { venueOrderId: signed.hash, clientOrderId: request.clientOrderId, status: resting ? 'open' : remaining.isZero() ? 'filled' : 'canceled', filledQuantity: filled.toFixed(), remainingQuantity: resting ? remaining.toFixed() : '0' }, fills };
     }
-    return { outcome: 'accepted', order: fills === null ? found : withoutFailedMatches(found, fills), fills: fills ?? [] };
+    return { outcome: 'accepted', order: seen === null ? found : withoutFailedMatches(found, seen.failed), fills: fills ?? [] };
   }
 
   /** An order found after a Duplicated, with its fills (the order's trades since just before its creation). */
@@ -399,19 +400,24 @@ export class PolymarketVenue implements LiveVenue {
   }
 
   /** The trades of an order that matched on arrival (`GET /data/trades?id=`), within the caller's deadline. */
-  private async fillsOfTrades(tradeIds: readonly string[], ours: ReadonlyMap<string, OurOrderRef>, call: VenueCallOptions): Promise<PolymarketFill[]> {
-    const fills: PolymarketFill[] = [];
+  private async fillsOfTrades(tradeIds: readonly string[], ours: ReadonlyMap<string, OurOrderRef>, call: VenueCallOptions): Promise<{ fills: PolymarketFill[]; failed: PolymarketFill[] }> {
+    const all: PolymarketFill[] = [];
     for (const id of tradeIds) {
       const page = answerOf(await this.session.request('GET', '/data/trades', { query: { id }, deadline: call.deadline })) as { data?: unknown };
-      for (const trade of Array.isArray(page?.data) ? page.data : []) fills.push(...fillsFromTrade(trade, ours).filter((fill) => fill.tradeStatus !== 'FAILED'));
+      for (const trade of Array.isArray(page?.data) ? page.data : []) all.push(...fillsFromTrade(trade, ours));
     }
-    return fills;
+    return splitFailed(all);
   }
 
   private async fillsOfHash(hash: string, record: OurOrderRecord): Promise<PolymarketFill[]> {
+    return (await this.fillsAndFailuresOfHash(hash, record)).fills;
+  }
+
+  /** The fills of one order of ours in the account's trades since just before its creation, those of FAILED trades apart. */
+  private async fillsAndFailuresOfHash(hash: string, record: OurOrderRecord): Promise<{ fills: PolymarketFill[]; failed: PolymarketFill[] }> {
     const trades = await this.tradesAfter(Math.floor((record.createdAt.getTime() - this.lookbackMs) / 1000));
     const ours = new Map([[hash, { clientOrderId: record.clientOrderId, venueMarketId: record.venueMarketId, side: record.side, action: record.action }]]);
-    return oldestFirst(trades.flatMap((trade) => fillsFromTrade(trade, ours)).filter((fill) => fill.tradeStatus !== 'FAILED'));
+    return splitFailed(oldestFirst(trades.flatMap((trade) => fillsFromTrade(trade, ours))));
   }
 
   /** Every trade of the account matched after `afterSeconds`, following `next_cursor` to `LTE=`. */
@@ -448,12 +454,15 @@ export class PolymarketVenue implements LiveVenue {
 /**
  * An order the venue reports MATCHED (filled) while some of its trades already FAILED: its matched
  * size still counts them (a failed trade does not put the order back), so it is reported
- * `canceled` with what its standing trades filled, as a reversal would leave it
- * (orderLifecycle.ts `statusAfterReversal`), never `filled` with less than its size.
+ * `canceled` with the venue's matched size less the sizes of the trades SEEN failed, as a reversal
+ * would leave it (orderLifecycle.ts `statusAfterReversal`), never `filled` with less than its size.
+ * Only trades seen FAILED are taken off: a trade merely not listed yet (the listing lags the
+ * engine, or falls outside the lookback) leaves the venue's word as it is.
  */
-function withoutFailedMatches(state: VenueOrderState, standing: readonly VenueFill[]): VenueOrderState {
-  const filled = standing.reduce((sum, fill) => sum.plus(fill.quantity), new Decimal(0));
-  if (state.status !== 'filled' || filled.gte(state.filledQuantity)) return state;
+function withoutFailedMatches(state: VenueOrderState, failed: readonly VenueFill[]): VenueOrderState {
+  const failedSize = failed.reduce((sum, fill) => sum.plus(fill.quantity), new Decimal(0));
+  if (state.status !== 'filled' || failedSize.isZero()) return state;
+  const filled = Decimal.max(new Decimal(state.filledQuantity).minus(failedSize), 0);
   return { ...state, status: 'canceled', filledQuantity: filled.toFixed(), remainingQuantity: '0' };
 }
 
