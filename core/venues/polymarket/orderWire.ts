@@ -173,14 +173,16 @@ export interface OurOrderRef {
  * Fee: `fee_rate_bps` × min(price, 1 - price) × size (docs.polymarket.com "Trading fees"), charged
  * to the taker; makers pay none.
  */
-export function fillsFromTrade(trade: unknown, ours: ReadonlyMap<string, OurOrderRef>): PolymarketFill[] {
+export function fillsFromTrade(trade: unknown, ours: ReadonlyMap<string, OurOrderRef>, onUnreadable: UnreadableTrade = () => undefined): PolymarketFill[] {
   const t = record(trade);
-  if (t === null || typeof t.id !== 'string' || !Array.isArray(t.maker_orders)) return [];
+  const tradeId = typeof t?.id === 'string' ? t.id : null;
+  const unreadable = (why: string): PolymarketFill[] => (onUnreadable(tradeId, why), []);
+  if (t === null || tradeId === null || !Array.isArray(t.maker_orders)) return unreadable('no id or maker orders');
   const status = typeof t.status === 'string' ? (t.status.toUpperCase() as PolymarketTradeStatus) : null;
-  if (status === null || !['MATCHED', 'MINED', 'CONFIRMED', 'RETRYING', 'FAILED'].includes(status)) return [];
-  const seconds = Number(t.match_time);
-  if (!Number.isFinite(seconds)) return [];
-  const executedAt = new Date(seconds * 1000).toISOString();
+  if (status === null || !['MATCHED', 'MINED', 'CONFIRMED', 'RETRYING', 'FAILED'].includes(status)) return unreadable('unknown status');
+  const matchedAt = matchTimeOf(t);
+  if (matchedAt === null) return unreadable('no match time');
+  const executedAt = matchedAt.toISOString();
   const takerAsset = typeof t.asset_id === 'string' ? t.asset_id : null;
   const takerOrderId = typeof t.taker_order_id === 'string' ? t.taker_order_id.toLowerCase() : null;
   const taker = takerOrderId === null ? undefined : ours.get(takerOrderId);
@@ -188,23 +190,51 @@ export function fillsFromTrade(trade: unknown, ours: ReadonlyMap<string, OurOrde
   const fills: PolymarketFill[] = [];
   for (const raw of t.maker_orders) {
     const m = record(raw);
-    if (m === null || typeof m.order_id !== 'string') continue;
-    const price = decimalText(m.price);
-    const quantity = decimalText(m.matched_amount);
-    if (price === null || quantity === null) continue;
+    const price = decimalText(m?.price);
+    const quantity = decimalText(m?.matched_amount);
+    if (m === null || typeof m.order_id !== 'string' || price === null || quantity === null) {
+      onUnreadable(tradeId, 'a maker order without id, price or size');
+      continue;
+    }
     const makerOrderId = m.order_id.toLowerCase();
     const maker = ours.get(makerOrderId);
     if (maker) {
       fills.push({ ...fillBase(maker, makerOrderId, executedAt, status), venueFillId: `${t.id}:M:${makerOrderId}`, price, quantity, fee: '0', isTaker: false });
     }
     if (taker && takerOrderId) {
-      const takerPrice = takerAsset !== null && m.asset_id !== undefined && m.asset_id !== takerAsset ? new Decimal(1).minus(price).toFixed() : price;
+      // The taker's price for this part: the maker's on the same token, 1 - it on the complementary
+      // one. Which token the maker order was on must be said, never assumed.
+      if (takerAsset === null || typeof m.asset_id !== 'string') {
+        onUnreadable(tradeId, 'a maker order or the trade without asset_id: the taker fill cannot be priced');
+        continue;
+      }
+      const takerPrice = m.asset_id !== takerAsset ? new Decimal(1).minus(price).toFixed() : price;
       const p = new Decimal(takerPrice);
       const fee = feeBps.div(10_000).times(Decimal.min(p, new Decimal(1).minus(p))).times(quantity).toFixed();
       fills.push({ ...fillBase(taker, takerOrderId, executedAt, status), venueFillId: `${t.id}:T:${makerOrderId}`, price: takerPrice, quantity, fee, isTaker: true });
     }
   }
   return fills;
+}
+
+/** Told of a trade (by its id only, null when it has none) or a part of it that could not be read, and why. */
+export type UnreadableTrade = (tradeId: string | null, why: string) => void;
+
+/**
+ * When a trade matched: `match_time` (src/types/clob.ts `Trade`) or `matchtime` (the user channel's
+ * spelling, docs.polymarket.com "User Channel"), as unix seconds (a number or a numeric string) or
+ * an ISO 8601 time.
+ */
+function matchTimeOf(t: Record<string, unknown>): Date | null {
+  const raw = t.match_time ?? t.matchtime;
+  const numeric = typeof raw === 'number' ? String(raw) : typeof raw === 'string' && /^[0-9]+(\.[0-9]+)?$/.test(raw.trim()) ? raw.trim() : null;
+  if (numeric !== null) {
+    const at = new Date(new Decimal(numeric).times(1000).floor().toNumber());
+    return Number.isNaN(at.getTime()) ? null : at;
+  }
+  if (typeof raw !== 'string' || !/^\d{4}-\d{2}-\d{2}T/.test(raw.trim())) return null;
+  const at = new Date(raw.trim());
+  return Number.isNaN(at.getTime()) ? null : at;
 }
 
 function fillBase(order: OurOrderRef, venueOrderId: string, executedAt: string, tradeStatus: PolymarketTradeStatus) {

@@ -90,10 +90,11 @@ export function polymarketAccounts(db: Db, options: PolymarketAccountsOptions): 
       throw error;
     }
     const streams: PolymarketUserStream[] = [];
-    const venue = new PolymarketVenue({ session, ourOrders: ourOrdersOf(db, subaccountId, 'polymarket'), markets: polymarketMarketsOf(db, subaccountId), alsoClose: streams });
+    const log = options.logger.child({ subaccountId, venue: 'polymarket' });
+    const onUnreadableTrade = (tradeId: string | null, why: string) => log.warn({ tradeId }, `a Polymarket trade was left out: ${why}`);
+    const venue = new PolymarketVenue({ session, ourOrders: ourOrdersOf(db, subaccountId, 'polymarket'), markets: polymarketMarketsOf(db, subaccountId), alsoClose: streams, onUnreadableTrade });
     if (options.stream?.enabled === false) return venue;
 
-    const log = options.logger.child({ subaccountId, venue: 'polymarket' });
     const failed = (what: string) => (error: unknown) => log.error({ err: error }, `${what}; the fill sweep reconciles`);
     const record = async ({ fills, failed: failures }: { fills: VenueFill[]; failed: VenueFill[] }) => {
       await options.sinks.recordFills(fills);

@@ -19,7 +19,7 @@ import type {
 } from '../venue';
 import { describeRefusal, POLYMARKET_425_RETRY_AFTER_MS, POLYMARKET_429_RETRY_AFTER_MS, readPolymarketRefusal, type PolymarketRefusal } from './errors';
 import { polymarketOrderPayload, PolymarketOrderInputError, type PolymarketOrderVersion } from './signing';
-import { fillsFromTrade, orderIdsOfTrade, stateFromOpenOrder, stateFromOrderEvent, userEventKind, wireOrderOf, tickRuleRefusal, type OurOrderRef, type PolymarketFill, type PolymarketMarketTerms, type PolymarketMarkets, type PolymarketOrderTerms } from './orderWire';
+import { fillsFromTrade, orderIdsOfTrade, stateFromOpenOrder, stateFromOrderEvent, userEventKind, wireOrderOf, tickRuleRefusal, type OurOrderRef, type UnreadableTrade, type PolymarketFill, type PolymarketMarketTerms, type PolymarketMarkets, type PolymarketOrderTerms } from './orderWire';
 import { PolymarketBooks } from './marketData';
 import { answerOf, type PolymarketSession } from './session';
 import { OrderType } from '@polymarket/clob-client-v2';
@@ -54,6 +54,8 @@ export interface PolymarketVenueOptions {
   readonly orderVersion?: PolymarketOrderVersion;
   /** How far before our order's creation trades are read for it; 60 s by default. */
   readonly lookbackMs?: number;
+  /** Told of each trade (by id only) or part of one that could not be read: it is left out, never guessed. */
+  readonly onUnreadableTrade?: UnreadableTrade;
   /** Closed with the account (its user channel). */
   readonly alsoClose?: readonly { close(): Promise<void> }[];
 }
@@ -404,7 +406,7 @@ export class PolymarketVenue implements LiveVenue {
     const all: PolymarketFill[] = [];
     for (const id of tradeIds) {
       const page = answerOf(await this.session.request('GET', '/data/trades', { query: { id }, deadline: call.deadline })) as { data?: unknown };
-      for (const trade of Array.isArray(page?.data) ? page.data : []) all.push(...fillsFromTrade(trade, ours));
+      for (const trade of Array.isArray(page?.data) ? page.data : []) all.push(...fillsFromTrade(trade, ours, this.options.onUnreadableTrade));
     }
     return splitFailed(all);
   }
@@ -417,7 +419,7 @@ export class PolymarketVenue implements LiveVenue {
   private async fillsAndFailuresOfHash(hash: string, record: OurOrderRecord): Promise<{ fills: PolymarketFill[]; failed: PolymarketFill[] }> {
     const trades = await this.tradesAfter(Math.floor((record.createdAt.getTime() - this.lookbackMs) / 1000));
     const ours = new Map([[hash, { clientOrderId: record.clientOrderId, venueMarketId: record.venueMarketId, side: record.side, action: record.action }]]);
-    return splitFailed(oldestFirst(trades.flatMap((trade) => fillsFromTrade(trade, ours))));
+    return splitFailed(oldestFirst(trades.flatMap((trade) => fillsFromTrade(trade, ours, this.options.onUnreadableTrade))));
   }
 
   /** Every trade of the account matched after `afterSeconds`, following `next_cursor` to `LTE=`. */
@@ -440,7 +442,7 @@ export class PolymarketVenue implements LiveVenue {
     if (ids.length === 0) return [];
     const records = await this.ourOrders.byVenueOrderIds(ids);
     const ours = new Map(records.filter((r) => r.venueOrderId !== null).map((r) => [r.venueOrderId!.toLowerCase(), r]));
-    return oldestFirst(trades.flatMap((trade) => fillsFromTrade(trade, ours)));
+    return oldestFirst(trades.flatMap((trade) => fillsFromTrade(trade, ours, this.options.onUnreadableTrade)));
   }
 
   private async tokenBalance(assetType: 'COLLATERAL' | 'CONDITIONAL', tokenId?: string): Promise<string> {

@@ -1,0 +1,54 @@
+/**
+ * Reading a Polymarket CLOB V2 `Trade` into our fills (core/venues/polymarket/orderWire.ts
+ * `fillsFromTrade`, a pure function): the match time as the REST listing (`match_time`, unix
+ * seconds as a string: src/types/clob.ts in github.com/Polymarket/clob-client-v2 at f3e1a05) and
+ * the user channel (`matchtime`) write it, numeric or ISO; a maker order that does not say its token
+ * never prices the taker's fill by a guess; what cannot be read is told by trade id only.
+ */
+import { fillsFromTrade, type OurOrderRef } from '../../core/venues/polymarket/orderWire';
+
+const TAKER = `0x${'aa'.repeat(32)}`;
+const MAKER = `0x${'bb'.repeat(32)}`;
+const YES = '1'.repeat(70);
+const NO = '2'.repeat(70);
+const ours = new Map<string, OurOrderRef>([[TAKER, { clientOrderId: 'order_taker', venueMarketId: '0xc0', side: 'yes', action: 'buy' }]]);
+
+function trade(overrides: Record<string, unknown> = {}, maker: Record<string, unknown> = {}) {
+  return {
+    id: 'trade-1', taker_order_id: TAKER, asset_id: YES, status: 'MATCHED', fee_rate_bps: '0', match_time: '1764000000',
+    maker_orders: [{ order_id: MAKER, matched_amount: '5', price: '0.3', asset_id: NO, ...maker }],
+    ...overrides,
+  };
+}
+
+function read(raw: unknown) {
+  const told: [string | null, string][] = [];
+  const fills = fillsFromTrade(raw, ours, (id, why) => told.push([id, why]));
+  return { fills, told };
+}
+
+describe('Polymarket trades read into fills', () => {
+  it('match_time and matchtime, in unix seconds (string or number) or ISO, all read as the same instant', () => {
+    const at = new Date(1_764_000_000_000).toISOString();
+    for (const time of [{ match_time: '1764000000' }, { match_time: 1764000000 }, { match_time: undefined, matchtime: '1764000000' }, { match_time: undefined, matchtime: at }]) {
+      const { fills, told } = read(trade(time));
+      expect(told).toEqual([]);
+      expect(fills).toEqual([expect.objectContaining({ venueFillId: `trade-1:T:${MAKER}`, executedAt: at, price: '0.7', quantity: '5', isTaker: true })]);
+    }
+  });
+
+  it('a maker order without asset_id is not priced as the same token: the taker part is left out and told by trade id', () => {
+    const { fills, told } = read(trade({}, { asset_id: undefined }));
+    expect(fills).toEqual([]);
+    expect(told).toEqual([['trade-1', expect.stringContaining('asset_id')]]);
+    // Our own maker order on it still reads at its own price.
+    const asMaker = fillsFromTrade(trade({ taker_order_id: `0x${'cc'.repeat(32)}` }, { asset_id: undefined, order_id: TAKER }), ours);
+    expect(asMaker).toEqual([expect.objectContaining({ price: '0.3', isTaker: false })]);
+  });
+
+  it('a trade without a readable time or status is left out and told by its id only', () => {
+    expect(read(trade({ match_time: 'yesterday' })).told).toEqual([['trade-1', 'no match time']]);
+    expect(read(trade({ status: 'SETTLING' })).told).toEqual([['trade-1', 'unknown status']]);
+    expect(read({ maker_orders: [] }).told).toEqual([[null, 'no id or maker orders']]);
+  });
+});
