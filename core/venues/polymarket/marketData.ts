@@ -8,8 +8,8 @@ import { answerOf, type PolymarketSession } from './session';
  * Polymarket's public books (CLOB V2 `GET /book?token_id=`, no auth; the client's
  * `OrderBookSummary`, src/types/clob.ts, github.com/Polymarket/clob-client-v2 at f3e1a05) for our
  * markets, in YES terms: the book of the market's YES token (its NO token's book is the mirror the
- * operator keeps by minting and merging). The venue serves each side best price LAST; we answer
- * best first. Used for an account's books and, through a public session, for planning and marks.
+ * operator keeps by minting and merging). The venue serves each side best price last; we sort
+ * each side by price (bids highest first, asks lowest first) rather than trust that order. Used for an account's books and, through a public session, for planning and marks.
  */
 export class PolymarketBooks implements MarketData {
   constructor(
@@ -26,8 +26,8 @@ export class PolymarketBooks implements MarketData {
     // 429: Cloudflare's throttle turned the read away; planning and marks may try again shortly.
     if (outcome.kind === 'refused' && outcome.status === 429) throw new DomainError('venue_unavailable', 'Polymarket is throttling order book reads (429); try again shortly.');
     const body = answerOf(outcome) as { bids?: unknown; asks?: unknown } | null;
-    const bids = levels(body?.bids, depth);
-    const asks = levels(body?.asks, depth);
+    const bids = levels(body?.bids, 'desc', depth);
+    const asks = levels(body?.asks, 'asc', depth);
     return { venueMarketId, bids, asks, mid: bids[0] && asks[0] ? new Decimal(bids[0].price).plus(asks[0].price).div(2).toFixed() : null };
   }
 
@@ -38,11 +38,11 @@ export class PolymarketBooks implements MarketData {
 
 const DECIMAL = /^[0-9]+(\.[0-9]+)?$/;
 
-function levels(raw: unknown, depth: number | undefined) {
+function levels(raw: unknown, order: 'asc' | 'desc', depth: number | undefined) {
   return (Array.isArray(raw) ? raw : [])
     .map((level) => level as { price?: unknown; size?: unknown })
     .filter((level): level is { price: string; size: string } => typeof level.price === 'string' && DECIMAL.test(level.price) && typeof level.size === 'string' && DECIMAL.test(level.size))
     .map((level) => ({ price: new Decimal(level.price).toFixed(), quantity: new Decimal(level.size).toFixed() }))
-    .reverse()
+    .sort((a, b) => (order === 'asc' ? 1 : -1) * new Decimal(a.price).comparedTo(b.price))
     .slice(0, depth);
 }

@@ -15,9 +15,10 @@ import type { PolymarketSigning } from './signing';
  * without telling a refusal from a lost answer. Here every call ends in one explicit outcome, as the
  * Kalshi session's (core/venues/kalshi/session.ts):
  * - `answered`: a 2xx with its parsed JSON body (an empty body is `null`);
- * - `refused`: a 4xx: the venue did not act; its string is read (errors.ts);
+ * - `refused`: a 4xx from the venue: it did not act; its string is read (errors.ts);
  * - `unknown`: a WRITE whose answer was lost (timeout, connection lost after sending, a 5xx, an
- *   unreadable 2xx): the venue may have acted. Never re-sent here;
+ *   unreadable 2xx, a 408 or 499 or an HTML 4xx page from something in between): the venue may
+ *   have acted. Never re-sent here;
  * - `unavailable`: nothing can have changed (a read whose answer was lost; a call not sent:
  *   no connection, no time left before the caller's deadline, no API credentials).
  *
@@ -155,6 +156,7 @@ export class PolymarketSession {
     if (result.sent === 'lost') return lost(write, result.reason);
     if (result.status >= 500) return lost(write, 'server_error', result.status);
     const parsed = parseJson(result.text);
+    if (notTheVenuesWord(result.status, result.text)) return lost(write, 'server_error', result.status);
     if (result.status >= 200 && result.status < 300) {
       if (parsed.ok) return { kind: 'answered', status: result.status, body: parsed.value as T };
       return lost(write, 'unreadable_answer');
@@ -180,6 +182,18 @@ function lost(write: boolean, reason: PolymarketLostReason, status?: number): Po
   const what = reason === 'server_error' ? `Polymarket answered ${status}` : reason === 'timeout' ? 'Polymarket did not answer in time' : reason === 'unreadable_answer' ? 'Polymarket answered something unreadable' : 'the connection to Polymarket was lost';
   if (write) return { kind: 'unknown', reason, error: new DomainError('venue_unavailable', `${what}; whether the venue acted is unknown until it is reconciled.`) };
   return { kind: 'unavailable', reason, error: new DomainError('venue_unavailable', `${what}.`) };
+}
+
+/**
+ * A 4xx that does not say the venue did not act: 408 (a request timeout) and 499 (the client's
+ * connection closed, nginx's code) come from whatever stood between us and the matching engine,
+ * which may have received the request; so does an HTML page (a proxy's or a CDN's error page, the
+ * venue answering JSON). On a write that is `unknown`, never a refusal. A 429 or 425 stays what
+ * it is, whatever its body (Cloudflare's 429 is an HTML page): nothing was processed.
+ */
+function notTheVenuesWord(status: number, text: string): boolean {
+  if (status < 400 || status >= 500 || status === 429 || status === 425) return false;
+  return status === 408 || status === 499 || /^\s*</.test(text);
 }
 
 function stringHeaders(headers: Record<string, string | number | boolean>): Record<string, string> {
