@@ -3,7 +3,8 @@
  * `fillsFromTrade`, a pure function): the match time as the REST listing (`match_time`, unix
  * seconds as a string: src/types/clob.ts in github.com/Polymarket/clob-client-v2 at f3e1a05) and
  * the user channel (`matchtime`) write it, numeric or ISO; a maker order that does not say its token
- * never prices the taker's fill by a guess; what cannot be read is told by trade id only.
+ * never prices the taker's fill by a guess; the taker's fee follows V2's curve (the official
+ * client's src/fees/index.ts); what cannot be read is told by trade id only.
  */
 import { fillsFromTrade, type OurOrderRef } from '../../core/venues/polymarket/orderWire';
 
@@ -44,6 +45,15 @@ describe('Polymarket trades read into fills', () => {
     // Our own maker order on it still reads at its own price.
     const asMaker = fillsFromTrade(trade({ taker_order_id: `0x${'cc'.repeat(32)}` }, { asset_id: undefined, order_id: TAKER }), ours);
     expect(asMaker).toEqual([expect.objectContaining({ price: '0.3', isTaker: false })]);
+  });
+
+  it("the taker's fee is V2's size × rate × p × (1 − p), floored to 0.00001", () => {
+    // 10 shares at 0.65 on a 700 bps (crypto) market: 10 × 0.07 × 0.65 × 0.35 = 0.15925 (V1's min(p, 1 − p) would say 0.245).
+    const { fills } = read(trade({ fee_rate_bps: '700' }, { asset_id: YES, price: '0.65', matched_amount: '10' }));
+    expect(fills).toEqual([expect.objectContaining({ price: '0.65', quantity: '10', fee: '0.15925', isTaker: true })]);
+    const { fills: odd } = read(trade({ fee_rate_bps: '700' }, { asset_id: YES, price: '0.333', matched_amount: '3' }));
+    // 3 × 0.07 × 0.333 × 0.667 = 0.046644... -> 0.04664
+    expect(odd).toEqual([expect.objectContaining({ fee: '0.04664' })]);
   });
 
   it('a trade without a readable time or status is left out and told by its id only', () => {

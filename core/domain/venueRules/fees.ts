@@ -38,10 +38,20 @@ export function computeFeeForSchedule(fees: FeeSchedule, unitsPerWhole: number, 
     return rate.times(contracts).times(variance).toDecimalPlaces(decimals, Decimal.ROUND_UP).toFixed(decimals);
   }
   if (liquidity === 'maker') return new Decimal(0).toFixed(POLYMARKET_FEE_DECIMALS);
-  const rate = new Decimal(fees.takerFeeRateBps).div(10_000);
-  return contracts
-    .times(rate)
-    .times(variance.pow(fees.exponent))
+  return polymarketTakerFee(contracts, price, fees.takerFeeRateBps, fees.exponent);
+}
+
+/**
+ * Polymarket CLOB V2's taker fee: size × feeRate × (p × (1 − p))^exponent, rounded down to
+ * 0.00001 (the official client, @polymarket/clob-client-v2 1.1.0 src/fees/index.ts
+ * `adjustBuyAmountForFees`: `(amount / price) × feeRate × (price × (1 − price)) ** feeExponent`,
+ * amount / price being the shares; docs.polymarket.com "Trading fees"). `rateBps`: the rate in basis points.
+ */
+export function polymarketTakerFee(size: Decimal.Value, price: Decimal.Value, rateBps: Decimal.Value, exponent: number): string {
+  const p = new Decimal(price);
+  return new Decimal(size)
+    .times(new Decimal(rateBps).div(10_000))
+    .times(p.times(new Decimal(1).minus(p)).pow(exponent))
     .toDecimalPlaces(POLYMARKET_FEE_DECIMALS, Decimal.ROUND_DOWN)
     .toFixed(POLYMARKET_FEE_DECIMALS);
 }

@@ -23,7 +23,7 @@ export {
   type PolymarketMarketOptions,
 } from './polymarket';
 export { validatePrice, validateQuantity, validateOrderInput } from './validation';
-export { computeFee, computeFeeForSchedule } from './fees';
+export { computeFee, computeFeeForSchedule, polymarketTakerFee } from './fees';
 export { toVenuePrice } from './venuePrice';
 export type * from './types';
 

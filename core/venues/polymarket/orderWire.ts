@@ -1,5 +1,5 @@
 import { Decimal } from '../../domain/decimals';
-import { polymarketMarketOrderWorstPrice } from '../../domain/venueRules';
+import { polymarketMarketOrderWorstPrice, polymarketTakerFee } from '../../domain/venueRules';
 import type { OrderAction, OutcomeSide, VenueTimeInForce } from '../../domain/orderTerms';
 import type { VenueFill, VenueOrderState } from '../venue';
 import { polymarketSaltFor, type PolymarketExactOrder, type TickSize } from './signing';
@@ -170,8 +170,9 @@ export interface OurOrderRef {
  * A trade that ends FAILED did not settle: its fills keep `tradeStatus: 'FAILED'`, and the adapter
  * hands them on apart, to be reversed (docs/polymarket.md "A FAILED trade reverses its fill").
  *
- * Fee: `fee_rate_bps` × min(price, 1 - price) × size (docs.polymarket.com "Trading fees"), charged
- * to the taker; makers pay none.
+ * Fee (V2): size × rate × (price × (1 - price))^exponent, rate = the trade's `fee_rate_bps`,
+ * charged to the taker; makers pay none (domain venueRules `polymarketTakerFee`, from the official
+ * client's src/fees/index.ts `adjustBuyAmountForFees`).
  */
 export function fillsFromTrade(trade: unknown, ours: ReadonlyMap<string, OurOrderRef>, onUnreadable: UnreadableTrade = () => undefined): PolymarketFill[] {
   const t = record(trade);
@@ -209,13 +210,19 @@ export function fillsFromTrade(trade: unknown, ours: ReadonlyMap<string, OurOrde
         continue;
       }
       const takerPrice = m.asset_id !== takerAsset ? new Decimal(1).minus(price).toFixed() : price;
-      const p = new Decimal(takerPrice);
-      const fee = feeBps.div(10_000).times(Decimal.min(p, new Decimal(1).minus(p))).times(quantity).toFixed();
+      const fee = new Decimal(polymarketTakerFee(quantity, takerPrice, feeBps, POLYMARKET_FEE_EXPONENT)).toFixed();
       fills.push({ ...fillBase(taker, takerOrderId, executedAt, status), venueFillId: `${t.id}:T:${makerOrderId}`, price: takerPrice, quantity, fee, isTaker: true });
     }
   }
   return fills;
 }
+
+/**
+ * The exponent of the fee curve. The client reads it per market (`getClobMarketInfo`: `fd.e`,
+ * beside the rate `fd.r`); a trade carries only the rate, and our catalog does not store the
+ * exponent yet: 1, the published schedule's curve (size × rate × p × (1 - p)).
+ */
+const POLYMARKET_FEE_EXPONENT = 1;
 
 /** Told of a trade (by its id only, null when it has none) or a part of it that could not be read, and why. */
 export type UnreadableTrade = (tradeId: string | null, why: string) => void;
