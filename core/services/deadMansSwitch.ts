@@ -29,9 +29,26 @@ export const deadMansSwitchLapsed = (subaccount: { id: string; workspaceId: stri
          WHERE workspace_id = ${subaccount.workspaceId} AND environment = ${subaccount.environment}::"Environment" AND scope_key IN ('*', ${subaccount.id})
            AND (state = 'fired' OR (state = 'armed' AND expires_at <= now())))`;
 
-/** Refuses a new order (a complex one) of the subaccount while a switch covering it has lapsed; simple orders check it in their pre-trade statement. */
+/**
+ * Refuses a new order (a complex one) of the subaccount while a switch covering it has lapsed, early
+ * (before its preview, which reads venue books); simple orders check it in their pre-trade statement.
+ * Not the guarantee: see refuseWhileLapsedLocked.
+ */
 export async function refuseWhileLapsed(db: Db, scope: Scope, subaccountId: string): Promise<void> {
   const [row] = await queryPlain<{ lapsed: boolean }>(sqlPoolOf(db), Prisma.sql`SELECT ${deadMansSwitchLapsed({ id: subaccountId, ...scope })} AS lapsed`);
+  if (row?.lapsed) throw deadMansSwitchFired(subaccountId);
+}
+
+/**
+ * The check of a complex order's placement, in the transaction that inserts its parent, just before
+ * the insert: the subaccount's row locked FOR UPDATE (as simple placement does, to its COMMIT), then
+ * the lapse read by a statement of its own, after the lock. The sweeper's listing locks the row FOR
+ * SHARE: it waits for this transaction and lists the parent, or this check sees the switch lapsed.
+ */
+export async function refuseWhileLapsedLocked(tx: Prisma.TransactionClient, scope: Scope, subaccountId: string): Promise<void> {
+  await tx.$queryRaw(Prisma.sql`
+    SELECT id FROM subaccounts WHERE id = ${subaccountId} AND workspace_id = ${scope.workspaceId} AND environment = ${scope.environment}::"Environment" FOR UPDATE`);
+  const [row] = await tx.$queryRaw<{ lapsed: boolean }[]>(Prisma.sql`SELECT ${deadMansSwitchLapsed({ id: subaccountId, ...scope })} AS lapsed`);
   if (row?.lapsed) throw deadMansSwitchFired(subaccountId);
 }
 

@@ -243,6 +243,40 @@ describe('firing on the simulated venues', () => {
   }, 30_000);
 });
 
+it('refuses a complex order whose switch lapses during its preview: checked again under the subaccount lock, nothing written', async () => {
+  const trader = await newTrader(db, stack.gateways[0]!, 'DMS complex at the firing');
+  const sub = await createSubaccount(trader, 'bot');
+  const armed = (await arm(trader, { subaccount_id: sub, timeout_seconds: 3600 })).body;
+  // Another transaction holds the subaccount's row (as a simple placement of it would): the complex
+  // placement passes its early check and its preview, then waits for the row before writing its parent.
+  const holder = await sqlPoolOf(db).connect();
+  try {
+    await holder.query('BEGIN');
+    await holder.query('SELECT id FROM subaccounts WHERE id = $1 FOR UPDATE', [sub]);
+    const placing = call(trader.base, 'POST', '/v1/complex_orders', {
+      key: trader.secret,
+      body: { subaccount_id: sub, market_id: market.id, side: 'yes', action: 'buy', quantity: '5', strategy: 'sweep' },
+    });
+    const waitingForRow = () =>
+      db.$queryRaw<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%FROM subaccounts%FOR UPDATE%' AND pid <> pg_backend_pid()`.then(([row]) => row!.n > 0);
+    // Without the check under the lock, the parent is written at once and the request answers first.
+    const first = await Promise.race([placing.then(() => 'answered'), waitFor(waitingForRow, Boolean, 10_000).then(() => 'waiting')]);
+    expect(first).toBe('waiting');
+    // The switch lapses meanwhile (its expiry passed: the sweeper fires it).
+    await db.deadMansSwitch.update({ where: { id: armed.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await holder.query('COMMIT');
+    expectError(await placing, 409, 'dead_mans_switch_fired');
+  } finally {
+    holder.release();
+  }
+  expect(await db.complexOrder.count({ where: { subaccountId: sub } })).toBe(0);
+  expect(await db.order.count({ where: { subaccountId: sub } })).toBe(0);
+  await waitFor(() => stored(armed.id), (s) => s.cancelCompletedAt !== null, 10_000);
+  await disarm(trader, sub);
+});
+
 it('finishes the cancellation a core killed mid-firing left behind, once its lease runs out, without firing again', async () => {
   const trader = await newTrader(db, stack.gateways[0]!, 'DMS resumed');
   const sub = await createSubaccount(trader, 'bot');
