@@ -8,6 +8,7 @@
  * second connection) on PostgreSQL.
  */
 import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { Client } from 'pg';
 import type { Config } from '../../core/config';
 import type { Db } from '../../core/db/prismaClient';
@@ -15,7 +16,8 @@ import { newId } from '../../core/domain/ids';
 import { replayFills } from '../../core/domain/positionAccounting';
 import { complexOrderExecutions } from '../../core/services/complexOrderExecutions';
 import { reverseFill } from '../../core/services/fillReversals';
-import { recordNewFills } from '../../core/services/liveReconciler';
+import { recordFillsAndFailures, recordNewFills } from '../../core/services/liveReconciler';
+import { createLogger } from '../../core/support/logger';
 import type { VenueFill } from '../../core/venues/venue';
 import { BACKENDS } from '../support/backends';
 import { buildWorkspace } from '../support/factories';
@@ -29,6 +31,15 @@ let db: Db;
 let live: Trader;
 let test: Trader;
 let liveMarket: { id: string; venueMarketId: string };
+
+/** What the recording of fills logs, as written (JSON lines). */
+const logged: { msg: string; orderId?: string; err?: { message?: string } }[] = [];
+const logger = createLogger('info', 'fill reversal test', new Writable({
+  write: (chunk: Buffer, _encoding, done) => {
+    for (const line of chunk.toString().split('\n')) if (line.trim() !== '') logged.push(JSON.parse(line));
+    done();
+  },
+}));
 
 const FAILED = { reason: 'trade FAILED', reportedAt: new Date('2026-11-25T01:00:00Z') };
 const EXECUTED_AT = '2026-11-24T15:00:00.000Z';
@@ -82,7 +93,7 @@ function trade(orderId: string, venueMarketId: string, action: 'buy' | 'sell', p
 async function filledOrder(trader: Trader, subaccountId: string, action: 'buy' | 'sell', price: string, quantity: string, fee: string, venue: Venue = 'polymarket', market = liveMarket) {
   const orderId = await restingOrder(trader, subaccountId, market, venue, action, price, quantity);
   const fill = trade(orderId, market.venueMarketId, action, price, quantity, fee);
-  expect(await recordNewFills(db, venue, [fill])).toBe(1);
+  expect(await recordNewFills(db, venue, [fill], logger)).toBe(1);
   return { orderId, fill };
 }
 
@@ -225,7 +236,7 @@ describe.each(BACKENDS)('on %s', (_backend, configOf) => {
       expect(await ledgerOf(sa)).toEqual(once);
       expect(once.receipts).toBe(3);
       // And the fill reported again by the venue (the sweep) is not recorded a second time.
-      expect(await recordNewFills(db, 'polymarket', [fill])).toBe(0);
+      expect(await recordNewFills(db, 'polymarket', [fill], logger)).toBe(0);
       expect(await ledgerOf(sa)).toEqual(once);
     });
 
@@ -235,7 +246,7 @@ describe.each(BACKENDS)('on %s', (_backend, configOf) => {
       const fill = trade(orderId, liveMarket.venueMarketId, 'buy', '0.40', '10', '0.02');
       expect(await reverseFill(db, 'polymarket', fill.venueFillId, FAILED)).toEqual({ outcome: 'not_recorded', alreadyReported: false });
       expect(await reverseFill(db, 'polymarket', fill.venueFillId, FAILED)).toEqual({ outcome: 'not_recorded', alreadyReported: true });
-      expect(await recordNewFills(db, 'polymarket', [fill])).toBe(0);
+      expect(await recordNewFills(db, 'polymarket', [fill], logger)).toBe(0);
       expect(await fillsOf(live, orderId)).toEqual([]);
       expect(await orderOf(live, orderId)).toMatchObject({ status: 'open', filled_quantity: '0' });
       expect(await ledgerOf(sa)).toMatchObject({ positions: [], daily: [], fills: [], receipts: 0 });
@@ -250,6 +261,44 @@ describe.each(BACKENDS)('on %s', (_backend, configOf) => {
       await reverseFill(db, 'polymarket', fill.venueFillId, FAILED);
       expect(await ledgerOf(theirs)).toEqual(before);
       expect(await positionOf(mine)).toMatchObject({ quantity: '0' });
+    });
+  });
+
+  describe('one listing of the venue’s trades', () => {
+    it('an order whose fills cannot be recorded is logged (order id and reason) and skipped; the later orders of the listing are recorded', async () => {
+      const [sa, other] = [await createSubaccount(live, 'stuck sell'), await createSubaccount(live, 'next in line')];
+      const buy = await filledOrder(live, sa, 'buy', '0.40', '10', '0');
+      expect(await reverseFill(db, 'polymarket', buy.fill.venueFillId, FAILED)).toMatchObject({ outcome: 'reversed' });
+      // A sell of what the failed buy would have held, then another subaccount's buy, in one listing.
+      const sellOrder = await restingOrder(live, sa, liveMarket, 'polymarket', 'sell', '0.70', '5');
+      const laterOrder = await restingOrder(live, other, liveMarket, 'polymarket', 'buy', '0.50', '4');
+      const from = logged.length;
+      const listing = [trade(sellOrder, liveMarket.venueMarketId, 'sell', '0.70', '5', '0'), trade(laterOrder, liveMarket.venueMarketId, 'buy', '0.50', '4', '0')];
+      expect(await recordNewFills(db, 'polymarket', listing, logger)).toBe(1);
+      expect(await orderOf(live, laterOrder)).toMatchObject({ status: 'filled', filled_quantity: '4' });
+      expect(await orderOf(live, sellOrder)).toMatchObject({ status: 'open', filled_quantity: '0' });
+      const warned = logged.slice(from).filter((line) => line.msg.startsWith("could not record an order's fills"));
+      expect(warned).toEqual([expect.objectContaining({ orderId: sellOrder, err: expect.objectContaining({ message: 'sell of 5 exceeds the position of 0' }) })]);
+      expect(JSON.stringify(warned)).not.toMatch(/\bat .*\.(ts|js):\d+/); // no stack trace
+    });
+
+    it('the failures of a listing go first: a buy that failed is reversed before the listing’s sell of it, and a trade listed filled and failed is never recorded', async () => {
+      const sa = await createSubaccount(live, 'listing order');
+      const buy = await filledOrder(live, sa, 'buy', '0.40', '10', '0');
+      const sellOrder = await restingOrder(live, sa, liveMarket, 'polymarket', 'sell', '0.70', '5');
+      const sell = trade(sellOrder, liveMarket.venueMarketId, 'sell', '0.70', '5', '0');
+      // Recorded first, the sell would block the buy's reversal (it would then sell more than was held).
+      expect(await recordFillsAndFailures(db, 'polymarket', { fills: [sell], failed: [buy.fill] }, logger)).toEqual({ recorded: 0, reversed: 1 });
+      expect(await orderOf(live, buy.orderId)).toMatchObject({ status: 'canceled', filled_quantity: '0' });
+      expect(await orderOf(live, sellOrder)).toMatchObject({ status: 'open', filled_quantity: '0' });
+      expect(await positionOf(sa)).toMatchObject({ quantity: '0', realizedPnl: '0' });
+
+      // MATCHED then FAILED in one batch of the user channel: no fill row, no receipt.
+      const both = await restingOrder(live, sa, liveMarket, 'polymarket', 'buy', '0.30', '2');
+      const failing = trade(both, liveMarket.venueMarketId, 'buy', '0.30', '2', '0');
+      expect(await recordFillsAndFailures(db, 'polymarket', { fills: [failing], failed: [failing] }, logger)).toEqual({ recorded: 0, reversed: 0 });
+      expect(await fillsOf(live, both)).toEqual([]);
+      expect(await receiptsOf(live, both)).toEqual([]);
     });
   });
 
@@ -268,7 +317,7 @@ describe.each(BACKENDS)('on %s', (_backend, configOf) => {
       ];
       await db.order.updateMany({ where: { id: { in: [a, b] } }, data: { complexOrderId: complex.id } });
       const failing = trade(a, liveMarket.venueMarketId, 'buy', '0.40', '10', '0.01');
-      await recordNewFills(db, 'polymarket', [failing, trade(b, liveMarket.venueMarketId, 'buy', '0.50', '10', '0.01')]);
+      await recordNewFills(db, 'polymarket', [failing, trade(b, liveMarket.venueMarketId, 'buy', '0.50', '10', '0.01')], logger);
       expect((await complexOrderExecutions(db, [complex.id])).get(complex.id)).toEqual({ filledQuantity: '20', averageFillPrice: '0.45', feesPaid: '0.02' });
       await reverseFill(db, 'polymarket', failing.venueFillId, FAILED);
       expect((await complexOrderExecutions(db, [complex.id])).get(complex.id)).toEqual({ filledQuantity: '10', averageFillPrice: '0.5', feesPaid: '0.01' });
@@ -297,7 +346,7 @@ describe('on PostgreSQL', () => {
         await holder.query('BEGIN');
         await holder.query('SELECT id FROM subaccounts WHERE id = $1 FOR UPDATE', [sa]);
         const reversal = () => reverseFill(db, 'polymarket', failing.fill.venueFillId, FAILED);
-        const recording = () => recordNewFills(db, 'polymarket', [sell]);
+        const recording = () => recordNewFills(db, 'polymarket', [sell], logger);
         const both = round % 2 === 0 ? Promise.all([reversal(), recording()]) : Promise.all([recording(), reversal()]).then(([n, r]) => [r, n] as const);
         await lockWaiters(holder, 2);
         await holder.query('COMMIT');
@@ -337,7 +386,7 @@ describe('on PostgreSQL', () => {
       try {
         await holder.query('BEGIN');
         await holder.query(`SELECT 1 FROM positions WHERE subaccount_id = $1 FOR UPDATE`, [sa]);
-        const recording = recordNewFills(db, 'polymarket', [fill]);
+        const recording = recordNewFills(db, 'polymarket', [fill], logger);
         await lockWaiters(holder, 1);
         const reversal = reverseFill(db, 'polymarket', fill.venueFillId, FAILED);
         await lockWaiters(holder, 2);
