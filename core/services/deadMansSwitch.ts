@@ -12,7 +12,10 @@ import { getSubaccount } from './subaccounts';
 /**
  * The dead-man's switch's use cases (docs/dead-mans-switch.md): arm, disarm, heartbeat and read, and
  * the keep-alive of ordinary requests. Its firing (the cancellation of the scope's orders) is the
- * sweeper's: deadMansSwitchSweeper.ts. Every time is the database's `now()`, one clock for every core.
+ * sweeper's: deadMansSwitchSweeper.ts. Every time is the database's, one clock for every core; a
+ * lapse is judged by `statement_timestamp()`, the time of the statement that judges it, never the
+ * start of its transaction (`now()`), which a placement that waited for its subaccount's lock, or
+ * any long transaction, would see stale.
  */
 
 /** The scope key of a switch: its subaccount, or `*` for the whole workspace (in the key's environment). */
@@ -27,7 +30,7 @@ const scopeKeyOf = (subaccountId: string | null | undefined) => subaccountId ?? 
 export const deadMansSwitchLapsed = (subaccount: { id: string; workspaceId: string; environment: 'test' | 'live' }) => Prisma.sql`EXISTS (
         SELECT 1 FROM dead_mans_switches
          WHERE workspace_id = ${subaccount.workspaceId} AND environment = ${subaccount.environment}::"Environment" AND scope_key IN ('*', ${subaccount.id})
-           AND (state = 'fired' OR (state = 'armed' AND expires_at <= now())))`;
+           AND (state = 'fired' OR (state = 'armed' AND expires_at <= statement_timestamp())))`;
 
 /**
  * Refuses a new order (a complex one) of the subaccount while a switch covering it has lapsed, early
@@ -158,9 +161,9 @@ export function claimLapsedSwitches(sql: SqlClient, claim: { holder: string | nu
     sql,
     Prisma.sql`
       UPDATE dead_mans_switches
-         SET state = 'fired', fired_at = now(), firings = firings + 1, orders_canceled = 0, cancel_before = NULL, cancel_completed_at = NULL,
-             cancel_holder = ${claim.holder}, cancel_lease_until = now() + ${claim.leaseMs}::int * interval '1 millisecond', updated_at = now()
-       WHERE state = 'armed' AND expires_at <= now() ${only}
+         SET state = 'fired', fired_at = statement_timestamp(), firings = firings + 1, orders_canceled = 0, cancel_before = NULL, cancel_completed_at = NULL,
+             cancel_holder = ${claim.holder}, cancel_lease_until = statement_timestamp() + ${claim.leaseMs}::int * interval '1 millisecond', updated_at = statement_timestamp()
+       WHERE state = 'armed' AND expires_at <= statement_timestamp() ${only}
       RETURNING ${SWITCH_COLUMNS}`,
   );
 }
@@ -176,8 +179,8 @@ function keepArmedSwitchesAlive(sql: SqlClient, scope: Scope) {
     sql,
     Prisma.sql`
       UPDATE dead_mans_switches
-         SET last_heartbeat_at = now(), expires_at = now() + timeout_ms * interval '1 millisecond', updated_at = now()
-       WHERE workspace_id = ${scope.workspaceId} AND environment = ${scope.environment}::"Environment" AND state = 'armed' AND expires_at > now()
+         SET last_heartbeat_at = statement_timestamp(), expires_at = statement_timestamp() + timeout_ms * interval '1 millisecond', updated_at = statement_timestamp()
+       WHERE workspace_id = ${scope.workspaceId} AND environment = ${scope.environment}::"Environment" AND state = 'armed' AND expires_at > statement_timestamp()
       RETURNING id`,
   );
 }

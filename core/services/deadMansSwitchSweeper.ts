@@ -203,7 +203,7 @@ const isConflict = (error: unknown) => error instanceof DomainError && error.cod
 
 /**
  * The working orders and complex orders of a firing's scope (created before `cancel_before`, when
- * set). The scope's subaccount rows are locked FOR SHARE first, in a statement of their own: a
+ * set, read by the listing's statements themselves, after the lock). The scope's subaccount rows are locked FOR SHARE first, in a statement of their own: a
  * placement holds its subaccount's row (FOR UPDATE) from its pre-trade checks to its COMMIT, so the
  * listing, a statement after the lock, sees every order whose checks ran before the firing was
  * claimed; any placement after that sees the switch fired and is refused. The transaction ends
@@ -213,7 +213,8 @@ async function workingInScope(pool: Pool, firing: DeadMansSwitch) {
   const subaccounts = firing.subaccountId
     ? Prisma.sql`id = ${firing.subaccountId}`
     : Prisma.sql`workspace_id = ${firing.workspaceId} AND environment = ${firing.environment}::"Environment"`;
-  const before = firing.cancelBefore ?? new Date('9999-12-31T23:59:59.999Z');
+  // `cancel_before` as it is after the lock (a re-arm or disarm while the listing waited sets it), not as the pass read it before.
+  const before = Prisma.sql`coalesce((SELECT cancel_before FROM dead_mans_switches WHERE id = ${firing.id}), 'infinity'::timestamptz)`;
   const inScope = Prisma.sql`subaccount_id IN (SELECT id FROM subaccounts WHERE ${subaccounts}) AND created_at < ${before}`;
   const [, orders, complexOrders] = await inTransaction(pool, (tx) =>
     tx.together((c) =>
