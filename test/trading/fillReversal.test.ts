@@ -15,7 +15,7 @@ import type { Db } from '../../core/db/prismaClient';
 import { newId } from '../../core/domain/ids';
 import { replayFills } from '../../core/domain/positionAccounting';
 import { complexOrderExecutions } from '../../core/services/complexOrderExecutions';
-import { reverseFill } from '../../core/services/fillReversals';
+import { reverseFailedFills, reverseFill } from '../../core/services/fillReversals';
 import { recordFillsAndFailures, recordNewFills } from '../../core/services/liveReconciler';
 import { createLogger } from '../../core/support/logger';
 import type { VenueFill } from '../../core/venues/venue';
@@ -222,6 +222,33 @@ describe.each(BACKENDS)('on %s', (_backend, configOf) => {
       const result = await reverseFill(db, 'polymarket', buy.fill.venueFillId, FAILED);
       expect(result).toMatchObject({ outcome: 'blocked', reason: expect.stringMatching(/exceeds the 0 held/) });
       expect(await ledgerOf(sa)).toEqual(before);
+    });
+  });
+
+  describe('a buy and the later sell of it fail in one report', () => {
+    it('are both reversed by the one call, whatever their order in it: the buy, blocked by the sell, is tried again once the sell is reversed', async () => {
+      for (const order of ['buy first', 'sell first'] as const) {
+        const sa = await createSubaccount(live, `both failed, ${order}`);
+        const buy = await filledOrder(live, sa, 'buy', '0.40', '10', '0.01');
+        const sell = await filledOrder(live, sa, 'sell', '0.70', '5', '0.01');
+        const report = order === 'buy first' ? [buy.fill, sell.fill] : [sell.fill, buy.fill];
+        const from = logged.length;
+        expect(await reverseFailedFills(db, 'polymarket', report, FAILED, logger)).toEqual({ reversed: 2, already_reversed: 0, not_recorded: 0, blocked: 0 });
+        expect(await positionOf(sa)).toEqual({ quantity: '0', averageCost: '0', realizedPnl: '0' });
+        expect(await pnlDay(live, sa)).toMatchObject({ realized_pnl: '0', fees: '0', fills: 0, volume: '0' });
+        for (const orderId of [buy.orderId, sell.orderId]) expect(await orderOf(live, orderId)).toMatchObject({ status: 'canceled', filled_quantity: '0' });
+        // Nothing is left blocked, so nothing was reported blocked.
+        expect(logged.slice(from).filter((line) => line.msg.startsWith('a fill whose venue trade failed cannot be reversed yet'))).toEqual([]);
+      }
+    });
+
+    it('a buy blocked by a sell that did not fail stays blocked, reported once', async () => {
+      const sa = await createSubaccount(live, 'still blocked');
+      const buy = await filledOrder(live, sa, 'buy', '0.40', '10', '0');
+      await filledOrder(live, sa, 'sell', '0.70', '5', '0');
+      const from = logged.length;
+      expect(await reverseFailedFills(db, 'polymarket', [buy.fill], FAILED, logger)).toEqual({ reversed: 0, already_reversed: 0, not_recorded: 0, blocked: 1 });
+      expect(logged.slice(from).filter((line) => line.msg.startsWith('a fill whose venue trade failed cannot be reversed yet'))).toHaveLength(1);
     });
   });
 
