@@ -18,7 +18,8 @@ type Tx = Prisma.TransactionClient;
  * venue fill id's advisory lock), never across a venue call:
  *
  * - the position of (subaccount, market, side) is replayed from its remaining fills in recording
- *   order (fill id), with the pure accounting: quantity, average cost, and the realized P&L of every
+ *   order (`recorded_seq`, one database sequence: fill ids are ULIDs, monotonic only within one
+ *   process, so two cores' fills could sort apart from their recording), with the pure accounting: quantity, average cost, and the realized P&L of every
  *   later sell, which depends on the average cost (each changed fill's `realized_pnl` is rewritten);
  * - `daily_pnl` loses the fill's realized P&L, fee, count and volume, and takes the changes of the
  *   later fills on their own days;
@@ -123,7 +124,7 @@ async function reverseRecorded(db: Db, orderId: string, venue: VenueColumn, venu
 
     const standing = await tx.fill.findMany({
       where: { subaccountId: fill.subaccountId, marketId: fill.marketId, side: fill.side, reversedAt: null, id: { not: fill.id } },
-      orderBy: { id: 'asc' },
+      orderBy: { recordedSeq: 'asc' },
     });
     const replay = replayFills(standing.map(positionFillOf));
     if (!replay.ok) {

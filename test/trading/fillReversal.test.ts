@@ -225,6 +225,28 @@ describe.each(BACKENDS)('on %s', (_backend, configOf) => {
     });
   });
 
+  describe('fills recorded by several cores', () => {
+    it('are replayed in the order they were recorded, not in the order of their ids (ULIDs, monotonic per process only)', async () => {
+      const sa = await createSubaccount(live, 'two cores');
+      const first = await filledOrder(live, sa, 'buy', '0.40', '10', '0');
+      const sell = await filledOrder(live, sa, 'sell', '0.70', '10', '0');
+      const second = await filledOrder(live, sa, 'buy', '0.60', '10', '0');
+      const failing = await filledOrder(live, sa, 'buy', '0.50', '1', '0');
+      // The second buy as a core whose clock lags would have named it: an id sorting before the sell's.
+      const [firstRow, sellRow] = await Promise.all([first, sell].map(({ fill }) => db.fill.findUniqueOrThrow({ where: { venue_venueFillId: { venue: 'polymarket', venueFillId: fill.venueFillId } } })));
+      const laggingId = `${firstRow!.id}z`;
+      expect(laggingId < sellRow!.id).toBe(true);
+      await db.$executeRaw`UPDATE fills SET id = ${laggingId} WHERE venue = 'polymarket' AND venue_fill_id = ${second.fill.venueFillId}`;
+      expect(await positionOf(sa)).toMatchObject({ quantity: '11', realizedPnl: '3' });
+
+      expect(await reverseFill(db, 'polymarket', failing.fill.venueFillId, FAILED)).toMatchObject({ outcome: 'reversed' });
+      // As recorded: the sell closed the first buy at 0.40 (realized 3), the second buy stands at 0.60.
+      // (In id order the sell would have closed half of both, at 0.50, realizing 2.)
+      expect(await positionOf(sa)).toEqual({ quantity: '10', averageCost: '0.6', realizedPnl: '3' });
+      expect((await fillsOf(live, sell.orderId))[0]!.realized_pnl).toBe('3');
+    });
+  });
+
   describe('a buy and the later sell of it fail in one report', () => {
     it('are both reversed by the one call, whatever their order in it: the buy, blocked by the sell, is tried again once the sell is reversed', async () => {
       for (const order of ['buy first', 'sell first'] as const) {
@@ -386,7 +408,7 @@ describe('on PostgreSQL', () => {
 
       // Whichever ran first: 10 at 0.60 stand, the sell realized (0.70 - 0.60) x 5 - 0.01.
       expect(await positionOf(sa)).toMatchObject({ quantity: '5', averageCost: '0.6', realizedPnl: '0.48' });
-      const standing = await db.fill.findMany({ where: { subaccountId: sa, reversedAt: null }, orderBy: { id: 'asc' } });
+      const standing = await db.fill.findMany({ where: { subaccountId: sa, reversedAt: null }, orderBy: { recordedSeq: 'asc' } });
       const replay = replayFills(standing.map((f) => ({ action: f.action, price: D(f.price.toFixed()), quantity: D(f.quantity.toFixed()), fee: D(f.fee.toFixed()) })));
       if (!replay.ok) throw new Error('the standing fills oversell');
       expect(replay.position.quantity.toFixed()).toBe('5');
