@@ -8,7 +8,6 @@
  * second connection) on PostgreSQL.
  */
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { Client } from 'pg';
 import type { Config } from '../../core/config';
 import type { Db } from '../../core/db/prismaClient';
@@ -17,12 +16,12 @@ import { replayFills } from '../../core/domain/positionAccounting';
 import { complexOrderExecutions } from '../../core/services/complexOrderExecutions';
 import { reverseFailedFills, reverseFill } from '../../core/services/fillReversals';
 import { recordFillsAndFailures, recordNewFills } from '../../core/services/liveReconciler';
-import { createLogger } from '../../core/support/logger';
 import type { VenueFill } from '../../core/venues/venue';
 import { BACKENDS } from '../support/backends';
 import { buildWorkspace } from '../support/factories';
 import { databaseUrl, testConfig } from '../support/env';
 import { call } from '../support/http';
+import { CoreLog } from '../support/retryingClients';
 import { startStack, type Stack } from '../support/stack';
 import { canonicalHash, createSubaccount, D, HIGH_RATE_LIMIT, marketOf, type FillView, type OrderView, type Trader } from './helpers';
 
@@ -32,14 +31,11 @@ let live: Trader;
 let test: Trader;
 let liveMarket: { id: string; venueMarketId: string };
 
-/** What the recording of fills logs, as written (JSON lines). */
-const logged: { msg: string; orderId?: string; err?: { message?: string } }[] = [];
-const logger = createLogger('info', 'fill reversal test', new Writable({
-  write: (chunk: Buffer, _encoding, done) => {
-    for (const line of chunk.toString().split('\n')) if (line.trim() !== '') logged.push(JSON.parse(line));
-    done();
-  },
-}));
+/** What the recording of fills and the reversals log. */
+const log = new CoreLog();
+const logger = log.logger;
+const BLOCKED = 'a fill whose venue trade failed cannot be reversed yet';
+const NOT_RECORDED = "could not record an order's fills";
 
 const FAILED = { reason: 'trade FAILED', reportedAt: new Date('2026-11-25T01:00:00Z') };
 const EXECUTED_AT = '2026-11-24T15:00:00.000Z';
@@ -254,13 +250,13 @@ describe.each(BACKENDS)('on %s', (_backend, configOf) => {
         const buy = await filledOrder(live, sa, 'buy', '0.40', '10', '0.01');
         const sell = await filledOrder(live, sa, 'sell', '0.70', '5', '0.01');
         const report = order === 'buy first' ? [buy.fill, sell.fill] : [sell.fill, buy.fill];
-        const from = logged.length;
+        const from = log.linesStartingWith(BLOCKED).length;
         expect(await reverseFailedFills(db, 'polymarket', report, FAILED, logger)).toEqual({ reversed: 2, already_reversed: 0, not_recorded: 0, blocked: 0 });
         expect(await positionOf(sa)).toEqual({ quantity: '0', averageCost: '0', realizedPnl: '0' });
         expect(await pnlDay(live, sa)).toMatchObject({ realized_pnl: '0', fees: '0', fills: 0, volume: '0' });
         for (const orderId of [buy.orderId, sell.orderId]) expect(await orderOf(live, orderId)).toMatchObject({ status: 'canceled', filled_quantity: '0' });
         // Nothing is left blocked, so nothing was reported blocked.
-        expect(logged.slice(from).filter((line) => line.msg.startsWith('a fill whose venue trade failed cannot be reversed yet'))).toEqual([]);
+        expect(log.linesStartingWith(BLOCKED).slice(from)).toEqual([]);
       }
     });
 
@@ -268,9 +264,9 @@ describe.each(BACKENDS)('on %s', (_backend, configOf) => {
       const sa = await createSubaccount(live, 'still blocked');
       const buy = await filledOrder(live, sa, 'buy', '0.40', '10', '0');
       await filledOrder(live, sa, 'sell', '0.70', '5', '0');
-      const from = logged.length;
+      const from = log.linesStartingWith(BLOCKED).length;
       expect(await reverseFailedFills(db, 'polymarket', [buy.fill], FAILED, logger)).toEqual({ reversed: 0, already_reversed: 0, not_recorded: 0, blocked: 1 });
-      expect(logged.slice(from).filter((line) => line.msg.startsWith('a fill whose venue trade failed cannot be reversed yet'))).toHaveLength(1);
+      expect(log.linesStartingWith(BLOCKED).slice(from)).toHaveLength(1);
     });
   });
 
@@ -321,12 +317,12 @@ describe.each(BACKENDS)('on %s', (_backend, configOf) => {
       // A sell of what the failed buy would have held, then another subaccount's buy, in one listing.
       const sellOrder = await restingOrder(live, sa, liveMarket, 'polymarket', 'sell', '0.70', '5');
       const laterOrder = await restingOrder(live, other, liveMarket, 'polymarket', 'buy', '0.50', '4');
-      const from = logged.length;
+      const from = log.linesStartingWith(NOT_RECORDED).length;
       const listing = [trade(sellOrder, liveMarket.venueMarketId, 'sell', '0.70', '5', '0'), trade(laterOrder, liveMarket.venueMarketId, 'buy', '0.50', '4', '0')];
       expect(await recordNewFills(db, 'polymarket', listing, logger)).toBe(1);
       expect(await orderOf(live, laterOrder)).toMatchObject({ status: 'filled', filled_quantity: '4' });
       expect(await orderOf(live, sellOrder)).toMatchObject({ status: 'open', filled_quantity: '0' });
-      const warned = logged.slice(from).filter((line) => line.msg.startsWith("could not record an order's fills"));
+      const warned = log.linesStartingWith(NOT_RECORDED).slice(from);
       expect(warned).toEqual([expect.objectContaining({ orderId: sellOrder, err: expect.objectContaining({ message: 'sell of 5 exceeds the position of 0' }) })]);
       expect(JSON.stringify(warned)).not.toMatch(/\bat .*\.(ts|js):\d+/); // no stack trace
     });
