@@ -85,7 +85,7 @@ export async function openCore(
             token: simVenueToken(config)!,
             timeoutMs: config.SIM_VENUE_TIMEOUT_MS,
             pollIntervalMs: config.SIM_VENUE_POLL_MS,
-            recordFills: (venue, fills) => recordNewFills(db, venue, fills),
+            recordFills: (venue, fills) => recordNewFills(db, venue, fills, logger),
           },
         }
       : {}),
@@ -188,7 +188,7 @@ function openKalshiLive(db: Db, config: Config, keyring: ReadonlyMap<string, Buf
     sweepWindowMs: config.LIVE_FILL_SWEEP_WINDOW_MS,
     decorate: (venue) => observedLiveVenue(venue, observer),
     sinks: {
-      recordFills: (fills) => recordNewFills(db, 'kalshi', fills),
+      recordFills: (fills) => recordNewFills(db, 'kalshi', fills, logger),
       recordState: (orderId, state) => recordExecution(db, orderId, { fills: [], state }),
     },
   });
@@ -216,7 +216,7 @@ function openPolymarketLive(db: Db, config: Config, keyring: ReadonlyMap<string,
     stream: { enabled: config.POLYMARKET_USER_STREAM_ENABLED },
     decorate: (venue) => observedLiveVenue(venue, observer),
     sinks: {
-      recordFills: (fills) => recordNewFills(db, 'polymarket', fills),
+      recordFills: (fills) => recordNewFills(db, 'polymarket', fills, logger),
       recordState: (orderId, state) => recordExecution(db, orderId, { fills: [], state }),
       reportFailedFills: (fills) => reverseFailedFills(db, 'polymarket', fills, failedTradeReport('polymarket'), logger),
     },

@@ -12,7 +12,10 @@ import { getSubaccount } from './subaccounts';
 /**
  * The dead-man's switch's use cases (docs/dead-mans-switch.md): arm, disarm, heartbeat and read, and
  * the keep-alive of ordinary requests. Its firing (the cancellation of the scope's orders) is the
- * sweeper's: deadMansSwitchSweeper.ts. Every time is the database's `now()`, one clock for every core.
+ * sweeper's: deadMansSwitchSweeper.ts. Every time is the database's, one clock for every core; a
+ * lapse is judged by `statement_timestamp()`, the time of the statement that judges it, never the
+ * start of its transaction (`now()`), which a placement that waited for its subaccount's lock, or
+ * any long transaction, would see stale.
  */
 
 /** The scope key of a switch: its subaccount, or `*` for the whole workspace (in the key's environment). */
@@ -27,11 +30,28 @@ const scopeKeyOf = (subaccountId: string | null | undefined) => subaccountId ?? 
 export const deadMansSwitchLapsed = (subaccount: { id: string; workspaceId: string; environment: 'test' | 'live' }) => Prisma.sql`EXISTS (
         SELECT 1 FROM dead_mans_switches
          WHERE workspace_id = ${subaccount.workspaceId} AND environment = ${subaccount.environment}::"Environment" AND scope_key IN ('*', ${subaccount.id})
-           AND (state = 'fired' OR (state = 'armed' AND expires_at <= now())))`;
+           AND (state = 'fired' OR (state = 'armed' AND expires_at <= statement_timestamp())))`;
 
-/** Refuses a new order (a complex one) of the subaccount while a switch covering it has lapsed; simple orders check it in their pre-trade statement. */
+/**
+ * Refuses a new order (a complex one) of the subaccount while a switch covering it has lapsed, early
+ * (before its preview, which reads venue books); simple orders check it in their pre-trade statement.
+ * Not the guarantee: see refuseWhileLapsedLocked.
+ */
 export async function refuseWhileLapsed(db: Db, scope: Scope, subaccountId: string): Promise<void> {
   const [row] = await queryPlain<{ lapsed: boolean }>(sqlPoolOf(db), Prisma.sql`SELECT ${deadMansSwitchLapsed({ id: subaccountId, ...scope })} AS lapsed`);
+  if (row?.lapsed) throw deadMansSwitchFired(subaccountId);
+}
+
+/**
+ * The check of a complex order's placement, in the transaction that inserts its parent, just before
+ * the insert: the subaccount's row locked FOR UPDATE (as simple placement does, to its COMMIT), then
+ * the lapse read by a statement of its own, after the lock. The sweeper's listing locks the row FOR
+ * SHARE: it waits for this transaction and lists the parent, or this check sees the switch lapsed.
+ */
+export async function refuseWhileLapsedLocked(tx: Prisma.TransactionClient, scope: Scope, subaccountId: string): Promise<void> {
+  await tx.$queryRaw(Prisma.sql`
+    SELECT id FROM subaccounts WHERE id = ${subaccountId} AND workspace_id = ${scope.workspaceId} AND environment = ${scope.environment}::"Environment" FOR UPDATE`);
+  const [row] = await tx.$queryRaw<{ lapsed: boolean }[]>(Prisma.sql`SELECT ${deadMansSwitchLapsed({ id: subaccountId, ...scope })} AS lapsed`);
   if (row?.lapsed) throw deadMansSwitchFired(subaccountId);
 }
 
@@ -141,9 +161,9 @@ export function claimLapsedSwitches(sql: SqlClient, claim: { holder: string | nu
     sql,
     Prisma.sql`
       UPDATE dead_mans_switches
-         SET state = 'fired', fired_at = now(), firings = firings + 1, orders_canceled = 0, cancel_before = NULL, cancel_completed_at = NULL,
-             cancel_holder = ${claim.holder}, cancel_lease_until = now() + ${claim.leaseMs}::int * interval '1 millisecond', updated_at = now()
-       WHERE state = 'armed' AND expires_at <= now() ${only}
+         SET state = 'fired', fired_at = statement_timestamp(), firings = firings + 1, orders_canceled = 0, cancel_before = NULL, cancel_completed_at = NULL,
+             cancel_holder = ${claim.holder}, cancel_lease_until = statement_timestamp() + ${claim.leaseMs}::int * interval '1 millisecond', updated_at = statement_timestamp()
+       WHERE state = 'armed' AND expires_at <= statement_timestamp() ${only}
       RETURNING ${SWITCH_COLUMNS}`,
   );
 }
@@ -159,8 +179,8 @@ function keepArmedSwitchesAlive(sql: SqlClient, scope: Scope) {
     sql,
     Prisma.sql`
       UPDATE dead_mans_switches
-         SET last_heartbeat_at = now(), expires_at = now() + timeout_ms * interval '1 millisecond', updated_at = now()
-       WHERE workspace_id = ${scope.workspaceId} AND environment = ${scope.environment}::"Environment" AND state = 'armed' AND expires_at > now()
+         SET last_heartbeat_at = statement_timestamp(), expires_at = statement_timestamp() + timeout_ms * interval '1 millisecond', updated_at = statement_timestamp()
+       WHERE workspace_id = ${scope.workspaceId} AND environment = ${scope.environment}::"Environment" AND state = 'armed' AND expires_at > statement_timestamp()
       RETURNING id`,
   );
 }

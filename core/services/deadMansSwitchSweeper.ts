@@ -40,7 +40,8 @@ export const VENUE_HEARTBEAT_MS = 5000;
  * 3. works on each cancellation it holds, one pass at a time: under a short transaction that waits
  *    for the placements in flight on the scope's subaccounts (their rows locked FOR SHARE, no venue
  *    call inside), lists the scope's working orders and complex orders; cancels the complex orders
- *    and every resting order through the ordinary cancel services; and when a pass finds nothing
+ *    and every resting order through the ordinary cancel services (the lease renewed before each
+ *    complex order and each batch, each venue call within half a lease); and when a pass finds nothing
  *    working (orders pending or unknown are waited for: the reconcilers settle them) the
  *    cancellation is complete;
  * 4. every `venueHeartbeatMs`, sends the venues that have a heartbeat of their own one for each
@@ -171,18 +172,23 @@ async function cancellationPass(
     return completed ? 'complete' : 'lost';
   }
   const failed: unknown[] = [];
+  // Each venue call of the pass ends within half a lease of the renewal before it (a venue that
+  // hangs cannot outlast the lease, which another core would then take up while this one still sends).
+  const withinLease = () => ({ deadline: Date.now() + lease.leaseMs / 2 });
   for (const id of complexOrders) {
+    if (!(await renew())) return 'lost';
     // Unsent children end here; resting children are canceled too (again below, if that failed).
-    await cancelComplexOrder(db, venues, scope, id).catch((error: unknown) => {
+    await cancelComplexOrder(db, venues, scope, id, withinLease()).catch((error: unknown) => {
       if (!isConflict(error) && !(error instanceof DomainError && error.code === 'venue_unavailable')) failed.push(error);
     });
   }
   const resting = orders.filter((order) => isResting(order.status)).map((order) => order.id);
   for (let start = 0; start < resting.length; start += CANCEL_BATCH) {
     if (!(await renew())) return 'lost';
+    const call = withinLease();
     await Promise.all(
       resting.slice(start, start + CANCEL_BATCH).map((id) =>
-        cancelOrder(db, venues, scope, id).catch((error: unknown) => {
+        cancelOrder(db, venues, scope, id, call).catch((error: unknown) => {
           if (!isConflict(error)) failed.push(error); // conflict: final meanwhile (filled, or canceled with its complex order)
         }),
       ),
@@ -203,7 +209,7 @@ const isConflict = (error: unknown) => error instanceof DomainError && error.cod
 
 /**
  * The working orders and complex orders of a firing's scope (created before `cancel_before`, when
- * set). The scope's subaccount rows are locked FOR SHARE first, in a statement of their own: a
+ * set, read by the listing's statements themselves, after the lock). The scope's subaccount rows are locked FOR SHARE first, in a statement of their own: a
  * placement holds its subaccount's row (FOR UPDATE) from its pre-trade checks to its COMMIT, so the
  * listing, a statement after the lock, sees every order whose checks ran before the firing was
  * claimed; any placement after that sees the switch fired and is refused. The transaction ends
@@ -213,7 +219,8 @@ async function workingInScope(pool: Pool, firing: DeadMansSwitch) {
   const subaccounts = firing.subaccountId
     ? Prisma.sql`id = ${firing.subaccountId}`
     : Prisma.sql`workspace_id = ${firing.workspaceId} AND environment = ${firing.environment}::"Environment"`;
-  const before = firing.cancelBefore ?? new Date('9999-12-31T23:59:59.999Z');
+  // `cancel_before` as it is after the lock (a re-arm or disarm while the listing waited sets it), not as the pass read it before.
+  const before = Prisma.sql`coalesce((SELECT cancel_before FROM dead_mans_switches WHERE id = ${firing.id}), 'infinity'::timestamptz)`;
   const inScope = Prisma.sql`subaccount_id IN (SELECT id FROM subaccounts WHERE ${subaccounts}) AND created_at < ${before}`;
   const [, orders, complexOrders] = await inTransaction(pool, (tx) =>
     tx.together((c) =>

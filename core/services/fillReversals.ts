@@ -18,7 +18,8 @@ type Tx = Prisma.TransactionClient;
  * venue fill id's advisory lock), never across a venue call:
  *
  * - the position of (subaccount, market, side) is replayed from its remaining fills in recording
- *   order (fill id), with the pure accounting: quantity, average cost, and the realized P&L of every
+ *   order (`recorded_seq`, one database sequence: fill ids are ULIDs, monotonic only within one
+ *   process, so two cores' fills could sort apart from their recording), with the pure accounting: quantity, average cost, and the realized P&L of every
  *   later sell, which depends on the average cost (each changed fill's `realized_pnl` is rewritten);
  * - `daily_pnl` loses the fill's realized P&L, fee, count and volume, and takes the changes of the
  *   later fills on their own days;
@@ -63,21 +64,39 @@ export type ReversalCounts = Record<ReversalResult['outcome'], number>;
 
 /**
  * Fills a venue reports as failed (its stream, or a sweep of its trades), each through
- * `reverseFill`, one at a time (each its own transaction, never across a venue call). Logged: a
- * reversal and a failure remembered before its fill was recorded at info, a blocked one at warn (it
- * is reported again by every later sweep whose window still holds the trade, and goes through once
- * the sell that blocks it is reversed); a repeated report changes nothing and is not logged.
+ * `reverseFill`, one at a time (each its own transaction, never across a venue call). A blocked one
+ * is tried again after the others, as long as a pass reverses something: a buy blocked only by a
+ * later sell that failed in the same report goes through once that sell is reversed. Logged: a
+ * reversal and a failure remembered before its fill was recorded at info, one still blocked at warn
+ * (it is reported again by every later sweep whose window still holds the trade, and goes through
+ * once the sell that blocks it is reversed); a repeated report changes nothing and is not logged.
  */
 export async function reverseFailedFills(db: Db, venue: VenueColumn, fills: readonly { venueFillId: string }[], report: FailureReport, logger: Logger): Promise<ReversalCounts> {
   const counts: ReversalCounts = { reversed: 0, already_reversed: 0, not_recorded: 0, blocked: 0 };
-  for (const { venueFillId } of fills) {
-    const result = await reverseFill(db, venue, venueFillId, report);
-    counts[result.outcome] += 1;
-    if (result.outcome === 'reversed') logger.info({ venue, venueFillId, fillId: result.fillId, orderId: result.orderId, receiptId: result.receiptId, reason: report.reason }, 'reversed a fill whose venue trade failed');
-    else if (result.outcome === 'blocked') logger.warn({ venue, venueFillId, fillId: result.fillId, orderId: result.orderId, blockedBy: result.reason }, 'a fill whose venue trade failed cannot be reversed yet; reported again on later sweeps');
-    else if (result.outcome === 'not_recorded' && !result.alreadyReported) logger.info({ venue, venueFillId, reason: report.reason }, 'a venue trade failed before its fill was recorded; it will never be recorded');
+  let pending = fills.map((fill) => fill.venueFillId);
+  for (;;) {
+    const blocked: { venueFillId: string; result: Extract<ReversalResult, { outcome: 'blocked' }> }[] = [];
+    const reversedBefore = counts.reversed;
+    for (const venueFillId of pending) {
+      const result = await reverseFill(db, venue, venueFillId, report);
+      if (result.outcome === 'blocked') {
+        blocked.push({ venueFillId, result });
+        continue;
+      }
+      counts[result.outcome] += 1;
+      if (result.outcome === 'reversed') logger.info({ venue, venueFillId, fillId: result.fillId, orderId: result.orderId, receiptId: result.receiptId, reason: report.reason }, 'reversed a fill whose venue trade failed');
+      else if (result.outcome === 'not_recorded' && !result.alreadyReported) logger.info({ venue, venueFillId, reason: report.reason }, 'a venue trade failed before its fill was recorded; it will never be recorded');
+    }
+    if (blocked.length > 0 && counts.reversed > reversedBefore) {
+      pending = blocked.map((entry) => entry.venueFillId);
+      continue;
+    }
+    for (const { venueFillId, result } of blocked) {
+      counts.blocked += 1;
+      logger.warn({ venue, venueFillId, fillId: result.fillId, orderId: result.orderId, blockedBy: result.reason }, 'a fill whose venue trade failed cannot be reversed yet; reported again on later sweeps');
+    }
+    return counts;
   }
-  return counts;
 }
 
 /** Null when the fill was recorded meanwhile (it is then reversed instead). */
@@ -105,7 +124,7 @@ async function reverseRecorded(db: Db, orderId: string, venue: VenueColumn, venu
 
     const standing = await tx.fill.findMany({
       where: { subaccountId: fill.subaccountId, marketId: fill.marketId, side: fill.side, reversedAt: null, id: { not: fill.id } },
-      orderBy: { id: 'asc' },
+      orderBy: { recordedSeq: 'asc' },
     });
     const replay = replayFills(standing.map(positionFillOf));
     if (!replay.ok) {

@@ -85,28 +85,57 @@ export async function sweepLiveFills(
       const listed = await (venue.fillsAndFailuresSince ? venue.fillsAndFailuresSince(since) : venue.fillsSince(since).then((fills) => ({ fills, failed: [] }))).catch(() => null);
       if (listed === null) continue;
       swept += 1;
-      recorded += await recordNewFills(db, venueColumn, listed.fills);
-      if (listed.failed.length > 0) {
-        reversed += (await reverseFailedFills(db, venueColumn, listed.failed, failedTradeReport(venueColumn), logger)).reversed;
-      }
+      const counts = await recordFillsAndFailures(db, venueColumn, listed, logger);
+      recorded += counts.recorded;
+      reversed += counts.reversed;
     }
   }
   return { accounts: swept, recorded, reversed };
 }
 
+/**
+ * One listing of a venue's trades: the failed ones reversed first, then the fills recorded. So a
+ * FAILED trade of the listing is never recorded (recordNewFills leaves out what was reported FAILED),
+ * and a buy that failed is reversed before a later sell of the listing is recorded (recorded first,
+ * the sell would block the buy's reversal; recorded after, a sell exceeding what is then held is
+ * refused, logged, and tried again by the next sweep, its trade bound to fail too).
+ */
+export async function recordFillsAndFailures(
+  db: Db,
+  venue: VenueColumn,
+  listed: { fills: readonly VenueFill[]; failed: readonly VenueFill[] },
+  logger: Logger,
+): Promise<{ recorded: number; reversed: number }> {
+  const reversed = listed.failed.length > 0 ? (await reverseFailedFills(db, venue, listed.failed, failedTradeReport(venue), logger)).reversed : 0;
+  return { recorded: await recordNewFills(db, venue, listed.fills, logger), reversed };
+}
+
 /** The reason a reversal records for a venue's failed trade, reported now. */
 export const failedTradeReport = (venue: VenueColumn) => ({ reason: `the ${venue} trade FAILED: it did not settle`, reportedAt: new Date() });
 
-/** Records the fills not recorded yet and not reported FAILED, grouped by order. Returns how many were new. */
-export async function recordNewFills(db: Db, venue: VenueColumn, fills: readonly VenueFill[]): Promise<number> {
+/**
+ * Records the fills not recorded yet and not reported FAILED, grouped by order, each order in its
+ * own transaction. An order whose fills cannot be recorded (a sell that would exceed the position,
+ * once an earlier buy's trade failed and was reversed) is logged and left for the next sweep; the
+ * other orders are recorded all the same. Returns how many fills were recorded.
+ */
+export async function recordNewFills(db: Db, venue: VenueColumn, fills: readonly VenueFill[], logger: Logger): Promise<number> {
   if (fills.length === 0) return 0;
   // A trade reported FAILED before it was recorded is never recorded (checked again under the lock by recordExecution).
   const seen = await recordedOrFailedVenueFillIds(db, venue, fills.map((f) => f.venueFillId));
   const fresh = fills.filter((f) => !seen.has(f.venueFillId));
   const byOrder = new Map<string, VenueFill[]>();
   for (const fill of fresh) byOrder.set(fill.clientOrderId, [...(byOrder.get(fill.clientOrderId) ?? []), fill]);
-  for (const [orderId, orderFills] of byOrder) await recordExecution(db, orderId, { fills: orderFills });
-  return fresh.length;
+  let recorded = 0;
+  for (const [orderId, orderFills] of byOrder) {
+    try {
+      await recordExecution(db, orderId, { fills: orderFills });
+      recorded += orderFills.length;
+    } catch (error) {
+      logger.warn({ err: error, venue, orderId, fills: orderFills.length }, "could not record an order's fills; the other orders' are recorded, and the next sweep tries again");
+    }
+  }
+  return recorded;
 }
 
 /** Runs both loops until stopped; a round's failure is logged and the next round runs. */

@@ -6,8 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import pino from 'pino';
-import type { Logger } from '../../core/support/logger';
+import { createLogger, type Logger } from '../../core/support/logger';
 import type { HttpFault } from '../../fakes/faults';
 
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -46,8 +45,10 @@ export interface ReconcileRounds {
 /** The core's log, kept in memory: the reconciler logs each round's counts ('reconciled live orders'). */
 export class CoreLog {
   private readonly records: { msg?: string; reconcile?: ReconcileRounds }[] = [];
-  readonly logger: Logger = pino(
-    { level: 'info' },
+  /** The core's own logger configuration (its redaction and error serializer), written here. */
+  readonly logger: Logger = createLogger(
+    'info',
+    'core',
     new Writable({
       write: (chunk: Buffer, _encoding, done) => {
         for (const line of chunk.toString().split('\n')) if (line.trim() !== '') this.records.push(JSON.parse(line));
@@ -55,6 +56,11 @@ export class CoreLog {
       },
     }),
   );
+
+  /** The lines logged so far whose message starts with `prefix`, as written. */
+  linesStartingWith(prefix: string): Record<string, unknown>[] {
+    return this.records.filter((record) => record.msg?.startsWith(prefix)) as Record<string, unknown>[];
+  }
 
   reconciled(): ReconcileRounds {
     const sum: ReconcileRounds = { claimed: 0, found: 0, resent: 0, rejected: 0, deferred: 0 };

@@ -9,8 +9,11 @@
  * database, and a core cancels on its own (in-memory) simulated venues.
  */
 import { createPrismaClient, sqlPoolOf, type Db } from '../../core/db/prismaClient';
-import { claimLapsedSwitches } from '../../core/services/deadMansSwitch';
-import { buildApiKey } from '../support/factories';
+import { queryPlain } from '../../core/db/sql';
+import { Prisma } from '../../core/generated/prisma/client';
+import { armDeadMansSwitch, claimLapsedSwitches, deadMansSwitchLapsed } from '../../core/services/deadMansSwitch';
+import { createSubaccount as createSubaccountRow } from '../../core/services/subaccounts';
+import { buildApiKey, buildWorkspace } from '../support/factories';
 import { call } from '../support/http';
 import { ownDatabase } from '../support/ownDatabase';
 import { testConfig } from '../support/env';
@@ -243,6 +246,40 @@ describe('firing on the simulated venues', () => {
   }, 30_000);
 });
 
+it('refuses a complex order whose switch lapses during its preview: checked again under the subaccount lock, nothing written', async () => {
+  const trader = await newTrader(db, stack.gateways[0]!, 'DMS complex at the firing');
+  const sub = await createSubaccount(trader, 'bot');
+  const armed = (await arm(trader, { subaccount_id: sub, timeout_seconds: 3600 })).body;
+  // Another transaction holds the subaccount's row (as a simple placement of it would): the complex
+  // placement passes its early check and its preview, then waits for the row before writing its parent.
+  const holder = await sqlPoolOf(db).connect();
+  try {
+    await holder.query('BEGIN');
+    await holder.query('SELECT id FROM subaccounts WHERE id = $1 FOR UPDATE', [sub]);
+    const placing = call(trader.base, 'POST', '/v1/complex_orders', {
+      key: trader.secret,
+      body: { subaccount_id: sub, market_id: market.id, side: 'yes', action: 'buy', quantity: '5', strategy: 'sweep' },
+    });
+    const waitingForRow = () =>
+      db.$queryRaw<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%FROM subaccounts%FOR UPDATE%' AND pid <> pg_backend_pid()`.then(([row]) => row!.n > 0);
+    // Without the check under the lock, the parent is written at once and the request answers first.
+    const first = await Promise.race([placing.then(() => 'answered'), waitFor(waitingForRow, Boolean, 10_000).then(() => 'waiting')]);
+    expect(first).toBe('waiting');
+    // The switch lapses meanwhile (its expiry passed: the sweeper fires it).
+    await db.deadMansSwitch.update({ where: { id: armed.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await holder.query('COMMIT');
+    expectError(await placing, 409, 'dead_mans_switch_fired');
+  } finally {
+    holder.release();
+  }
+  expect(await db.complexOrder.count({ where: { subaccountId: sub } })).toBe(0);
+  expect(await db.order.count({ where: { subaccountId: sub } })).toBe(0);
+  await waitFor(() => stored(armed.id), (s) => s.cancelCompletedAt !== null, 10_000);
+  await disarm(trader, sub);
+});
+
 it('finishes the cancellation a core killed mid-firing left behind, once its lease runs out, without firing again', async () => {
   const trader = await newTrader(db, stack.gateways[0]!, 'DMS resumed');
   const sub = await createSubaccount(trader, 'bot');
@@ -283,6 +320,40 @@ it('a re-arm while a cancellation is under way lets the cancellation finish for 
   await disarm(trader, sub);
 });
 
+it('a re-arm while the cancellation’s listing waits for the scope’s subaccounts: the listing reads cancel_before after the lock, and spares the orders placed since', async () => {
+  const trader = await newTrader(db, stack.gateways[0]!, 'DMS re-armed while listing');
+  const [held, free] = [await createSubaccount(trader, 'a'), await createSubaccount(trader, 'b')].sort();
+  const older = await placed(trader, resting(free!, '0.02'));
+  const armed = (await arm(trader, { timeout_seconds: 3600 })).body;
+  // The listing locks the scope's subaccounts in id order: held first, so it waits there, with free not locked yet.
+  const holder = await sqlPoolOf(db).connect();
+  try {
+    await holder.query('BEGIN');
+    await holder.query('SELECT id FROM subaccounts WHERE id = $1 FOR UPDATE', [held]);
+    // Fired by a core that died at once (lease over): this core's sweeper takes it up, reads the switch, and waits in the listing.
+    await db.deadMansSwitch.update({
+      where: { id: armed.id },
+      data: { state: 'fired', firedAt: new Date(), firings: 1, cancelHolder: 'core_dead', cancelLeaseUntil: new Date(Date.now() - 1000) },
+    });
+    const listingWaits = () =>
+      db.$queryRaw<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%FROM subaccounts%FOR SHARE%'`.then(([row]) => row!.n > 0);
+    await waitFor(listingWaits, Boolean, 10_000);
+    // Re-armed meanwhile, and a new order of the scope placed since.
+    expect((await arm(trader, { timeout_seconds: 3600 })).body).toMatchObject({ state: 'armed', canceling_orders: true });
+    const newer = await placed(trader, resting(free!, '0.03'));
+    await holder.query('COMMIT');
+    const done = await waitFor(() => stored(armed.id), (s) => s.cancelCompletedAt !== null, 10_000);
+    expect(done).toMatchObject({ state: 'armed', ordersCanceled: 1 });
+    expect((await getOrder(trader, older.id)).status).toBe('canceled');
+    expect((await getOrder(trader, newer.id)).status).toBe('open');
+  } finally {
+    holder.release();
+  }
+  await disarm(trader);
+});
+
 it('claims a lapse exactly once, whatever the number of cores racing for it', async () => {
   const trader = await newTrader(db, stack.gateways[0]!, 'DMS race');
   const armed = (await arm(trader, { timeout_seconds: 3600 })).body;
@@ -297,6 +368,38 @@ it('claims a lapse exactly once, whatever the number of cores racing for it', as
   } finally {
     await racer.$disconnect();
   }
+});
+
+describe('the time a lapse is judged by', () => {
+  // A database no core sweeps: the switch stays as the test leaves it, unclaimed.
+  let quiet: Db;
+  beforeAll(async () => {
+    quiet = createPrismaClient(await ownDatabase('dead_mans_switch_quiet'), 4);
+  });
+  afterAll(() => quiet?.$disconnect());
+
+  it('is the statement’s, not its transaction’s start: a check or a claim in a transaction begun before the expiry sees the lapse', async () => {
+    const { workspace } = await buildWorkspace(quiet, { name: 'DMS clock' });
+    const scope = { workspaceId: workspace.id, environment: 'test' as const };
+    const sub = await createSubaccountRow(quiet, scope, { name: 'bot' }, '0');
+    const armed = await armDeadMansSwitch(quiet, scope, { subaccountId: sub.id, timeoutSeconds: 3600 });
+    const client = await sqlPoolOf(quiet).connect();
+    try {
+      await client.query('BEGIN'); // the transaction's now() is fixed here (as a placement that then waits for its lock)
+      await client.query('SELECT 1');
+      // The switch expires after that start, before the statements below.
+      await quiet.$executeRaw`UPDATE dead_mans_switches SET expires_at = clock_timestamp() WHERE id = ${armed.id}`;
+      const [check] = await queryPlain<{ lapsed: boolean }>(client, Prisma.sql`SELECT ${deadMansSwitchLapsed({ id: sub.id, ...scope })} AS lapsed`);
+      expect(check!.lapsed).toBe(true);
+      expect((await claimLapsedSwitches(client, { holder: 'core_long_transaction', leaseMs: 60_000 })).map((row) => row.id)).toEqual([armed.id]);
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    const fired = await quiet.deadMansSwitch.findUniqueOrThrow({ where: { id: armed.id } });
+    expect(fired).toMatchObject({ state: 'fired', firings: 1, cancelHolder: 'core_long_transaction' });
+    expect(fired.firedAt!.getTime()).toBeGreaterThanOrEqual(fired.expiresAt.getTime());
+  });
 });
 
 describe('on the embedded PGlite (one connection, as npm start)', () => {

@@ -14,13 +14,14 @@ import type { Db } from '../../core/db/prismaClient';
 import { newId } from '../../core/domain/ids';
 import { replayFills } from '../../core/domain/positionAccounting';
 import { complexOrderExecutions } from '../../core/services/complexOrderExecutions';
-import { reverseFill } from '../../core/services/fillReversals';
-import { recordNewFills } from '../../core/services/liveReconciler';
+import { reverseFailedFills, reverseFill } from '../../core/services/fillReversals';
+import { recordFillsAndFailures, recordNewFills } from '../../core/services/liveReconciler';
 import type { VenueFill } from '../../core/venues/venue';
 import { BACKENDS } from '../support/backends';
 import { buildWorkspace } from '../support/factories';
 import { databaseUrl, testConfig } from '../support/env';
 import { call } from '../support/http';
+import { CoreLog } from '../support/retryingClients';
 import { startStack, type Stack } from '../support/stack';
 import { canonicalHash, createSubaccount, D, HIGH_RATE_LIMIT, marketOf, type FillView, type OrderView, type Trader } from './helpers';
 
@@ -29,6 +30,12 @@ let db: Db;
 let live: Trader;
 let test: Trader;
 let liveMarket: { id: string; venueMarketId: string };
+
+/** What the recording of fills and the reversals log. */
+const log = new CoreLog();
+const logger = log.logger;
+const BLOCKED = 'a fill whose venue trade failed cannot be reversed yet';
+const NOT_RECORDED = "could not record an order's fills";
 
 const FAILED = { reason: 'trade FAILED', reportedAt: new Date('2026-11-25T01:00:00Z') };
 const EXECUTED_AT = '2026-11-24T15:00:00.000Z';
@@ -82,7 +89,7 @@ function trade(orderId: string, venueMarketId: string, action: 'buy' | 'sell', p
 async function filledOrder(trader: Trader, subaccountId: string, action: 'buy' | 'sell', price: string, quantity: string, fee: string, venue: Venue = 'polymarket', market = liveMarket) {
   const orderId = await restingOrder(trader, subaccountId, market, venue, action, price, quantity);
   const fill = trade(orderId, market.venueMarketId, action, price, quantity, fee);
-  expect(await recordNewFills(db, venue, [fill])).toBe(1);
+  expect(await recordNewFills(db, venue, [fill], logger)).toBe(1);
   return { orderId, fill };
 }
 
@@ -214,6 +221,55 @@ describe.each(BACKENDS)('on %s', (_backend, configOf) => {
     });
   });
 
+  describe('fills recorded by several cores', () => {
+    it('are replayed in the order they were recorded, not in the order of their ids (ULIDs, monotonic per process only)', async () => {
+      const sa = await createSubaccount(live, 'two cores');
+      const first = await filledOrder(live, sa, 'buy', '0.40', '10', '0');
+      const sell = await filledOrder(live, sa, 'sell', '0.70', '10', '0');
+      const second = await filledOrder(live, sa, 'buy', '0.60', '10', '0');
+      const failing = await filledOrder(live, sa, 'buy', '0.50', '1', '0');
+      // The second buy as a core whose clock lags would have named it: an id sorting before the sell's.
+      const [firstRow, sellRow] = await Promise.all([first, sell].map(({ fill }) => db.fill.findUniqueOrThrow({ where: { venue_venueFillId: { venue: 'polymarket', venueFillId: fill.venueFillId } } })));
+      const laggingId = `${firstRow!.id}z`;
+      expect(laggingId < sellRow!.id).toBe(true);
+      await db.$executeRaw`UPDATE fills SET id = ${laggingId} WHERE venue = 'polymarket' AND venue_fill_id = ${second.fill.venueFillId}`;
+      expect(await positionOf(sa)).toMatchObject({ quantity: '11', realizedPnl: '3' });
+
+      expect(await reverseFill(db, 'polymarket', failing.fill.venueFillId, FAILED)).toMatchObject({ outcome: 'reversed' });
+      // As recorded: the sell closed the first buy at 0.40 (realized 3), the second buy stands at 0.60.
+      // (In id order the sell would have closed half of both, at 0.50, realizing 2.)
+      expect(await positionOf(sa)).toEqual({ quantity: '10', averageCost: '0.6', realizedPnl: '3' });
+      expect((await fillsOf(live, sell.orderId))[0]!.realized_pnl).toBe('3');
+    });
+  });
+
+  describe('a buy and the later sell of it fail in one report', () => {
+    it('are both reversed by the one call, whatever their order in it: the buy, blocked by the sell, is tried again once the sell is reversed', async () => {
+      for (const order of ['buy first', 'sell first'] as const) {
+        const sa = await createSubaccount(live, `both failed, ${order}`);
+        const buy = await filledOrder(live, sa, 'buy', '0.40', '10', '0.01');
+        const sell = await filledOrder(live, sa, 'sell', '0.70', '5', '0.01');
+        const report = order === 'buy first' ? [buy.fill, sell.fill] : [sell.fill, buy.fill];
+        const from = log.linesStartingWith(BLOCKED).length;
+        expect(await reverseFailedFills(db, 'polymarket', report, FAILED, logger)).toEqual({ reversed: 2, already_reversed: 0, not_recorded: 0, blocked: 0 });
+        expect(await positionOf(sa)).toEqual({ quantity: '0', averageCost: '0', realizedPnl: '0' });
+        expect(await pnlDay(live, sa)).toMatchObject({ realized_pnl: '0', fees: '0', fills: 0, volume: '0' });
+        for (const orderId of [buy.orderId, sell.orderId]) expect(await orderOf(live, orderId)).toMatchObject({ status: 'canceled', filled_quantity: '0' });
+        // Nothing is left blocked, so nothing was reported blocked.
+        expect(log.linesStartingWith(BLOCKED).slice(from)).toEqual([]);
+      }
+    });
+
+    it('a buy blocked by a sell that did not fail stays blocked, reported once', async () => {
+      const sa = await createSubaccount(live, 'still blocked');
+      const buy = await filledOrder(live, sa, 'buy', '0.40', '10', '0');
+      await filledOrder(live, sa, 'sell', '0.70', '5', '0');
+      const from = log.linesStartingWith(BLOCKED).length;
+      expect(await reverseFailedFills(db, 'polymarket', [buy.fill], FAILED, logger)).toEqual({ reversed: 0, already_reversed: 0, not_recorded: 0, blocked: 1 });
+      expect(log.linesStartingWith(BLOCKED).slice(from)).toHaveLength(1);
+    });
+  });
+
   describe('idempotency and ordering', () => {
     it('a second report of the same failed trade changes nothing', async () => {
       const sa = await createSubaccount(live, 'twice');
@@ -225,7 +281,7 @@ describe.each(BACKENDS)('on %s', (_backend, configOf) => {
       expect(await ledgerOf(sa)).toEqual(once);
       expect(once.receipts).toBe(3);
       // And the fill reported again by the venue (the sweep) is not recorded a second time.
-      expect(await recordNewFills(db, 'polymarket', [fill])).toBe(0);
+      expect(await recordNewFills(db, 'polymarket', [fill], logger)).toBe(0);
       expect(await ledgerOf(sa)).toEqual(once);
     });
 
@@ -235,7 +291,7 @@ describe.each(BACKENDS)('on %s', (_backend, configOf) => {
       const fill = trade(orderId, liveMarket.venueMarketId, 'buy', '0.40', '10', '0.02');
       expect(await reverseFill(db, 'polymarket', fill.venueFillId, FAILED)).toEqual({ outcome: 'not_recorded', alreadyReported: false });
       expect(await reverseFill(db, 'polymarket', fill.venueFillId, FAILED)).toEqual({ outcome: 'not_recorded', alreadyReported: true });
-      expect(await recordNewFills(db, 'polymarket', [fill])).toBe(0);
+      expect(await recordNewFills(db, 'polymarket', [fill], logger)).toBe(0);
       expect(await fillsOf(live, orderId)).toEqual([]);
       expect(await orderOf(live, orderId)).toMatchObject({ status: 'open', filled_quantity: '0' });
       expect(await ledgerOf(sa)).toMatchObject({ positions: [], daily: [], fills: [], receipts: 0 });
@@ -250,6 +306,44 @@ describe.each(BACKENDS)('on %s', (_backend, configOf) => {
       await reverseFill(db, 'polymarket', fill.venueFillId, FAILED);
       expect(await ledgerOf(theirs)).toEqual(before);
       expect(await positionOf(mine)).toMatchObject({ quantity: '0' });
+    });
+  });
+
+  describe('one listing of the venue’s trades', () => {
+    it('an order whose fills cannot be recorded is logged (order id and reason) and skipped; the later orders of the listing are recorded', async () => {
+      const [sa, other] = [await createSubaccount(live, 'stuck sell'), await createSubaccount(live, 'next in line')];
+      const buy = await filledOrder(live, sa, 'buy', '0.40', '10', '0');
+      expect(await reverseFill(db, 'polymarket', buy.fill.venueFillId, FAILED)).toMatchObject({ outcome: 'reversed' });
+      // A sell of what the failed buy would have held, then another subaccount's buy, in one listing.
+      const sellOrder = await restingOrder(live, sa, liveMarket, 'polymarket', 'sell', '0.70', '5');
+      const laterOrder = await restingOrder(live, other, liveMarket, 'polymarket', 'buy', '0.50', '4');
+      const from = log.linesStartingWith(NOT_RECORDED).length;
+      const listing = [trade(sellOrder, liveMarket.venueMarketId, 'sell', '0.70', '5', '0'), trade(laterOrder, liveMarket.venueMarketId, 'buy', '0.50', '4', '0')];
+      expect(await recordNewFills(db, 'polymarket', listing, logger)).toBe(1);
+      expect(await orderOf(live, laterOrder)).toMatchObject({ status: 'filled', filled_quantity: '4' });
+      expect(await orderOf(live, sellOrder)).toMatchObject({ status: 'open', filled_quantity: '0' });
+      const warned = log.linesStartingWith(NOT_RECORDED).slice(from);
+      expect(warned).toEqual([expect.objectContaining({ orderId: sellOrder, err: expect.objectContaining({ message: 'sell of 5 exceeds the position of 0' }) })]);
+      expect(JSON.stringify(warned)).not.toMatch(/\bat .*\.(ts|js):\d+/); // no stack trace
+    });
+
+    it('the failures of a listing go first: a buy that failed is reversed before the listing’s sell of it, and a trade listed filled and failed is never recorded', async () => {
+      const sa = await createSubaccount(live, 'listing order');
+      const buy = await filledOrder(live, sa, 'buy', '0.40', '10', '0');
+      const sellOrder = await restingOrder(live, sa, liveMarket, 'polymarket', 'sell', '0.70', '5');
+      const sell = trade(sellOrder, liveMarket.venueMarketId, 'sell', '0.70', '5', '0');
+      // Recorded first, the sell would block the buy's reversal (it would then sell more than was held).
+      expect(await recordFillsAndFailures(db, 'polymarket', { fills: [sell], failed: [buy.fill] }, logger)).toEqual({ recorded: 0, reversed: 1 });
+      expect(await orderOf(live, buy.orderId)).toMatchObject({ status: 'canceled', filled_quantity: '0' });
+      expect(await orderOf(live, sellOrder)).toMatchObject({ status: 'open', filled_quantity: '0' });
+      expect(await positionOf(sa)).toMatchObject({ quantity: '0', realizedPnl: '0' });
+
+      // MATCHED then FAILED in one batch of the user channel: no fill row, no receipt.
+      const both = await restingOrder(live, sa, liveMarket, 'polymarket', 'buy', '0.30', '2');
+      const failing = trade(both, liveMarket.venueMarketId, 'buy', '0.30', '2', '0');
+      expect(await recordFillsAndFailures(db, 'polymarket', { fills: [failing], failed: [failing] }, logger)).toEqual({ recorded: 0, reversed: 0 });
+      expect(await fillsOf(live, both)).toEqual([]);
+      expect(await receiptsOf(live, both)).toEqual([]);
     });
   });
 
@@ -268,7 +362,7 @@ describe.each(BACKENDS)('on %s', (_backend, configOf) => {
       ];
       await db.order.updateMany({ where: { id: { in: [a, b] } }, data: { complexOrderId: complex.id } });
       const failing = trade(a, liveMarket.venueMarketId, 'buy', '0.40', '10', '0.01');
-      await recordNewFills(db, 'polymarket', [failing, trade(b, liveMarket.venueMarketId, 'buy', '0.50', '10', '0.01')]);
+      await recordNewFills(db, 'polymarket', [failing, trade(b, liveMarket.venueMarketId, 'buy', '0.50', '10', '0.01')], logger);
       expect((await complexOrderExecutions(db, [complex.id])).get(complex.id)).toEqual({ filledQuantity: '20', averageFillPrice: '0.45', feesPaid: '0.02' });
       await reverseFill(db, 'polymarket', failing.venueFillId, FAILED);
       expect((await complexOrderExecutions(db, [complex.id])).get(complex.id)).toEqual({ filledQuantity: '10', averageFillPrice: '0.5', feesPaid: '0.01' });
@@ -297,7 +391,7 @@ describe('on PostgreSQL', () => {
         await holder.query('BEGIN');
         await holder.query('SELECT id FROM subaccounts WHERE id = $1 FOR UPDATE', [sa]);
         const reversal = () => reverseFill(db, 'polymarket', failing.fill.venueFillId, FAILED);
-        const recording = () => recordNewFills(db, 'polymarket', [sell]);
+        const recording = () => recordNewFills(db, 'polymarket', [sell], logger);
         const both = round % 2 === 0 ? Promise.all([reversal(), recording()]) : Promise.all([recording(), reversal()]).then(([n, r]) => [r, n] as const);
         await lockWaiters(holder, 2);
         await holder.query('COMMIT');
@@ -310,7 +404,7 @@ describe('on PostgreSQL', () => {
 
       // Whichever ran first: 10 at 0.60 stand, the sell realized (0.70 - 0.60) x 5 - 0.01.
       expect(await positionOf(sa)).toMatchObject({ quantity: '5', averageCost: '0.6', realizedPnl: '0.48' });
-      const standing = await db.fill.findMany({ where: { subaccountId: sa, reversedAt: null }, orderBy: { id: 'asc' } });
+      const standing = await db.fill.findMany({ where: { subaccountId: sa, reversedAt: null }, orderBy: { recordedSeq: 'asc' } });
       const replay = replayFills(standing.map((f) => ({ action: f.action, price: D(f.price.toFixed()), quantity: D(f.quantity.toFixed()), fee: D(f.fee.toFixed()) })));
       if (!replay.ok) throw new Error('the standing fills oversell');
       expect(replay.position.quantity.toFixed()).toBe('5');
@@ -337,7 +431,7 @@ describe('on PostgreSQL', () => {
       try {
         await holder.query('BEGIN');
         await holder.query(`SELECT 1 FROM positions WHERE subaccount_id = $1 FOR UPDATE`, [sa]);
-        const recording = recordNewFills(db, 'polymarket', [fill]);
+        const recording = recordNewFills(db, 'polymarket', [fill], logger);
         await lockWaiters(holder, 1);
         const reversal = reverseFill(db, 'polymarket', fill.venueFillId, FAILED);
         await lockWaiters(holder, 2);

@@ -6,7 +6,7 @@ import type { PlanAlternative } from '../../domain/planning';
 import { venueColumn } from '../../domain/venues';
 import type { VenueRegistry } from '../../venues/venue';
 import { previewComplexOrder, type PreviewInput } from '../complexOrderPreview';
-import { refuseWhileLapsed } from '../deadMansSwitch';
+import { refuseWhileLapsed, refuseWhileLapsedLocked } from '../deadMansSwitch';
 import { idempotencyReference, requireCredentials } from '../orders';
 import type { Scope } from '../scope';
 import { sendDueChildren } from './claims';
@@ -39,7 +39,7 @@ export async function placeComplexOrder(
     const existing = await db.complexOrder.findUnique({ where: { workspaceId_idempotencyRef: { workspaceId: scope.workspaceId, idempotencyRef } } });
     if (existing) return resume(db, venues, existing.id);
   }
-  await refuseWhileLapsed(db, scope, input.subaccountId);
+  await refuseWhileLapsed(db, scope, input.subaccountId); // early: spares the preview
   const preview = await previewComplexOrder(db, venues, scope, input);
   const chosen = preview.plan.recommended;
   if (!chosen) throw noExecutablePlan(preview.plan);
@@ -59,8 +59,10 @@ export async function placeComplexOrder(
   const children = childRows(id, chosen, preview.marketIdsByVenue, now);
   const prediction: StoredPrediction = { marketIdsByVenue: preview.marketIdsByVenue, plan: preview.plan };
   try {
-    await db.$transaction([
-      db.complexOrder.create({
+    await db.$transaction(async (tx) => {
+      // Checked again under the subaccount's lock: the switch may have lapsed during the preview.
+      await refuseWhileLapsedLocked(tx, scope, input.subaccountId);
+      await tx.complexOrder.create({
         data: {
           id,
           workspaceId: scope.workspaceId,
@@ -83,9 +85,9 @@ export async function placeComplexOrder(
           createdAt: now,
           updatedAt: now,
         },
-      }),
-      db.childOrder.createMany({ data: children }),
-    ]);
+      });
+      await tx.childOrder.createMany({ data: children });
+    });
   } catch (error) {
     // Two requests with one Idempotency-Key raced past the lookup: the unique index let one in.
     if (idempotencyRef && error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {

@@ -97,8 +97,9 @@ export function polymarketAccounts(db: Db, options: PolymarketAccountsOptions): 
 
     const failed = (what: string) => (error: unknown) => log.error({ err: error }, `${what}; the fill sweep reconciles`);
     const record = async ({ fills, failed: failures }: { fills: VenueFill[]; failed: VenueFill[] }) => {
-      await options.sinks.recordFills(fills);
+      // Failures first: a FAILED trade of the batch is then never recorded (see sweepLiveFills).
       if (failures.length > 0) await options.sinks.reportFailedFills(failures);
+      await options.sinks.recordFills(fills);
     };
     const sweep = () =>
       venue
