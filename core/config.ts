@@ -95,7 +95,9 @@ const schema = z.object({
    * answer) or `pending` past LIVE_PENDING_STALE_MS (a core that stopped mid-send), and how often it
    * sweeps each live account's fills over the last LIVE_FILL_SWEEP_WINDOW_MS (the truth behind the
    * venue's stream). An order the venue does not know is sent again with the same client order id
-   * while it is younger than LIVE_RESEND_MAX_AGE_MS; older, it is recorded as rejected.
+   * while it is younger than LIVE_RESEND_MAX_AGE_MS; older, it is recorded as rejected. Every
+   * LIVE_ORDER_SWEEP_INTERVAL_MS it reads each Polymarket account's open orders and records the end
+   * of our working orders the venue ended on its own (a heartbeat lapse, a resolved market).
    */
   LIVE_RECONCILER_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /**
@@ -109,6 +111,7 @@ const schema = z.object({
   LIVE_PENDING_STALE_MS: integer.pipe(z.number().min(1000).max(3_600_000)).default(15_000),
   LIVE_RESEND_MAX_AGE_MS: integer.pipe(z.number().min(0).max(3_600_000)).default(60_000),
   LIVE_FILL_SWEEP_INTERVAL_MS: integer.pipe(z.number().min(10).max(600_000)).default(2000),
+  LIVE_ORDER_SWEEP_INTERVAL_MS: integer.pipe(z.number().min(10).max(600_000)).default(10_000),
   LIVE_FILL_SWEEP_WINDOW_MS: integer.pipe(z.number().min(1000).max(86_400_000)).default(600_000),
   /**
    * How often the core syncs the live Kalshi catalog (open markets into the `live` environment;

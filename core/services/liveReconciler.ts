@@ -10,6 +10,7 @@ import type { VenueFill } from '../venues/venue';
 import { recordExecution } from './executions';
 import { reverseFailedFills } from './fillReversals';
 import { recordedOrFailedVenueFillIds } from './failedVenueFills';
+import { sweepWorkingOrders } from './workingOrderSweep';
 import { claimUnconfirmedOrders, reconcileUnconfirmedOrder, type ReconcileCounts } from './unconfirmedOrders';
 
 /**
@@ -26,6 +27,8 @@ import { claimUnconfirmedOrders, reconcileUnconfirmedOrder, type ReconcileCounts
  *   one). Not found and older: recorded `rejected` ("the venue has no order with our id").
  * - The fill sweep reads each live account's fills of the last `sweepWindowMs` and records those not
  *   recorded yet (idempotent by venue fill id): the venue's REST fills are the truth behind its stream.
+ * - The working-order sweep (workingOrderSweep.ts) compares each account's open orders at the venue
+ *   with our working ones, and records the end of those the venue ended on its own.
  */
 export interface LiveReconcilerOptions {
   /** How long a claim keeps other cores off an order of this venue: more than one of its calls' timeout. */
@@ -138,12 +141,12 @@ export async function recordNewFills(db: Db, venue: VenueColumn, fills: readonly
   return recorded;
 }
 
-/** Runs both loops until stopped; a round's failure is logged and the next round runs. */
+/** Runs the three loops until stopped; a round's failure is logged and the next round runs. */
 export function startLiveReconciler(
   db: Db,
   accounts: LiveAccountsByVenue,
   logger: Logger,
-  options: LiveReconcilerOptions & { reconcileIntervalMs: number; sweepIntervalMs: number },
+  options: LiveReconcilerOptions & { reconcileIntervalMs: number; sweepIntervalMs: number; orderSweepIntervalMs: number },
 ): { stop(): Promise<void> } {
   const reconcile = runPeriodically(
     options.reconcileIntervalMs,
@@ -161,5 +164,13 @@ export function startLiveReconciler(
     },
     (error) => logger.error({ err: error }, 'live fill sweep failed; retrying on the next round'),
   );
-  return { stop: async () => void (await Promise.all([reconcile.stop(), sweep.stop()])) };
+  const orderSweep = runPeriodically(
+    options.orderSweepIntervalMs,
+    async () => {
+      const { ended } = await sweepWorkingOrders(db, accounts, { graceMsOf: options.leaseMsOf }, logger);
+      if (ended > 0) logger.info({ ended }, 'working-order sweep recorded orders the venue had ended on its own');
+    },
+    (error) => logger.error({ err: error }, 'live working-order sweep failed; retrying on the next round'),
+  );
+  return { stop: async () => void (await Promise.all([reconcile.stop(), sweep.stop(), orderSweep.stop()])) };
 }

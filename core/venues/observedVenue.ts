@@ -19,7 +19,8 @@ export type VenueOperation =
   | 'fills_since'
   | 'balance'
   | 'positions'
-  | 'heartbeat';
+  | 'heartbeat'
+  | 'open_orders';
 
 /** What became of one order sent to a venue: its placement's outcome, or `failed` when the call threw. */
 export type VenueOrderOutcome = VenuePlaceResult['outcome'] | 'failed';
@@ -47,7 +48,7 @@ export function observedVenue(venue: Venue, observer: VenueCallObserver): Venue 
     name: venue.name,
     placeOrder: (request, options) => timed('place_order', () => venue.placeOrder(request, options), placement),
     cancelOrder: (clientOrderId, options) => timed('cancel_order', () => venue.cancelOrder(clientOrderId, options), cancellation),
-    getOrder: (clientOrderId) => timed('get_order', () => venue.getOrder(clientOrderId)),
+    getOrder: (clientOrderId, options) => timed('get_order', () => venue.getOrder(clientOrderId, options)),
     listFills: (options) => timed('list_fills', () => venue.listFills(options)),
     orderBook: (venueMarketId, depth) => timed('order_book', () => venue.orderBook(venueMarketId, depth)),
     queuePosition: (clientOrderId, options) => timed('queue_position', () => venue.queuePosition(clientOrderId, options)),
@@ -61,6 +62,7 @@ export function observedLiveVenue(venue: LiveVenue, observer: VenueCallObserver)
     ...observedVenue(venue, observer),
     fillsSince: (since) => timed('fills_since', () => venue.fillsSince(since)),
     ...(venue.fillsAndFailuresSince ? { fillsAndFailuresSince: (since: Date) => timed('fills_since', () => venue.fillsAndFailuresSince!(since)) } : {}),
+    ...(venue.openOrderIds ? { openOrderIds: (options) => timed('open_orders', () => venue.openOrderIds!(options)) } : {}),
     balance: () => timed('balance', () => venue.balance()),
     positions: () => timed('positions', () => venue.positions()),
     close: () => venue.close(),

@@ -124,7 +124,8 @@ export interface Venue {
   readonly name: VenueName;
   placeOrder(request: VenueOrderRequest, options?: VenueCallOptions): Promise<VenuePlaceResult>;
   cancelOrder(clientOrderId: string, options?: VenueCallOptions): Promise<VenueCancelResult>;
-  getOrder(clientOrderId: string): Promise<VenueOrderState | null>;
+  /** Our order at the venue by our client order id; null when the venue holds none. `options.deadline` where the venue honours one (Polymarket). */
+  getOrder(clientOrderId: string, options?: VenueCallOptions): Promise<VenueOrderState | null>;
   /** Fills after `afterVenueFillId` (exclusive), oldest first. */
   listFills(options?: { afterVenueFillId?: string; limit?: number }): Promise<VenueFill[]>;
   orderBook(venueMarketId: string, depth?: number): Promise<OrderBookView>;
@@ -164,6 +165,12 @@ export interface LiveVenue extends Venue {
    * (core/services/fillReversals.ts). A venue without such failures leaves it out.
    */
   fillsAndFailuresSince?(since: Date): Promise<{ fills: VenueFill[]; failed: VenueFill[] }>;
+  /**
+   * The venue order ids (lower case) of the account's open orders, every page, for the working-order
+   * sweep (core/services/workingOrderSweep.ts) to notice orders the venue ended on its own. A venue
+   * whose stream is not the only news of such ends leaves it out (Kalshi, for now).
+   */
+  openOrderIds?(options?: VenueCallOptions): Promise<ReadonlySet<string>>;
   /** The account's cash at the venue, in dollars. */
   balance(): Promise<string>;
   /** The account's non-zero positions at the venue. */

@@ -118,8 +118,8 @@ export class PolymarketVenue implements LiveVenue {
     return this.reportPlaced(request, signed.value, status, tradeIds, call);
   }
 
-  async getOrder(clientOrderId: string): Promise<VenueOrderState | null> {
-    const found = await this.findOrder(clientOrderId);
+  async getOrder(clientOrderId: string, call: VenueCallOptions = {}): Promise<VenueOrderState | null> {
+    const found = await this.findOrder(clientOrderId, call);
     if (found === 'unavailable') throw new DomainError('venue_unavailable', `Polymarket could not be asked about order '${clientOrderId}' now.`);
     return found;
   }
@@ -139,11 +139,11 @@ export class PolymarketVenue implements LiveVenue {
     const read = await this.readOrder(hash, clientOrderId, call);
     if (read !== null && read !== 'unavailable' && read.status === 'filled') {
       // MATCHED counts a failed trade's size too: the trades seen FAILED are taken off it.
-      const seen = await this.fillsAndFailuresOfHash(hash, record).catch(() => null);
+      const seen = await this.fillsAndFailuresOfHash(hash, record, call).catch(() => null);
       return seen === null ? read : withoutFailedMatches(read, seen.failed);
     }
     if (read !== null) return read;
-    const fills = await this.fillsOfHash(hash, record).catch(() => 'unavailable' as const);
+    const fills = await this.fillsAndFailuresOfHash(hash, record, call).then((seen) => seen.fills).catch(() => 'unavailable' as const);
     if (fills === 'unavailable') return 'unavailable';
     if (fills.length === 0) return null;
     const filled = fills.reduce((sum, fill) => sum.plus(fill.quantity), new Decimal(0));
@@ -416,24 +416,38 @@ export class PolymarketVenue implements LiveVenue {
   }
 
   /** The fills of one order of ours in the account's trades since just before its creation, those of FAILED trades apart. */
-  private async fillsAndFailuresOfHash(hash: string, record: OurOrderRecord): Promise<{ fills: PolymarketFill[]; failed: PolymarketFill[] }> {
-    const trades = await this.tradesAfter(Math.floor((record.createdAt.getTime() - this.lookbackMs) / 1000));
+  private async fillsAndFailuresOfHash(hash: string, record: OurOrderRecord, call: VenueCallOptions = {}): Promise<{ fills: PolymarketFill[]; failed: PolymarketFill[] }> {
+    const trades = await this.tradesAfter(Math.floor((record.createdAt.getTime() - this.lookbackMs) / 1000), call);
     const ours = new Map([[hash, { clientOrderId: record.clientOrderId, venueMarketId: record.venueMarketId, side: record.side, action: record.action }]]);
     return splitFailed(oldestFirst(trades.flatMap((trade) => fillsFromTrade(trade, ours, this.options.onUnreadableTrade))));
   }
 
   /** Every trade of the account matched after `afterSeconds`, following `next_cursor` to `LTE=`. */
-  private async tradesAfter(afterSeconds: number): Promise<unknown[]> {
-    const trades: unknown[] = [];
+  private async tradesAfter(afterSeconds: number, call: VenueCallOptions = {}): Promise<unknown[]> {
+    return this.allPages('/data/trades', { after: String(Math.max(0, afterSeconds)) }, call, 'trade');
+  }
+
+  /**
+   * The hashes (lower case) of the account's open orders: `GET /data/orders`, every page (the
+   * official client's `getOpenOrders`, src/client.ts at f3e1a05), within the caller's deadline.
+   */
+  async openOrderIds(call: VenueCallOptions = {}): Promise<ReadonlySet<string>> {
+    const orders = await this.allPages('/data/orders', {}, call, 'open order');
+    return new Set(orders.map((order) => (order as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === 'string').map((id) => id.toLowerCase()));
+  }
+
+  /** Every item of a paged listing, following `next_cursor` to `LTE=`; a read that fails throws (answerOf). */
+  private async allPages(path: string, query: Record<string, string>, call: VenueCallOptions, what: string): Promise<unknown[]> {
+    const items: unknown[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page += 1) {
-      const body = answerOf(await this.session.request('GET', '/data/trades', { query: { after: String(Math.max(0, afterSeconds)), next_cursor: cursor } })) as { data?: unknown; next_cursor?: unknown } | null;
-      if (Array.isArray(body?.data)) trades.push(...body.data);
+      const body = answerOf(await this.session.request('GET', path, { query: { ...query, next_cursor: cursor }, deadline: call.deadline })) as { data?: unknown; next_cursor?: unknown } | null;
+      if (Array.isArray(body?.data)) items.push(...body.data);
       const next = typeof body?.next_cursor === 'string' ? body.next_cursor : END_CURSOR;
-      if (next === END_CURSOR || next === '' || next === cursor) return trades;
+      if (next === END_CURSOR || next === '' || next === cursor) return items;
       cursor = next;
     }
-    throw new DomainError('venue_error', 'Polymarket kept answering trade pages; the listing was cut off.');
+    throw new DomainError('venue_error', `Polymarket kept answering ${what} pages; the listing was cut off.`);
   }
 
   /** Our fills among trades, FAILED ones included: their order ids resolved through our records; the others are left out. Oldest first. */
