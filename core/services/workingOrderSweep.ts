@@ -11,7 +11,8 @@ import { recordExecution } from './executions';
  * round, for each live account with working orders older than the grace (so an order being placed
  * is not judged): the venue's open orders are read once (`openOrderIds`, a venue that has none is
  * left out: Kalshi), and each of our `open` / `partially_filled` orders missing from them is asked
- * for its state by its client order id (`getOrder`), at most `cap` per round. A state still open
+ * for its state by its client order id (`getOrder`), at most `cap` per round (picked at random, so
+ * orders the venue cannot answer for do not starve the others). A state still open
  * changes nothing. A state that filled more than we hold is recorded with its fills (the REST
  * fills since just before the order's creation), and only once those fills cover what the venue
  * says filled; else the order is left for the fill sweep and the next round: a filled order is
@@ -40,7 +41,7 @@ export async function sweepWorkingOrders(
       SELECT id, subaccount_id, venue_order_id, filled_quantity::text AS filled_quantity, created_at FROM orders
        WHERE environment = 'live' AND venue::text = ${venueColumn} AND status IN ('open', 'partially_filled')
          AND created_at < now() - ${graceMs} * interval '1 millisecond'
-       ORDER BY updated_at`;
+       ORDER BY random()`; // orders the venue cannot answer for now do not keep the cap from the others
     const bySubaccount = new Map<string, typeof working>();
     for (const row of working) bySubaccount.set(row.subaccount_id, [...(bySubaccount.get(row.subaccount_id) ?? []), row]);
     for (const [subaccountId, orders] of bySubaccount) {
