@@ -75,6 +75,8 @@ const schema = z.object({
   KALSHI_TIMEOUT_MS: integer.pipe(z.number().min(100).max(60_000)).default(5000),
   /** The Kalshi rate-limit tier of our API keys (tokens/s read/write: basic 200/100, advanced 300/300, expert 600/600, premier 1000/1000). */
   KALSHI_TIER: z.enum(['basic', 'advanced', 'expert', 'premier']).default('basic'),
+  /** Each live Kalshi account's private stream (`fill`, `user_orders`); `false` leaves fills and order ends to the REST sweeps alone. */
+  KALSHI_USER_STREAM_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /**
    * Polymarket CLOB V2 (docs/polymarket.md): the REST base, the chain orders are signed for
    * (137 Polygon, the only live venue; 80002 Amoy for tests against a fake), and every call's limit.
@@ -96,7 +98,7 @@ const schema = z.object({
    * sweeps each live account's fills over the last LIVE_FILL_SWEEP_WINDOW_MS (the truth behind the
    * venue's stream). An order the venue does not know is sent again with the same client order id
    * while it is younger than LIVE_RESEND_MAX_AGE_MS; older, it is recorded as rejected. Every
-   * LIVE_ORDER_SWEEP_INTERVAL_MS it reads each Polymarket account's open orders and records the end
+   * LIVE_ORDER_SWEEP_INTERVAL_MS it reads each live account's open orders (Polymarket, Kalshi) and records the end
    * of our working orders the venue ended on its own (a heartbeat lapse, a resolved market).
    */
   LIVE_RECONCILER_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),

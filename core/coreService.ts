@@ -187,6 +187,7 @@ function openKalshiLive(db: Db, config: Config, keyring: ReadonlyMap<string, Buf
     books: booksOf,
     logger,
     sweepWindowMs: config.LIVE_FILL_SWEEP_WINDOW_MS,
+    stream: { enabled: config.KALSHI_USER_STREAM_ENABLED },
     decorate: (venue) => observedLiveVenue(venue, observer),
     sinks: {
       recordFills: (fills) => recordNewFills(db, 'kalshi', fills, logger),

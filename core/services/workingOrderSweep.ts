@@ -10,7 +10,7 @@ import { recordExecution } from './executions';
  * resolved market's cancel) reaches us only on the venue's stream; this finds it without. Each
  * round, for each live account with working orders older than the grace (so an order being placed
  * is not judged): the venue's open orders are read once (`openOrderIds`, a venue that has none is
- * left out: Kalshi), and each of our `open` / `partially_filled` orders missing from them is asked
+ * left out), and each of our `open` / `partially_filled` orders missing from them is asked
  * for its state by its client order id (`getOrder`), at most `cap` per round (picked at random, so
  * orders the venue cannot answer for do not starve the others). A state still open
  * changes nothing. A state that filled more than we hold is recorded with its fills (the REST

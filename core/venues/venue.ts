@@ -167,8 +167,9 @@ export interface LiveVenue extends Venue {
   fillsAndFailuresSince?(since: Date): Promise<{ fills: VenueFill[]; failed: VenueFill[] }>;
   /**
    * The venue order ids (lower case) of the account's open orders, every page, for the working-order
-   * sweep (core/services/workingOrderSweep.ts) to notice orders the venue ended on its own. A venue
-   * whose stream is not the only news of such ends leaves it out (Kalshi, for now).
+   * sweep (core/services/workingOrderSweep.ts) to notice orders the venue ended on its own
+   * (Polymarket: `GET /data/orders`; Kalshi: `GET /portfolio/orders?status=resting`). A venue
+   * without it is not swept.
    */
   openOrderIds?(options?: VenueCallOptions): Promise<ReadonlySet<string>>;
   /** The account's cash at the venue, in dollars. */

@@ -41,6 +41,7 @@ describe('loadConfig', () => {
       KALSHI_DEMO_WS_URL: 'wss://external-api-ws.demo.kalshi.co/trade-api/ws/v2',
       KALSHI_TIMEOUT_MS: 5000,
       KALSHI_TIER: 'basic',
+      KALSHI_USER_STREAM_ENABLED: true,
       POLYMARKET_CLOB_URL: 'https://clob.polymarket.com',
       POLYMARKET_CATALOG_SYNC_MS: 300_000,
       POLYMARKET_CHAIN_ID: 137,

@@ -211,6 +211,26 @@ describe('the Kalshi venue: account reads and fills', () => {
     await expect(venue.positions()).resolves.toHaveLength(2);
   });
 
+  it('openOrderIds: the ids (lower case) of the account\u2019s resting orders only, asked with status=resting; a spent deadline sends nothing', async () => {
+    const resting = request({ price: '0.20' });
+    const canceled = request({ price: '0.21' });
+    await place(resting);
+    await place(canceled);
+    await venue.cancelOrder(canceled.clientOrderId);
+    maker(FED, 'ask', '0.5500', '1.00');
+    await expect(place(request({ price: '0.56', quantity: '1' }))).resolves.toMatchObject({ order: { status: 'filled' } });
+    expect(fake.placeOrderAs('user-alice', v2OrderBody(FED, { price: '0.1000', count: '1.00', client_order_id: 'not-ours' }))).toMatchObject({ status: 201 });
+    const expected = fake.exchange.listOrders('user-alice', { status: 'resting' }).map((o) => o.orderId.toLowerCase());
+    expect(expected).toHaveLength(2);
+    expect(expected).toContain(atFake(resting.clientOrderId)[0]!.orderId.toLowerCase());
+
+    const before = fake.requestsSignedBy(alice.keyId).length;
+    await expect(venue.openOrderIds()).resolves.toEqual(new Set(expected));
+    expect(fake.requestsSignedBy(alice.keyId).slice(before).map((r) => [r.method, r.path, new URLSearchParams(r.query).get('status')])).toEqual([['GET', '/trade-api/v2/portfolio/orders', 'resting']]);
+    await expect(venue.openOrderIds({ deadline: Date.now() - 1 })).rejects.toMatchObject({ code: 'venue_unavailable' });
+    expect(fake.requestsSignedBy(alice.keyId).length).toBe(before + 1);
+  });
+
   it('queue position: contracts ahead at the price, orders ahead unknown; none once canceled', async () => {
     maker(FED, 'bid', '0.3000', '5.00');
     const req = request({ price: '0.30', quantity: '2' });

@@ -53,6 +53,18 @@ export class KalshiAccountReads {
     return match === undefined ? null : { state: stateFromRestOrder(match)! };
   }
 
+  /**
+   * The order ids (lower case) of the account's resting orders: `GET /portfolio/orders?status=resting`,
+   * every page, within the caller's deadline (each page a read of the default cost). Rows that do
+   * not say `resting` are left out too, so an order the venue ended is never taken for open.
+   */
+  async restingOrderIds(call: VenueCallOptions = {}): Promise<ReadonlySet<string>> {
+    const raw = await this.pages(ORDERS_PATH, { status: 'resting' }, 'orders', undefined, call);
+    if (raw instanceof DomainError) throw raw;
+    const states = raw.map(stateFromRestOrder);
+    return new Set(states.flatMap((state) => (state?.status === 'open' && state.venueOrderId !== null ? [state.venueOrderId.toLowerCase()] : [])));
+  }
+
   /** One order's fills (`GET /portfolio/fills?order_id=`) in its own terms, oldest first. */
   async fillsOfOrder(venueOrderId: string, order: OurOrderTerms, call: VenueCallOptions = {}): Promise<VenueFill[] | DomainError> {
     const raw = await this.pages('/portfolio/fills', { order_id: venueOrderId }, 'fills', undefined, call);

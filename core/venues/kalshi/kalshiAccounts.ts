@@ -29,7 +29,7 @@ export interface KalshiAccountsOptions {
   logger: Logger;
   /** How far back a sweep after a reconnect or a stream gap reads fills. */
   sweepWindowMs: number;
-  /** Kalshi's private stream per account; off only where a test exercises the REST sweep alone. */
+  /** Kalshi's private stream per account (KALSHI_USER_STREAM_ENABLED); off leaves fills and order ends to the REST sweeps. */
   stream?: { enabled: boolean; staleAfterMs?: number };
   /** Wraps each account as it opens, for whoever hands it out (the core's metrics). */
   decorate?: (venue: LiveVenue) => LiveVenue;

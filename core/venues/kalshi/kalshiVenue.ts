@@ -138,13 +138,13 @@ export class KalshiVenue implements LiveVenue {
    * `KalshiOrderLookup`) or the client order id is not in our records; 'unavailable' when Kalshi
    * could not be asked now. A lookup by window starts `lookupWindowMs` before our `createdAt`.
    */
-  async findOrder(clientOrderId: string): Promise<KalshiOrderLookup> {
+  async findOrder(clientOrderId: string, call: VenueCallOptions = {}): Promise<KalshiOrderLookup> {
     const record = await this.ourOrders.byClientOrderId(clientOrderId);
-    return record === null ? null : this.locate(record);
+    return record === null ? null : this.locate(record, call);
   }
 
-  async getOrder(clientOrderId: string): Promise<VenueOrderState | null> {
-    const found = await this.findOrder(clientOrderId);
+  async getOrder(clientOrderId: string, call: VenueCallOptions = {}): Promise<VenueOrderState | null> {
+    const found = await this.findOrder(clientOrderId, call);
     if (found === 'unavailable') throw new DomainError('venue_unavailable', `Kalshi could not be asked about order '${clientOrderId}' now.`);
     return found?.state ?? null;
   }
@@ -170,6 +170,11 @@ export class KalshiVenue implements LiveVenue {
       return { outcome: 'unknown', message: 'Kalshi accepted the cancel, but the order could not be read back; its state comes with reconciliation.' };
     }
     return { outcome: 'canceled', order: after.state };
+  }
+
+  /** For the working-order sweep: the order ids (lower case) of the account's resting orders, every page (`GET /portfolio/orders?status=resting`). */
+  async openOrderIds(call: VenueCallOptions = {}): Promise<ReadonlySet<string>> {
+    return this.reads.restingOrderIds(call);
   }
 
   /** The contracts ahead of our resting order (Kalshi does not count the orders); null when it is not resting or not ours. */
