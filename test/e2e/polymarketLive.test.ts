@@ -14,13 +14,11 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { Logger } from '../../core/support/logger';
-import { PolymarketFake } from '../../fakes/polymarket/server';
-import { testConfig } from '../support/env';
+import type { PolymarketFake } from '../../fakes/polymarket/server';
 import { call } from '../support/http';
-import { encodings, eventually, newKek, newLiveTrader, placeLive, type LiveTrader } from '../support/kalshiLive';
-import { ownDatabase } from '../support/ownDatabase';
-import { insertLivePolymarketMarket, newPolymarketTrader, PM_FED, PolymarketMaker } from '../support/polymarketLive';
-import { startStack, type Stack } from '../support/stack';
+import { encodings, eventually, placeLive, type LiveTrader } from '../support/kalshiLive';
+import { newPolymarketTrader, PM_FED, startPolymarketLive, type PolymarketLive, type PolymarketMaker } from '../support/polymarketLive';
+import type { Stack } from '../support/stack';
 
 const alice = newPolymarketTrader(); // attached with her key only: no API credentials at the fake yet
 const maker = newPolymarketTrader('100000');
@@ -28,6 +26,7 @@ const maker = newPolymarketTrader('100000');
 const logLines: string[] = [];
 const logger = pino({ level: 'trace' }, new Writable({ write: (chunk: Buffer, _encoding, done) => void (logLines.push(chunk.toString()), done()) })) as unknown as Logger;
 
+let live: PolymarketLive;
 let fake: PolymarketFake;
 let stack: Stack;
 let trader: LiveTrader;
@@ -41,43 +40,23 @@ const aliceOrders = () => fake.exchange.allOrders().filter((o) => o.makerAddress
 const posts = () => fake.requests.filter((r) => r.method === 'POST' && r.path === '/order' && r.apiKey !== maker.account.apiKey);
 
 beforeAll(async () => {
-  fake = await PolymarketFake.start({ accounts: [maker.account] });
-  fake.exchange.wallets.seedCollateral(alice.address, '1000');
-  stack = await startStack(
-    testConfig({
-      DATABASE_URL: await ownDatabase('polymarket_live'),
-      CREDENTIALS_KEK: newKek(),
-      POLYMARKET_CLOB_URL: fake.baseUrl,
-      POLYMARKET_CHAIN_ID: '80002',
-      POLYMARKET_TIMEOUT_MS: '1000',
-      LIVE_RECONCILER_ENABLED: 'true',
-      LIVE_RECONCILE_INTERVAL_MS: '200',
+  live = await startPolymarketLive({
+    database: 'polymarket_live',
+    name: 'Polymarket live',
+    wallet: alice,
+    maker,
+    logger,
+    env: {
       LIVE_FILL_SWEEP_INTERVAL_MS: '200',
       LIVE_PENDING_STALE_MS: '1000',
       POLYMARKET_USER_STREAM_ENABLED: 'false',
       LOG_LEVEL: 'trace',
-    }),
-    'single',
-    1,
-    { logger },
-  );
-  trader = await newLiveTrader(stack.core.db, stack.gateways[0]!, 'Polymarket live');
-  fed = await insertLivePolymarketMarket(stack.core.db, PM_FED);
-  const created = await call(trader.base, 'POST', '/v1/subaccounts', { key: trader.live, body: { name: 'alice' } });
-  aliceSub = created.body.id;
-  const attached = await call(trader.base, 'PUT', `/v1/subaccounts/${aliceSub}/credentials/polymarket`, {
-    key: trader.dashboard,
-    headers: { 'x-environment': 'live' },
-    body: { private_key: alice.privateKey },
+    },
   });
-  expect(attached.status).toBe(200);
-  attachAnswer = attached.body;
-  makerClient = new PolymarketMaker(fake.baseUrl, maker);
+  ({ fake, stack, trader, fed, subaccountId: aliceSub, maker: makerClient, attachAnswer } = live);
 }, 60_000);
 afterAll(async () => {
-  await makerClient?.close();
-  await stack?.close();
-  await fake?.close();
+  await live?.close();
 });
 
 describe('a live key trades on Polymarket (CLOB V2 fake) through REST', () => {

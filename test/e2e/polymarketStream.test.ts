@@ -9,13 +9,10 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { Logger } from '../../core/support/logger';
-import { PolymarketFake } from '../../fakes/polymarket/server';
-import { testConfig } from '../support/env';
+import type { PolymarketFake } from '../../fakes/polymarket/server';
 import { call } from '../support/http';
-import { encodings, eventually, newKek, newLiveTrader, placeLive, type LiveTrader } from '../support/kalshiLive';
-import { ownDatabase } from '../support/ownDatabase';
-import { insertLivePolymarketMarket, newPolymarketTrader, PM_FED, PolymarketMaker } from '../support/polymarketLive';
-import { startStack, type Stack } from '../support/stack';
+import { encodings, eventually, placeLive, type LiveTrader } from '../support/kalshiLive';
+import { newPolymarketTrader, PM_FED, startPolymarketLive, type PolymarketLive, type PolymarketMaker } from '../support/polymarketLive';
 
 const alice = newPolymarketTrader();
 const maker = newPolymarketTrader('100000');
@@ -23,8 +20,8 @@ const maker = newPolymarketTrader('100000');
 const logLines: string[] = [];
 const logger = pino({ level: 'trace' }, new Writable({ write: (chunk: Buffer, _encoding, done) => void (logLines.push(chunk.toString()), done()) })) as unknown as Logger;
 
+let live: PolymarketLive;
 let fake: PolymarketFake;
-let stack: Stack;
 let trader: LiveTrader;
 let makerClient: PolymarketMaker;
 let fed: string;
@@ -46,39 +43,22 @@ async function failTrade(tradeId: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  fake = await PolymarketFake.start({ accounts: [maker.account], controlApi: true, settlement: { automatic: false } });
-  fake.exchange.wallets.seedCollateral(alice.address, '1000');
-  stack = await startStack(
-    testConfig({
-      DATABASE_URL: await ownDatabase('polymarket_stream'),
-      CREDENTIALS_KEK: newKek(),
-      POLYMARKET_CLOB_URL: fake.baseUrl, // the user channel: ws://<the fake>/ws/user, derived
-      POLYMARKET_CHAIN_ID: '80002',
-      POLYMARKET_TIMEOUT_MS: '1000',
-      LIVE_RECONCILER_ENABLED: 'true',
-      LIVE_RECONCILE_INTERVAL_MS: '200',
+  live = await startPolymarketLive({
+    database: 'polymarket_stream',
+    name: 'Polymarket stream',
+    wallet: alice,
+    maker,
+    fake: { controlApi: true, settlement: { automatic: false } },
+    logger,
+    env: {
       LIVE_FILL_SWEEP_INTERVAL_MS: '600000',
       LOG_LEVEL: 'trace',
-    }),
-    'single',
-    1,
-    { logger },
-  );
-  trader = await newLiveTrader(stack.core.db, stack.gateways[0]!, 'Polymarket stream');
-  fed = await insertLivePolymarketMarket(stack.core.db, PM_FED);
-  aliceSub = (await call(trader.base, 'POST', '/v1/subaccounts', { key: trader.live, body: { name: 'alice' } })).body.id;
-  const attached = await call(trader.base, 'PUT', `/v1/subaccounts/${aliceSub}/credentials/polymarket`, {
-    key: trader.dashboard,
-    headers: { 'x-environment': 'live' },
-    body: { private_key: alice.privateKey },
+    },
   });
-  expect(attached.status).toBe(200);
-  makerClient = new PolymarketMaker(fake.baseUrl, maker);
+  ({ fake, trader, fed, subaccountId: aliceSub, maker: makerClient } = live);
 }, 60_000);
 afterAll(async () => {
-  await makerClient?.close();
-  await stack?.close();
-  await fake?.close();
+  await live?.close();
 });
 
 describe('live Polymarket: fills by the user channel, FAILED trades reversed', () => {

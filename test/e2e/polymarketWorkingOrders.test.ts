@@ -5,19 +5,16 @@
  * out of the way (LIVE_FILL_SWEEP_INTERVAL_MS at its maximum), so the working-order sweep is the
  * only way they can. Working orders are judged once older than 2 x POLYMARKET_TIMEOUT_MS (2 s).
  */
-import { PolymarketFake } from '../../fakes/polymarket/server';
-import { testConfig } from '../support/env';
+import type { PolymarketFake } from '../../fakes/polymarket/server';
 import { call } from '../support/http';
-import { eventually, newKek, newLiveTrader, placeLive, type LiveTrader } from '../support/kalshiLive';
-import { ownDatabase } from '../support/ownDatabase';
-import { insertLivePolymarketMarket, newPolymarketTrader, PM_FED, PolymarketMaker } from '../support/polymarketLive';
-import { startStack, type Stack } from '../support/stack';
+import { eventually, placeLive, type LiveTrader } from '../support/kalshiLive';
+import { newPolymarketTrader, PM_FED, startPolymarketLive, type PolymarketLive, type PolymarketMaker } from '../support/polymarketLive';
 
 const alice = newPolymarketTrader();
 const maker = newPolymarketTrader('100000');
 
+let live: PolymarketLive;
 let fake: PolymarketFake;
-let stack: Stack;
 let trader: LiveTrader;
 let makerClient: PolymarketMaker;
 let fed: string;
@@ -37,35 +34,21 @@ const statusOf = async (id: string, wanted: string) => {
 };
 
 beforeAll(async () => {
-  fake = await PolymarketFake.start({ accounts: [maker.account] });
-  fake.exchange.wallets.seedCollateral(alice.address, '1000');
-  stack = await startStack(
-    testConfig({
-      DATABASE_URL: await ownDatabase('polymarket_working_orders'),
-      CREDENTIALS_KEK: newKek(),
-      POLYMARKET_CLOB_URL: fake.baseUrl,
-      POLYMARKET_CHAIN_ID: '80002',
-      POLYMARKET_TIMEOUT_MS: '1000',
-      LIVE_RECONCILER_ENABLED: 'true',
-      LIVE_RECONCILE_INTERVAL_MS: '200',
+  live = await startPolymarketLive({
+    database: 'polymarket_working_orders',
+    name: 'Polymarket working orders',
+    wallet: alice,
+    maker,
+    env: {
       LIVE_FILL_SWEEP_INTERVAL_MS: '600000',
       LIVE_ORDER_SWEEP_INTERVAL_MS: '200',
       POLYMARKET_USER_STREAM_ENABLED: 'false',
-    }),
-    'single',
-    1,
-  );
-  trader = await newLiveTrader(stack.core.db, stack.gateways[0]!, 'Polymarket working orders');
-  fed = await insertLivePolymarketMarket(stack.core.db, PM_FED);
-  aliceSub = (await call(trader.base, 'POST', '/v1/subaccounts', { key: trader.live, body: { name: 'alice' } })).body.id;
-  const attached = await call(trader.base, 'PUT', `/v1/subaccounts/${aliceSub}/credentials/polymarket`, { key: trader.dashboard, headers: { 'x-environment': 'live' }, body: { private_key: alice.privateKey } });
-  expect(attached.status).toBe(200);
-  makerClient = new PolymarketMaker(fake.baseUrl, maker);
+    },
+  });
+  ({ fake, trader, fed, subaccountId: aliceSub, maker: makerClient } = live);
 }, 60_000);
 afterAll(async () => {
-  await makerClient?.close();
-  await stack?.close();
-  await fake?.close();
+  await live?.close();
 });
 
 describe('live Polymarket orders the venue ended on its own are noticed without the stream', () => {

@@ -11,8 +11,15 @@ import { newId } from '../../core/domain/ids';
 import type { PolymarketMarketTerms } from '../../core/venues/polymarket/orderWire';
 import { PolymarketSession } from '../../core/venues/polymarket/session';
 import { Chain, OrderType, polymarketOrderPayload, polymarketSigning, SignatureTypeV2, type TickSize } from '../../core/venues/polymarket/signing';
+import type { Logger } from '../../core/support/logger';
 import type { FakeAccount } from '../../fakes/polymarket/exchange';
 import { defaultTokens } from '../../fakes/polymarket/markets';
+import { PolymarketFake, type PolymarketFakeOptions } from '../../fakes/polymarket/server';
+import { testConfig } from './env';
+import { call } from './http';
+import { newKek, newLiveTrader, type LiveTrader } from './kalshiLive';
+import { ownDatabase } from './ownDatabase';
+import { startStack, type Stack } from './stack';
 
 const [FED_YES, FED_NO] = defaultTokens();
 
@@ -66,4 +73,71 @@ export class PolymarketMaker {
   close(): Promise<void> {
     return this.session.close();
   }
+}
+
+/** One live trader on the Polymarket fake through the whole service (`startPolymarketLive`). */
+export interface PolymarketLive {
+  readonly fake: PolymarketFake;
+  readonly stack: Stack;
+  readonly trader: LiveTrader;
+  /** Our id of the fake's FED market (PM_FED), inserted as the catalog sync would. */
+  readonly fed: string;
+  /** A live subaccount with `wallet`'s key attached alone (its API key is derived at the fake). */
+  readonly subaccountId: string;
+  /** The attach's answer, for what it shows of the credential. */
+  readonly attachAnswer: unknown;
+  /** The other participants, posting as `maker`. */
+  readonly maker: PolymarketMaker;
+  close(): Promise<void>;
+}
+
+/**
+ * The fake (with `maker`'s account and `wallet` funded with 1,000 pUSD), one core and gateway on a
+ * database of their own pointed at it (Amoy, 1 s timeouts, the live reconciler every 200 ms; `env`
+ * adds or overrides settings), a live workspace, the FED market and a subaccount with `wallet`'s key.
+ */
+export async function startPolymarketLive(options: {
+  database: string;
+  name: string;
+  wallet: PolymarketTrader;
+  maker: PolymarketTrader;
+  env?: Record<string, string>;
+  fake?: PolymarketFakeOptions;
+  logger?: Logger;
+}): Promise<PolymarketLive> {
+  const fake = await PolymarketFake.start({ ...options.fake, accounts: [options.maker.account, ...(options.fake?.accounts ?? [])] });
+  fake.exchange.wallets.seedCollateral(options.wallet.address, '1000');
+  const stack = await startStack(
+    testConfig({
+      DATABASE_URL: await ownDatabase(options.database),
+      CREDENTIALS_KEK: newKek(),
+      POLYMARKET_CLOB_URL: fake.baseUrl,
+      POLYMARKET_CHAIN_ID: '80002',
+      POLYMARKET_TIMEOUT_MS: '1000',
+      LIVE_RECONCILER_ENABLED: 'true',
+      LIVE_RECONCILE_INTERVAL_MS: '200',
+      ...options.env,
+    }),
+    'single',
+    1,
+    { logger: options.logger },
+  );
+  const trader = await newLiveTrader(stack.core.db, stack.gateways[0]!, options.name);
+  const fed = await insertLivePolymarketMarket(stack.core.db, PM_FED);
+  const subaccountId = (await call(trader.base, 'POST', '/v1/subaccounts', { key: trader.live, body: { name: 'alice' } })).body.id as string;
+  const attached = await call(trader.base, 'PUT', `/v1/subaccounts/${subaccountId}/credentials/polymarket`, {
+    key: trader.dashboard,
+    headers: { 'x-environment': 'live' },
+    body: { private_key: options.wallet.privateKey },
+  });
+  if (attached.status !== 200) throw new Error(`attaching the wallet key: ${attached.status} ${JSON.stringify(attached.body)}`);
+  const maker = new PolymarketMaker(fake.baseUrl, options.maker);
+  return {
+    fake, stack, trader, fed, subaccountId, attachAnswer: attached.body, maker,
+    async close() {
+      await maker.close();
+      await stack.close();
+      await fake.close();
+    },
+  };
 }
