@@ -6,88 +6,19 @@
  * client sends it. The fake must rest, match, cancel and list orders as the venue does, and refuse
  * what the venue refuses with its status and error string.
  */
-import { randomBytes } from 'node:crypto';
 import { getContractConfig } from '@polymarket/clob-client-v2';
 import { getAddress, hashTypedData } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
-import {
-  Chain,
-  OrderType,
-  polymarketOrderPayload,
-  polymarketSigning,
-  SignatureTypeV2,
-  type PolymarketLimitOrder,
-  type PolymarketSigning,
-} from '../../core/venues/polymarket/signing';
-import type { FakeAccount } from '../../fakes/polymarket/exchange';
-import { defaultTokens } from '../../fakes/polymarket/markets';
+import { Chain, OrderType, polymarketOrderPayload } from '../../core/venues/polymarket/signing';
 import { PolymarketFake } from '../../fakes/polymarket/server';
 import { ORDER_V2_TYPE } from '../../fakes/polymarket/verify';
+import { call, DEV_KEYS, ELECTION_YES, FED_YES, limit, signedPayload, trader, type Trader } from '../support/polymarketTraders';
 
-// Publicly known development keys (Hardhat/Anvil accounts 0, 1 and 2): never funded on a real chain.
-const ALICE_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' as const;
-const BOB_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d' as const;
-const CAROL_KEY = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a' as const;
+const TOKEN = FED_YES.tokenId;
+const NEG_RISK_TOKEN = ELECTION_YES.tokenId;
 
-const [FED_YES, , ELECTION_YES] = defaultTokens();
-const TOKEN = FED_YES!.tokenId;
-const NEG_RISK_TOKEN = ELECTION_YES!.tokenId;
-
-interface Trader {
-  readonly signing: PolymarketSigning;
-  readonly creds: { key: string; secret: string; passphrase: string };
-  readonly account: FakeAccount;
-}
-
-function trader(name: string, privateKey: `0x${string}`): Trader {
-  const signing = polymarketSigning({ chain: Chain.AMOY, signatureType: SignatureTypeV2.EOA, funderAddress: eoaOf(privateKey), privateKey });
-  const creds = { key: `${name}-0000-4000-8000-000000000000`, secret: randomBytes(32).toString('base64url'), passphrase: randomBytes(32).toString('hex') };
-  return {
-    signing,
-    creds,
-    account: { apiKey: creds.key, secret: creds.secret, passphrase: creds.passphrase, ownerAddress: signing.signerAddress, signatureType: 0, funderAddress: signing.signerAddress },
-  };
-}
-
-/** For EOA the funder is the signer itself; polymarketSigning needs it up front. */
-function eoaOf(privateKey: `0x${string}`): `0x${string}` {
-  return privateKeyToAccount(privateKey).address;
-}
-
-const alice = trader('a11ce000', ALICE_KEY);
-const bob = trader('b0b00000', BOB_KEY);
-const carol = trader('ca701000', CAROL_KEY);
-
-interface Reply {
-  readonly status: number;
-  readonly body: any;
-}
-
-/** A request as the official client makes it: L2 headers over method + bare path + exact body. */
-async function call(
-  fake: PolymarketFake,
-  who: Trader | null,
-  method: string,
-  pathAndQuery: string,
-  body?: unknown,
-  tweak: { timestampSeconds?: number; signBody?: string; creds?: Trader['creds'] } = {},
-): Promise<Reply> {
-  const requestPath = pathAndQuery.split('?')[0]!;
-  const text = body === undefined ? undefined : JSON.stringify(body);
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (who !== null) {
-    const signed = await who.signing.l2Headers(tweak.creds ?? who.creds, { method, requestPath, ...(tweak.signBody ?? text ? { body: tweak.signBody ?? text } : {}) }, tweak.timestampSeconds);
-    Object.assign(headers, signed);
-  }
-  const response = await fetch(`${fake.baseUrl}${pathAndQuery}`, { method, headers, ...(text === undefined ? {} : { body: text }) });
-  return { status: response.status, body: await response.json() };
-}
-
-const limit = (over: Partial<PolymarketLimitOrder> = {}): PolymarketLimitOrder => ({ tokenId: TOKEN, price: '0.56', size: '10', side: 'BUY', tickSize: '0.01', negRisk: false, ...over });
-
-async function signedPayload(who: Trader, order: PolymarketLimitOrder, orderType: OrderType = OrderType.GTC) {
-  return polymarketOrderPayload(await who.signing.signLimitOrder(order), who.creds.key, orderType);
-}
+const alice = trader('a11ce000', DEV_KEYS.alice);
+const bob = trader('b0b00000', DEV_KEYS.bob);
+const carol = trader('ca701000', DEV_KEYS.carol);
 
 /** The order id the venue gives: the EIP-712 hash of the signed struct (V2 exchange, or neg-risk exchange). */
 function expectedOrderId(order: Record<string, any>, negRisk = false): string {

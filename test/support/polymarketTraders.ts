@@ -50,23 +50,40 @@ export function trader(name: string, privateKey: `0x${string}`): Trader {
 export interface Reply {
   readonly status: number;
   readonly body: any;
+  /** Not enumerable: a reply compares equal to `{status, body}`; the headers are there to read. */
   readonly headers: Headers;
 }
 
-/** A request as the official client makes it (L2-signed when `who` is given). */
-export async function call(fake: PolymarketFake, who: Trader | null, method: string, pathAndQuery: string, body?: unknown): Promise<Reply> {
+async function replyOf(response: Response): Promise<Reply> {
+  return Object.defineProperty({ status: response.status, body: await response.json() }, 'headers', { value: response.headers, enumerable: false }) as Reply;
+}
+
+/**
+ * A request as the official client makes it: L2 headers over method + bare path + exact body when
+ * `who` is given. `tweak` signs something else than what is sent (another time, body or creds), to
+ * show what the fake refuses.
+ */
+export async function call(
+  fake: PolymarketFake,
+  who: Trader | null,
+  method: string,
+  pathAndQuery: string,
+  body?: unknown,
+  tweak: { timestampSeconds?: number; signBody?: string; creds?: Trader['creds'] } = {},
+): Promise<Reply> {
   const requestPath = pathAndQuery.split('?')[0]!;
   const text = body === undefined ? undefined : JSON.stringify(body);
   const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (who !== null) Object.assign(headers, await who.signing.l2Headers(who.creds, { method, requestPath, ...(text === undefined ? {} : { body: text }) }));
+  const signedBody = tweak.signBody ?? text;
+  if (who !== null) Object.assign(headers, await who.signing.l2Headers(tweak.creds ?? who.creds, { method, requestPath, ...(signedBody ? { body: signedBody } : {}) }, tweak.timestampSeconds));
   const response = await fetch(`${fake.baseUrl}${pathAndQuery}`, { method, headers, ...(text === undefined ? {} : { body: text }) });
-  return { status: response.status, body: await response.json(), headers: response.headers };
+  return replyOf(response);
 }
 
 /** A control-API call (no auth). */
 export async function control(fake: PolymarketFake, method: string, path: string, body?: unknown): Promise<Reply> {
   const response = await fetch(`${fake.baseUrl}${path}`, { method, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  return { status: response.status, body: await response.json(), headers: response.headers };
+  return replyOf(response);
 }
 
 export const limit = (over: Partial<PolymarketLimitOrder> = {}): PolymarketLimitOrder => ({ tokenId: FED_YES.tokenId, price: '0.56', size: '10', side: 'BUY', tickSize: '0.01', negRisk: false, ...over });
