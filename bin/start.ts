@@ -25,6 +25,7 @@ run(async () => {
     revocationsReachUs: true,
     logger,
     coreMetrics: core.metrics,
+    events: core.events,
   });
   // One port: the REST API, the dashboard, and the analysts' GraphQL (GraphiQL in a browser) at /analyst/graphql.
   const server = http.createServer(gateway.app.callback());
@@ -50,6 +51,7 @@ run(async () => {
     );
   }
   onShutdown(async () => {
+    gateway.endStreams(); // clients reconnect elsewhere with Last-Event-ID
     await closeGracefully(server, shutdownGraceMs(config));
     await gateway.close();
     await core.close();

@@ -23,6 +23,7 @@ run(async () => {
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   logger.info({ port: (server.address() as { port: number }).port, core: coreUrl }, 'gateway listening');
   onShutdown(async () => {
+    gateway.endStreams(); // clients reconnect elsewhere with Last-Event-ID
     await closeGracefully(server, shutdownGraceMs(config));
     await gateway.close();
     await revocations.close();

@@ -58,6 +58,13 @@ const schema = z.object({
    */
   DEAD_MANS_SWITCH_SWEEP_MS: integer.pipe(z.number().min(10).max(1000)).default(250),
   DEAD_MANS_SWITCH_LEASE_MS: integer.pipe(z.number().min(1000).max(600_000)).default(10_000),
+  /** How often each core numbers the new events of the event log (docs/events.md): the most a change waits before streams can see it. */
+  EVENT_SEQUENCE_INTERVAL_MS: integer.pipe(z.number().min(5).max(5000)).default(50),
+  /** GET /v1/events/stream (docs/events.md): a comment line this often; streams per credential; a look at the log without notice; a stream's longest life. */
+  EVENT_STREAM_HEARTBEAT_MS: integer.pipe(z.number().min(100).max(300_000)).default(15_000),
+  EVENT_STREAMS_PER_KEY: integer.pipe(z.number().min(1).max(10_000)).default(10),
+  EVENT_STREAM_POLL_MS: integer.pipe(z.number().min(100).max(60_000)).default(2000),
+  EVENT_STREAM_MAX_AGE_MS: integer.pipe(z.number().min(1000).max(86_400_000)).default(3_600_000),
   SIM_STARTING_BALANCE: z
     .string()
     // Below a trillion, as a subaccount's own starting_balance (services/subaccounts.ts MAX_STARTING_BALANCE).

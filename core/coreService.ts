@@ -9,6 +9,8 @@ import { createAnalystYoga } from './graphql/analystYoga';
 import { requireSignedPrincipal } from './graphql/signedPrincipal';
 import { createCoreYoga } from './graphql/yoga';
 import { createRevocationBus, type RevocationBus } from '../contract/revocationBus';
+import { createEventNotices, type EventNotices } from '../contract/eventNotices';
+import { startEventSequencer } from './services/eventSequencer';
 import { seedSimulatedMarkets } from './services/marketCatalog';
 import { startComplexOrderScheduler } from './services/complexOrderScheduler';
 import { DeadMansSwitchKeepAlive } from './services/deadMansSwitch';
@@ -49,6 +51,8 @@ export interface CoreService {
   db: Db;
   databaseUrl: string;
   revocations: RevocationBus;
+  /** The event log's notices (a gateway in the same process hears them without Redis). */
+  events: EventNotices;
   venues: VenueRegistry;
   close(): Promise<void>;
 }
@@ -71,6 +75,7 @@ export async function openCore(
   const seeded = await seedSimulatedMarkets(db);
   if (seeded) logger.info({ markets: seeded }, 'seeded simulated markets');
   const revocations = createRevocationBus(config.REDIS_URL);
+  const events = createEventNotices(config.REDIS_URL);
   const metrics = new CoreMetrics({
     db, logger, pendingStaleMs: config.LIVE_PENDING_STALE_MS, queryTimeoutMs: config.READINESS_TIMEOUT_MS, simulatedVenuesRemote: config.SIM_VENUE_URL !== undefined,
   });
@@ -143,6 +148,7 @@ export async function openCore(
     intervalMs: config.DEAD_MANS_SWITCH_SWEEP_MS,
     leaseMs: config.DEAD_MANS_SWITCH_LEASE_MS,
   });
+  const sequencer = startEventSequencer(db, events, logger, { intervalMs: config.EVENT_SEQUENCE_INTERVAL_MS }); // docs/events.md
   const kalshiCatalog = startKalshiCatalogSync(db, config, logger); // live Kalshi markets (docs/kalshi.md "Live catalog")
   const polymarketCatalog = startPolymarketCatalogSync(db, config, logger); // live Polymarket markets (docs/polymarket.md "Live catalog")
   return {
@@ -152,9 +158,11 @@ export async function openCore(
     db,
     databaseUrl: database.url,
     revocations,
+    events,
     venues,
     async close() {
       clearInterval(expiry);
+      await sequencer.stop();
       await deadMansSwitches.stop();
       await scheduler?.stop();
       await kalshiCatalog.stop();
@@ -164,6 +172,7 @@ export async function openCore(
       await deadClaims.stop();
       await venues.close();
       await revocations.close();
+      await events.close();
       await db.$disconnect();
       await database.close();
     },

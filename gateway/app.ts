@@ -12,6 +12,7 @@ import { accessLog } from './middleware/accessLog';
 import { authFailureLimit } from './middleware/authFailures';
 import { authenticate, type Authenticated } from './middleware/authenticate';
 import { errorEnvelope } from './middleware/errorEnvelope';
+import type { EventStreams, StreamRequest } from './eventStreams';
 import { jsonBody } from './middleware/jsonBody';
 import { literalPaths } from './literalPaths';
 import { registerOperatorRoutes, type OperatorDeps } from './operatorRoutes';
@@ -39,6 +40,8 @@ export interface GatewayDeps {
   trustProxy: boolean;
   /** /healthz, /readyz, /metrics and the metrics they serve. */
   operator: OperatorDeps;
+  /** GET /v1/events/stream. */
+  streams: EventStreams;
 }
 
 /** The window of AUTH_FAILURES_PER_MINUTE. */
@@ -53,7 +56,11 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
   // Behind one trusted proxy: the client address is the last X-Forwarded-For entry (the one the
   // proxy appended), never an earlier one, which the client wrote itself.
   const app = new Koa({ proxy: deps.trustProxy, maxIpsCount: 1 });
-  app.on('error', (error) => deps.logger.warn({ err: error }, 'koa error after the response'));
+  app.on('error', (error: { code?: unknown }) => {
+    // An event stream's client that leaves ends its response early: that is how streams end.
+    if (error?.code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+    deps.logger.warn({ err: error }, 'koa error after the response');
+  });
   const router = new Router();
   const { metrics } = deps.operator;
   const limit = rateLimit(deps.redis, () => metrics.rateLimited('credential'));
@@ -125,6 +132,18 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
             deps.core.call(route.operation, variables, principal).then(spelling.answer, spelling.refusal).then((result) => JSON.stringify(result.value));
           ctx.type = 'application/json';
           ctx.body = await deps.catalog.get(catalogKey(principal.environment, route.operation, variables), load);
+          return;
+        }
+        if (route.stream) {
+          const auth = ctx.state.auth as Authenticated;
+          const lastEventId = ctx.headers['last-event-id'];
+          await deps.streams.open(ctx, {
+            principal: auth.principal as StreamRequest['principal'],
+            credentialId: auth.id,
+            types: (variables.types as string[] | undefined) ?? [],
+            subaccountId: variables.subaccountId as string | undefined,
+            after: typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : (variables.after as string | undefined),
+          }).catch(spelling.refusal);
           return;
         }
         const idempotencyKey = route.idempotent ? idempotencyKeyOf(ctx.headers['idempotency-key']) : undefined;

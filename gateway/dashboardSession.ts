@@ -5,6 +5,7 @@ import { environmentFromHeader, ENVIRONMENT_HEADER, type Environment } from '../
 import { csrfTokenMatches, hashSessionToken, SESSION_COOKIE } from '../core/domain/sessionTokens';
 import type { Access, Principal } from '../contract/principal';
 import type { CoreClient } from './coreClient';
+import { restEventPage } from './eventShape';
 import { ApiError } from './errors';
 import { beforeCredentialLookup } from './middleware/authFailures';
 import { limiter } from './middleware/rateLimit';
@@ -129,6 +130,7 @@ export function answerOf(route: Route, ctx: Context, value: unknown): unknown {
   }
   if (route.sessionCookie === 'clear') clearCookie(ctx);
   if (route.answerAs) body = { ...route.answerAs.constants, ...(route.answerAs.field ? { [route.answerAs.field]: value } : {}) };
+  if (route.events) body = restEventPage(value as Parameters<typeof restEventPage>[0]);
   return body;
 }
 

@@ -5,7 +5,9 @@ import type { Config } from '../core/config';
 import { loadOperations } from '../contract/operations';
 import type { RevocationBus } from '../contract/revocationBus';
 import type { Logger } from '../core/support/logger';
+import { createEventNotices, type EventNotices } from '../contract/eventNotices';
 import { buildGatewayApp } from './app';
+import { EventStreams } from './eventStreams';
 import { AuthCache } from './authCache';
 import { CatalogCache } from './catalogCache';
 import { CoreClient, type CoreTransport } from './coreClient';
@@ -15,6 +17,8 @@ import { gatewayReadiness } from './operatorRoutes';
 
 export interface GatewayService {
   app: Koa;
+  /** Ends every event stream (their clients reconnect elsewhere with Last-Event-ID): first thing on shutdown, before waiting for requests to finish. */
+  endStreams(): void;
   close(): Promise<void>;
 }
 
@@ -33,12 +37,23 @@ export function openGateway(
     revocationsReachUs: boolean;
     logger: Logger;
     coreMetrics?: Registry;
+    /** The event log's notices: the core's when it runs in this process (npm start); else this gateway's own, over REDIS_URL. */
+    events?: EventNotices;
   },
 ): GatewayService {
   const core = new CoreClient(options.transport, loadOperations(), options.internalSecret, config.CORE_TIMEOUT_MS);
   const ttl = options.revocationsReachUs ? config.AUTH_CACHE_TTL_MS : 0;
   const authCache = new AuthCache<Authenticated>(ttl, options.revocations);
   const redis = config.REDIS_URL ? redisClient(config.REDIS_URL) : undefined;
+  const ownNotices = options.events ? undefined : createEventNotices(config.REDIS_URL);
+  const streams = new EventStreams(core, options.events ?? ownNotices!, options.logger, {
+    heartbeatMs: config.EVENT_STREAM_HEARTBEAT_MS,
+    maxPerCredential: config.EVENT_STREAMS_PER_KEY,
+    pollMs: config.EVENT_STREAM_POLL_MS,
+    maxAgeMs: config.EVENT_STREAM_MAX_AGE_MS,
+  }, redis);
+  // A revoked key's streams end with it (docs/events.md).
+  options.revocations.subscribe((keyId) => streams.endCredential(keyId));
   const app = buildGatewayApp({
     core,
     authCache,
@@ -49,6 +64,7 @@ export function openGateway(
     signInAttemptsPerMinute: config.SIGN_IN_ATTEMPTS_PER_MINUTE,
     authFailuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
     trustProxy: config.TRUST_PROXY,
+    streams,
     operator: {
       metrics: new GatewayMetrics(),
       alsoServe: options.coreMetrics ? [options.coreMetrics] : [],
@@ -58,7 +74,10 @@ export function openGateway(
   });
   return {
     app,
+    endStreams: () => streams.close(),
     async close() {
+      streams.close();
+      await ownNotices?.close();
       redis?.disconnect();
       await core.close();
     },

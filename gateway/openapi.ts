@@ -1,3 +1,4 @@
+import { restEventSchema } from './eventShape';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -100,12 +101,15 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
         '200': {
           description: 'OK',
           headers: headersOf(route, 200),
-          content: { 'application/json': { schema: answerSchema(route, responseSchema(schema, operation.document, names), names) } },
+          content: route.stream
+            ? { 'text/event-stream': { schema: streamSchema(responseSchema(schema, operation.document, names), names) } }
+            : { 'application/json': { schema: answerSchema(route, responseSchema(schema, operation.document, names), names) } },
         },
         ...errorResponses(route, errorCodesOf(route)),
       },
     };
   }
+  if (names.schemas.Event) names.schemas.Event = restEventSchema(names.schemas.Event); // gateway/eventShape.ts
   return {
     openapi: '3.1.0',
     info: {
@@ -147,6 +151,20 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
         },
       },
     },
+  };
+}
+
+/**
+ * A stream route's body (Route.stream): Server-Sent Events whose `data` lines are the items of the
+ * operation's page, one per event. OpenAPI 3.1 has no schema for an event stream's items: the
+ * item's schema is given as `x-event-data`, and the format in the description.
+ */
+function streamSchema(page: JsonSchema, names: SchemaNames): JsonSchema {
+  const data = (names.resolve(page) as { properties: { data: { items: JsonSchema } } }).properties.data.items;
+  return {
+    type: 'string',
+    description: 'text/event-stream: `retry: 1000` first; then per event `id: <event id>` and `data: <one JSON object, x-event-data>` and a blank line; `: keep-alive` comment lines in between.',
+    'x-event-data': data,
   };
 }
 

@@ -55,6 +55,13 @@ export interface Route {
   /** Honours the Idempotency-Key header. */
   idempotent?: boolean;
   /**
+   * Answers as Server-Sent Events (gateway/eventStreams.ts): the operation's items, each as one
+   * event, from the query's `after` or the Last-Event-ID header on, kept open.
+   */
+  stream?: boolean;
+  /** The answer is a page of events: each item's object becomes its `data` (gateway/eventShape.ts). */
+  events?: boolean;
+  /**
    * Catalog data: the answer depends only on the environment and the request, the same for every
    * workspace and key, so the gateway may serve it from its short-lived cache (CATALOG_CACHE_MS).
    */
@@ -133,6 +140,16 @@ const page = { limit: limit.optional(), cursor: z.string().max(512).optional().d
 const createdWindow = {
   since: timestamp.optional().describe('Created at or after (inclusive). Not later than until (else 400, param since).'),
   until: timestamp.optional().describe('Created before (exclusive).'),
+};
+const eventTypes = z
+  .string()
+  .max(2000)
+  .transform((value) => value.split(','))
+  .describe('Comma-separated event types, each exact (order.filled) or every type of an object (order.*); docs/events.md lists them.');
+const eventId = z.string().max(64).describe('An event id (evt_ and 26 digits).');
+const eventFilter = {
+  types: eventTypes.optional(),
+  subaccount_id: id('sa').optional(),
 };
 const exchange = z.enum(['kalshi', 'polymarket']);
 // Allowed values from the GraphQL schema's enums; venues are spelled sim-kalshi in REST, sim_kalshi in GraphQL.
@@ -345,6 +362,19 @@ export const ROUTES: Route[] = [
       ...createdWindow, ...page,
     }),
     errors: ['invalid_request'],
+  },
+  {
+    method: 'GET', path: '/v1/events', operation: 'ListEvents', events: true, tag: 'Events', summary: 'List events', auth: 'api_key', session: true,
+    description: 'The event log of the workspace in this environment: every change of orders, fills, complex orders, switches, credentials and limits, in the order the changes were committed (docs/events.md). Newest first, paged with cursor; or, with after (an event id), oldest first from just after that event: pass the last id you got as the next after.',
+    query: z.strictObject({ ...eventFilter, ...createdWindow, after: eventId.optional().describe('The events after this one, oldest first (not with cursor).'), ...page }),
+    errors: ['invalid_request'],
+  },
+  {
+    method: 'GET', path: '/v1/events/stream', operation: 'ListEvents', stream: true, events: true, tag: 'Events', summary: 'Stream events (Server-Sent Events)',
+    description: 'The event log as Server-Sent Events: each event is `id: <event id>` and `data: <the event as GET /v1/events lists it>`, in log order; a comment line (`: keep-alive`) every 15 s. Reconnect with the Last-Event-ID header (EventSource does) or after=<event id> to receive every event after it exactly once, in order; without either the stream starts now. At most EVENT_STREAMS_PER_KEY (10) streams per credential at once (429 rate_limited beyond). A stream ends after an hour, or when its client cannot keep up: reconnect with Last-Event-ID and nothing is lost.',
+    auth: 'api_key', session: true,
+    query: z.strictObject({ ...eventFilter, after: eventId.optional().describe('Start after this event (the Last-Event-ID header, when sent, takes precedence).') }),
+    errors: ['invalid_request', 'rate_limited'],
   },
   {
     method: 'GET', path: '/v1/markets', operation: 'SearchMarkets', tag: 'Markets', summary: 'Search markets',

@@ -10,7 +10,8 @@ import { Decimal, formatDecimal } from '../domain/decimals';
 import { DomainError, invalidRequest, notFound, RateLimited, retryAfterSeconds } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { createdWithin, decodeCursor, isIdCursor, parseLimit, toPage } from '../domain/pagination';
-import { checkPreTradeRisk } from '../domain/preTradeRisk';
+import { checkPreTradeRisk, RiskLimitExceeded } from '../domain/preTradeRisk';
+import { recordRiskLimitBreach } from './eventLog';
 import { deadMansSwitchFired } from '../domain/deadMansSwitch';
 import { maxTakerFee, rulesForMarket } from '../domain/marketRules';
 import type { MarketRules } from '../domain/venueRules';
@@ -158,11 +159,16 @@ export async function placeOrder(
   });
   let placed: Awaited<ReturnType<typeof placement>>;
   try {
-    placed = await placement();
+    try {
+      placed = await placement();
+    } catch (error) {
+      if (error !== KEY_TAKEN) throw error;
+      await claim!.settle(); // throws the stored answer's replay or a refusal; resolves once a dead claim is ours
+      placed = await placement();
+    }
   } catch (error) {
-    if (error !== KEY_TAKEN) throw error;
-    await claim!.settle(); // throws the stored answer's replay or a refusal; resolves once a dead claim is ours
-    placed = await placement();
+    if (error instanceof RiskLimitExceeded) await recordBreach(db, scope, input, error);
+    throw error;
   }
   const { created, market } = placed;
   let { order } = placed;
@@ -183,6 +189,28 @@ export async function placeOrder(
   }
   if (result.outcome === 'not_sent') return withdrawUnsent(db, order, created, result);
   return recordPlacement(db, order, result);
+}
+
+/**
+ * A refusal by a risk limit, as a risk_limit.breached event (docs/events.md): the refused order
+ * wrote nothing, so this is the only trace of it. Written after the placement's transaction rolled
+ * back, and never in the way of the answer: the client is told of the refusal whether or not this
+ * write succeeds (a database that fails it fails the next request too, where it is reported).
+ */
+async function recordBreach(db: Db, scope: Scope, input: PlaceOrderInput, refusal: RiskLimitExceeded): Promise<void> {
+  await recordRiskLimitBreach(db, scope, {
+    subaccountId: input.subaccountId,
+    marketId: input.marketId,
+    limit: refusal.limit,
+    message: refusal.message,
+    side: input.side,
+    action: input.action,
+    type: input.type,
+    price: input.price == null ? null : new Decimal(input.price).toFixed(),
+    quantity: new Decimal(input.quantity).toFixed(),
+    clientOrderId: input.clientOrderId ?? null,
+    createdAt: new Date().toISOString(),
+  }).catch(() => undefined);
 }
 
 /** The order against the market as just read: open, and within its rules (tick, price range, size). The market and its rules. */

@@ -53,7 +53,7 @@ export async function startStack(config: Config, mode: 'single' | 'split' = 'sin
       revocationsReachUs: mode === 'single' || revocations.shared,
       logger,
       // As `npm start`: one port serves the core's metrics with the gateway's.
-      ...(mode === 'single' ? { coreMetrics: core.metrics } : {}),
+      ...(mode === 'single' ? { coreMetrics: core.metrics, events: core.events } : {}),
     });
     const server = http.createServer(gateway.app.callback());
     servers.push(server);

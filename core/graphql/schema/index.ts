@@ -15,6 +15,7 @@ import './position';
 import './riskAnalytics';
 import './complexOrder';
 import './deadMansSwitch';
+import './event';
 
 export const schema = builder.toSchema();
 

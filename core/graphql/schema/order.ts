@@ -1,6 +1,7 @@
 import { cancelOrder, getOrder, listOrders, placeOrder } from '../../services/orders';
 import { isResting, isUnconfirmed, isWorking } from '../../domain/orderLifecycle';
 import { venueName } from '../../domain/venues';
+import { snapshotTypeOf } from '../../services/eventLog';
 import { builder } from '../builder';
 import { checkFilterIds } from '../filterIds';
 import { requestScope, tradingScope } from '../context';
@@ -47,9 +48,9 @@ export const OrderType = builder.prismaObject('Order', {
     queuePosition: t.field({
       type: QueuePosition,
       nullable: true,
-      description: 'For a resting order: its place in the queue at the venue; null otherwise.',
+      description: 'For a resting order: its place in the queue at the venue now; null otherwise, and in events (a snapshot of the past).',
       resolve: (o, _args, ctx) =>
-        isResting(o.status)
+        isResting(o.status) && !snapshotTypeOf(o)
           ? ctx.loaders.queuePosition.load({ orderId: o.id, venue: o.venue, subaccountId: o.subaccountId })
           : null,
     }),

@@ -1,0 +1,56 @@
+import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
+import { createPubSub, type PubSub } from '@graphql-yoga/subscription';
+import type { Environment } from './environment';
+import { redisClient } from './redisClient';
+
+/**
+ * "The event log of this workspace and environment now reaches `seq`": said by the core that
+ * numbered the events (core/services/eventSequencer.ts), heard by every gateway's event streams and
+ * every core's GraphQL subscriptions, which then read the new events from the database (the truth;
+ * a notice carries no event). Several notices may be lost or merged without harm: a reader always
+ * reads from where it stopped, and readers also look on their own every few seconds.
+ */
+export interface EventNotice {
+  workspaceId: string;
+  environment: Environment;
+  seq: string;
+}
+
+export const EVENT_NOTICE_TOPIC = 'mk:event-log';
+
+type Topics = { [EVENT_NOTICE_TOPIC]: [EventNotice] };
+
+export interface EventNotices {
+  readonly pubSub: PubSub<Topics>;
+  readonly shared: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * graphql-yoga's PubSub: over Redis pub/sub (`@graphql-yoga/redis-event-target`) when REDIS_URL is
+ * set, so that a notice from any core reaches every gateway and core; in-process otherwise (core and
+ * gateway in one process). A Redis that is away loses notices (readers catch up by looking), never
+ * an error thrown at the sequencer or an unhandled rejection.
+ */
+export function createEventNotices(redisUrl: string | undefined): EventNotices {
+  if (!redisUrl) return { pubSub: createPubSub<Topics>(), shared: false, close: async () => undefined };
+  const publisher = redisClient(redisUrl);
+  const subscriber = redisClient(redisUrl);
+  const quiet = <T>(promise: Promise<T>) => void promise.catch(() => undefined);
+  const eventTarget = createRedisEventTarget({
+    publishClient: { publish: (channel: string, message: string) => quiet(publisher.publish(channel, message)) } as never,
+    subscribeClient: {
+      on: (event: string, listener: (...args: unknown[]) => void) => subscriber.on(event, listener),
+      subscribe: (channel: string) => quiet(subscriber.subscribe(channel)),
+      unsubscribe: (channel: string) => quiet(subscriber.unsubscribe(channel)),
+    } as never,
+  });
+  return {
+    pubSub: createPubSub<Topics>({ eventTarget }),
+    shared: true,
+    async close() {
+      subscriber.disconnect();
+      publisher.disconnect();
+    },
+  };
+}

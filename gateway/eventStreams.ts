@@ -1,0 +1,336 @@
+import { randomUUID } from 'node:crypto';
+import { PassThrough } from 'node:stream';
+import type Redis from 'ioredis';
+import type { Context } from 'koa';
+import { EVENT_NOTICE_TOPIC, type EventNotices } from '../contract/eventNotices';
+import type { Principal } from '../contract/principal';
+import type { Logger } from '../core/support/logger';
+import type { CoreClient } from './coreClient';
+import { ApiError } from './errors';
+import { restEventPage } from './eventShape';
+
+/**
+ * Server-Sent Events of the event log (GET /v1/events/stream, docs/events.md).
+ *
+ * One hub per workspace and environment with streams open on this gateway: when a notice says the
+ * log moved on (EventNotices: Redis pub/sub across replicas, in-process otherwise), or every
+ * `pollMs` in case a notice was lost, the hub reads the new events once (ListEvents after the last
+ * one it read, the same operation and JSON as GET /v1/events) and hands each to every stream of
+ * the hub whose filter takes it. A stream that starts from an event (Last-Event-ID, or `after`)
+ * first reads the log from there itself, then joins its hub where the hub stands: every event
+ * after its start once, in log order. A client too slow to take its events is disconnected (it
+ * reconnects with Last-Event-ID and loses nothing); a stream is ended after `maxAgeMs` for the same
+ * reason, so that its credential is checked again.
+ */
+export interface EventStreamOptions {
+  /** A comment line every so often (EVENT_STREAM_HEARTBEAT_MS, 15 s), so proxies and clients see the connection is alive. */
+  heartbeatMs: number;
+  /** Concurrent streams per credential, across every gateway sharing REDIS_URL (EVENT_STREAMS_PER_KEY). */
+  maxPerCredential: number;
+  /** How often a hub reads the log even without a notice (EVENT_STREAM_POLL_MS). */
+  pollMs: number;
+  /** How long a stream lasts before it is ended for the client to reconnect (EVENT_STREAM_MAX_AGE_MS). */
+  maxAgeMs: number;
+}
+
+export interface StreamRequest {
+  principal: Exclude<Principal, { kind: 'gateway' }> & { environment: 'test' | 'live'; workspaceId: string };
+  /** Whose streams are counted together: the API key, dashboard token or session. */
+  credentialId: string;
+  /** Event types to send (exact or `order.*`), every type when empty; checked by the core's ListEvents first. */
+  types: string[];
+  subaccountId?: string;
+  /** Start after this event (Last-Event-ID or `after`); from now when absent. */
+  after?: string;
+}
+
+/** What the hub reads: an event of ListEvents, as REST shows it. */
+interface RestEvent {
+  id: string;
+  type: string;
+  subaccount_id: string | null;
+}
+
+interface EventPage {
+  data: RestEvent[];
+  has_more: boolean;
+}
+
+/** Bytes a stream may have waiting for a slow client before it is disconnected. */
+const MAX_BUFFERED_BYTES = 1 << 20;
+const PAGE = 200;
+
+class Stream {
+  readonly id = randomUUID();
+  /** The last event this stream has been given (or decided not to take): its id, which sorts as the log does. */
+  cursor: string;
+  /** Caught up with its hub: handed the events the hub reads. */
+  joined = false;
+  readonly body = new PassThrough();
+  private ended = false;
+  constructor(
+    readonly request: StreamRequest,
+    start: string,
+    private readonly onEnd: (stream: Stream) => void,
+  ) {
+    this.cursor = start;
+    this.body.on('close', () => this.end());
+    this.body.on('error', () => this.end());
+  }
+  get open() {
+    return !this.ended;
+  }
+  takes(event: RestEvent) {
+    const { types, subaccountId } = this.request;
+    if (subaccountId && event.subaccount_id !== subaccountId) return false;
+    return types.length === 0 || types.some((type) => (type.endsWith('.*') ? event.type.startsWith(type.slice(0, -1)) : event.type === type));
+  }
+  /** Gives the stream the event if it comes after its cursor (and its filter takes it). */
+  offer(event: RestEvent, json: string) {
+    if (this.ended || event.id <= this.cursor) return;
+    this.cursor = event.id;
+    if (this.takes(event)) this.write(`id: ${event.id}\ndata: ${json}\n\n`);
+  }
+  write(text: string) {
+    if (this.ended) return;
+    this.body.write(text);
+    if (this.body.writableLength > MAX_BUFFERED_BYTES) this.end(); // reconnecting with Last-Event-ID loses nothing
+  }
+  end() {
+    if (this.ended) return;
+    this.ended = true;
+    this.body.end();
+    this.onEnd(this);
+  }
+}
+
+class Hub {
+  readonly streams = new Set<Stream>();
+  /** The last event read by this hub, or undefined until its start is known. */
+  head?: string;
+  private reading?: Promise<void>;
+  private again = false;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly core: CoreClient,
+    private readonly logger: Logger,
+    pollMs: number,
+  ) {
+    this.timer = setInterval(() => void this.read(), pollMs);
+    this.timer.unref();
+  }
+
+  /** A principal to read the scope's log with: any open stream's (they all share workspace and environment). */
+  private principal(): Principal | undefined {
+    for (const stream of this.streams) if (stream.open) return stream.request.principal;
+    return undefined;
+  }
+
+  /** Where the log of the scope stands now: its newest event (or the start of the log). */
+  async start(principal: Principal): Promise<string> {
+    if (this.head === undefined) {
+      const newest = (await this.core.execute('ListEvents', { limit: 1 }, principal)) as EventPage;
+      this.head ??= newest.data[0]?.id ?? 'evt_';
+    }
+    return this.head;
+  }
+
+  /** Reads the events after the head and hands them out; a read asked for while one runs runs once more after it. */
+  read(): Promise<void> {
+    if (this.reading) {
+      this.again = true;
+      return this.reading;
+    }
+    this.reading = (async () => {
+      do {
+        this.again = false;
+        const principal = this.principal();
+        if (!principal || this.head === undefined) return;
+        for (;;) {
+          const page = restEventPage((await this.core.execute('ListEvents', { after: afterOf(this.head), limit: PAGE }, principal)) as never) as EventPage;
+          for (const event of page.data) {
+            const json = JSON.stringify(event);
+            for (const stream of this.streams) if (stream.joined) stream.offer(event, json);
+            this.head = event.id;
+          }
+          if (!page.has_more) break;
+        }
+      } while (this.again);
+    })()
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'reading the event log for streams failed; the next notice or poll reads again'))
+      .finally(() => {
+        this.reading = undefined;
+      });
+    return this.reading;
+  }
+
+  close() {
+    clearInterval(this.timer);
+    for (const stream of this.streams) stream.end();
+  }
+}
+
+/** ListEvents takes a real event id; the start of an empty log (`evt_`) reads from the beginning. */
+const afterOf = (id: string) => (id === 'evt_' ? undefined : id);
+
+export class EventStreams {
+  private readonly hubs = new Map<string, Hub>();
+  private readonly counts = new Map<string, number>();
+  private closing = false;
+
+  constructor(
+    private readonly core: CoreClient,
+    notices: EventNotices,
+    private readonly logger: Logger,
+    private readonly options: EventStreamOptions,
+    private readonly redis?: Redis,
+  ) {
+    void (async () => {
+      for await (const notice of notices.pubSub.subscribe(EVENT_NOTICE_TOPIC)) {
+        const hub = this.hubs.get(`${notice.workspaceId}:${notice.environment}`);
+        if (hub?.head !== undefined && `evt_${notice.seq.padStart(26, '0')}` > hub.head) void hub.read();
+      }
+    })();
+  }
+
+  /** Opens a stream as the answer of `ctx` (the response stays open until the client leaves or the stream ends). */
+  async open(ctx: Context, request: StreamRequest): Promise<void> {
+    if (this.closing) throw new ApiError('service_unavailable', 'The gateway is shutting down; reconnect.');
+    // The filter (types, subaccount) and the start are the core's to check: what it refuses is
+    // answered in the error envelope before the stream begins.
+    await this.core.execute('ListEvents', { ...filterOf(request), after: request.after, limit: 1 }, request.principal);
+    const release = await this.admit(request.credentialId);
+    const key = `${request.principal.workspaceId}:${request.principal.environment}`;
+    let hub = this.hubs.get(key);
+    if (!hub) {
+      hub = new Hub(this.core, this.logger, this.options.pollMs);
+      this.hubs.set(key, hub);
+    }
+    const stream = new Stream(request, request.after ?? 'evt_', (ended) => {
+      hub.streams.delete(ended);
+      release();
+      if (hub.streams.size === 0 && this.hubs.get(key) === hub) {
+        hub.close();
+        this.hubs.delete(key);
+      }
+    });
+    hub.streams.add(stream); // a member, not handed events until it has joined (below)
+    try {
+      if (request.after === undefined) stream.cursor = await hub.start(request.principal);
+    } catch (error) {
+      stream.end();
+      throw error;
+    }
+
+    ctx.req.socket.setTimeout(0);
+    ctx.req.socket.setNoDelay(true);
+    ctx.status = 200;
+    ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+    ctx.body = stream.body;
+    stream.write('retry: 1000\n\n');
+    const heartbeat = setInterval(() => stream.write(': keep-alive\n\n'), this.options.heartbeatMs);
+    const maxAge = setTimeout(() => stream.end(), this.options.maxAgeMs);
+    stream.body.on('close', () => {
+      clearInterval(heartbeat);
+      clearTimeout(maxAge);
+    });
+    void this.join(hub, stream);
+  }
+
+  /**
+   * Reads the log after the stream's cursor until the stream has everything up to where its hub
+   * stands, then joins the hub (the check and the join in one turn of the event loop: whatever the
+   * hub reads afterwards is offered to the stream, which takes only what follows its cursor).
+   */
+  private async join(hub: Hub, stream: Stream): Promise<void> {
+    try {
+      await hub.start(stream.request.principal);
+      while (stream.open) {
+        if (hub.head! <= stream.cursor) {
+          stream.joined = true;
+          void hub.read();
+          return;
+        }
+        const page = restEventPage((await this.core.execute('ListEvents', { after: afterOf(stream.cursor), limit: PAGE }, stream.request.principal)) as never) as EventPage;
+        for (const event of page.data) stream.offer(event, JSON.stringify(event));
+        if (page.data.length === 0) stream.cursor = hub.head!;
+      }
+    } catch (error) {
+      this.logger.warn({ err: error }, 'an event stream could not catch up; it ends, and the client reconnects');
+      stream.end();
+    }
+  }
+
+  /** Counts the stream against its credential's limit (Redis across replicas); the function frees its place. */
+  private async admit(credentialId: string): Promise<() => void> {
+    const max = this.options.maxPerCredential;
+    const refused = () =>
+      new ApiError('rate_limited', `At most ${max} event streams may be open at once per credential; close one first.`, { headers: { 'Retry-After': '1' } });
+    if (this.redis) {
+      const key = `mk:event-streams:${credentialId}`;
+      const member = randomUUID();
+      const now = Date.now();
+      // Members expire unless renewed: a gateway that dies does not hold its places for ever.
+      const ttl = this.options.heartbeatMs * 3;
+      const admitted = (await this.redis.eval(ADMIT_SCRIPT, 1, key, String(now), String(now + ttl), member, String(max), String(ttl))) as number;
+      if (admitted !== 1) throw refused();
+      const renew = setInterval(() => void this.redis!.zadd(key, Date.now() + ttl, member).catch(() => undefined), this.options.heartbeatMs);
+      renew.unref();
+      return once(() => {
+        clearInterval(renew);
+        void this.redis!.zrem(key, member).catch(() => undefined);
+      });
+    }
+    const open = this.counts.get(credentialId) ?? 0;
+    if (open >= max) throw refused();
+    this.counts.set(credentialId, open + 1);
+    return once(() => {
+      const left = (this.counts.get(credentialId) ?? 1) - 1;
+      if (left > 0) this.counts.set(credentialId, left);
+      else this.counts.delete(credentialId);
+    });
+  }
+
+  /** Ends every stream of this credential (a revoked key). */
+  endCredential(credentialId: string): void {
+    for (const hub of this.hubs.values()) for (const stream of hub.streams) if (stream.request.credentialId === credentialId) stream.end();
+  }
+
+  /** Ends every stream (shutdown: clients reconnect elsewhere with Last-Event-ID) and takes no new one. */
+  close(): void {
+    this.closing = true;
+    for (const hub of [...this.hubs.values()]) hub.close();
+    this.hubs.clear();
+  }
+
+  /** Streams open on this gateway (metrics, benchmarks). */
+  get size(): number {
+    let size = 0;
+    for (const hub of this.hubs.values()) size += hub.streams.size;
+    return size;
+  }
+}
+
+const filterOf = (request: StreamRequest) => ({
+  ...(request.types.length ? { types: request.types } : {}),
+  ...(request.subaccountId ? { subaccountId: request.subaccountId } : {}),
+});
+
+function once(f: () => void): () => void {
+  let done = false;
+  return () => {
+    if (!done) {
+      done = true;
+      f();
+    }
+  };
+}
+
+/** KEYS[1] the credential's set; ARGV: now, expiry, member, max, ttl ms. 1 when admitted. */
+const ADMIT_SCRIPT = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1`;
