@@ -223,6 +223,13 @@ export class EventStreams {
       throw error;
     }
 
+    if (ctx.method === 'HEAD') {
+      // The head of a stream, and no stream: nothing would ever be sent on it.
+      ctx.status = 200;
+      ctx.type = 'text/event-stream';
+      stream.end();
+      return;
+    }
     ctx.req.socket.setTimeout(0);
     ctx.req.socket.setNoDelay(true);
     ctx.status = 200;

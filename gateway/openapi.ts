@@ -79,7 +79,7 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
     const operation = operations.get(route.operation);
     if (!operation) throw new Error(`route ${route.method} ${route.path}: no operation ${route.operation}`);
     (paths[route.path] ??= {})[route.method.toLowerCase()] = {
-      operationId: route.operation.charAt(0).toLowerCase() + route.operation.slice(1),
+      operationId: route.stream ? `stream${route.operation.replace(/^List/, '')}` : route.operation.charAt(0).toLowerCase() + route.operation.slice(1),
       tags: [route.tag],
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),

@@ -72,6 +72,17 @@ export function send(agent: http.Agent, target: URL, request: HostileRequest): P
       },
       (response) => {
         const chunks: Buffer[] = [];
+        if (String(response.headers['content-type']).startsWith('text/event-stream')) {
+          // An event stream never ends by itself: its answer is its head and its first lines.
+          const answered = (text: string) => {
+            resolve({ status: response.statusCode ?? 0, headers: response.headers, text });
+            response.destroy();
+          };
+          response.once('data', (chunk: Buffer) => answered(chunk.toString('utf8')));
+          response.once('end', () => answered('')); // HEAD: the head alone
+          response.on('error', () => undefined);
+          return;
+        }
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }));
         response.on('error', reject);

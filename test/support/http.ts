@@ -20,7 +20,7 @@ export async function call<T = any>(
     headers['content-type'] ??= 'application/json';
   }
   const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
-  const text = await response.text();
+  const text = await textOf(response);
   let parsed: unknown = text;
   try {
     parsed = text ? JSON.parse(text) : undefined;
@@ -28,6 +28,15 @@ export async function call<T = any>(
     // left as text: the assertion will show it
   }
   return { status: response.status, headers: response.headers, body: parsed as T };
+}
+
+/** The body's text; of an event stream, which never ends by itself, its first lines (then it is closed). */
+async function textOf(response: Response): Promise<string> {
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream') || !response.body) return response.text();
+  const reader = response.body.getReader();
+  const first = await reader.read();
+  await reader.cancel();
+  return first.done ? '' : new TextDecoder().decode(first.value);
 }
 
 /** The body of a 200 answer; anything else fails naming `what`, with the status and the body. */

@@ -1,0 +1,106 @@
+/**
+ * The event stream in the production shape (docs/events.md): two core processes, each behind a
+ * gateway process of its own, sharing PostgreSQL and Redis. A stream held by gateway B sees an
+ * order placed through gateway A within 500 ms (whichever core numbers it, the announcement
+ * crosses Redis); the per-credential stream limit holds across the replicas; a key revoked through
+ * one gateway ends its streams on the other.
+ */
+import { createPrismaClient, type Db } from '../../core/db/prismaClient';
+import { createDashboardToken } from '../../core/services/apiKeys';
+import { INTERNAL_SECRET, redisUrl } from '../support/env';
+import { EventStreamClient } from '../support/eventStream';
+import { buildWorkspace } from '../support/factories';
+import { call, ok } from '../support/http';
+import { ownDatabase } from '../support/ownDatabase';
+import { startProcess, type ServiceProcess } from '../support/processes';
+import { marketOf, type Market } from '../trading/helpers';
+
+jest.setTimeout(120_000);
+
+let db: Db;
+let cores: ServiceProcess[] = [];
+let gateways: ServiceProcess[] = [];
+let market: Market;
+
+beforeAll(async () => {
+  const url = await ownDatabase('event_streams_two_gateways');
+  const common = { INTERNAL_TOKEN: INTERNAL_SECRET, LOG_LEVEL: 'info', REDIS_URL: redisUrl(), DATABASE_URL: url, EVENT_STREAMS_PER_KEY: '2' };
+  cores = await Promise.all([0, 1].map(() => startProcess('bin/startCore.ts', { ...common, CORE_PORT: '0' })));
+  gateways = await Promise.all(cores.map((core) => startProcess('bin/startGateway.ts', { ...common, PORT: '0', CORE_URL: core.url, RATE_LIMIT_DEFAULT: '100000' })));
+  db = createPrismaClient(url, 2);
+  market = await marketOf(db, 'sim_kalshi', 'NYC-SNOW-XMAS');
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([...gateways, ...cores].map((p) => p.stop()));
+  await db?.$disconnect();
+});
+
+async function traderOn() {
+  const { workspace, secret, key } = await buildWorkspace(db, { rateLimit: 100_000 });
+  const subaccount = ok(await call(gateways[0]!.url, 'POST', '/v1/subaccounts', { key: secret, body: { name: 'streams' } }), 'subaccount').id as string;
+  return { workspace, secret, key, subaccount };
+}
+
+test('a stream on gateway B sees an order placed through gateway A, within 500 ms of its commit', async () => {
+  const { secret, subaccount } = await traderOn();
+  const stream = await EventStreamClient.open(gateways[1]!.url, { key: secret });
+  try {
+    expect(stream.status).toBe(200);
+    for (let i = 0; i < 5; i += 1) {
+      const order = ok(
+        await call(gateways[0]!.url, 'POST', '/v1/orders', {
+          key: secret,
+          body: { subaccount_id: subaccount, market_id: market.id, side: 'yes', action: 'buy', type: 'limit', price: '0.02', quantity: '1' },
+        }),
+        'order',
+      );
+      const rested = await stream.next((e) => e.data.id === order.id && e.type === 'order.rested', 3000, `order ${i} rested`);
+      expect(rested.receivedAt - Date.parse(rested.created_at)).toBeLessThan(500);
+    }
+    const ids = stream.events.map((e) => e.id);
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+  } finally {
+    stream.close();
+  }
+});
+
+test('the per-credential limit counts the streams of both gateways; a closed stream frees its place', async () => {
+  const { secret } = await traderOn();
+  const first = await EventStreamClient.open(gateways[0]!.url, { key: secret });
+  const second = await EventStreamClient.open(gateways[1]!.url, { key: secret });
+  try {
+    expect([first.status, second.status]).toEqual([200, 200]);
+    for (const gateway of gateways) {
+      const third = await EventStreamClient.open(gateway.url, { key: secret });
+      expect(third.status).toBe(429);
+      expect(third.error).toMatchObject({ code: 'rate_limited' });
+      expect(third.headers.get('retry-after')).toBe('1');
+    }
+    second.close();
+    let again: EventStreamClient | undefined;
+    const deadline = Date.now() + 5000;
+    while (!again && Date.now() < deadline) {
+      const attempt = await EventStreamClient.open(gateways[0]!.url, { key: secret });
+      if (attempt.status === 200) again = attempt;
+      else await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(again?.status).toBe(200);
+    again?.close();
+  } finally {
+    first.close();
+    second.close();
+  }
+});
+
+test('a key revoked through gateway A ends its stream on gateway B', async () => {
+  const { workspace, secret, key } = await traderOn();
+  const { secret: dashboard } = await createDashboardToken(db, workspace.id);
+  const stream = await EventStreamClient.open(gateways[1]!.url, { key: secret });
+  expect(stream.status).toBe(200);
+  ok(await call(gateways[0]!.url, 'DELETE', `/v1/api_keys/${key.id}`, { key: dashboard }), 'revoke');
+  await stream.until((s) => s.closed, 3000, 'the end of the stream');
+  const refused = await EventStreamClient.open(gateways[1]!.url, { key: secret });
+  expect(refused.status).toBe(401);
+});
