@@ -1,5 +1,5 @@
 import type { Db } from '../db/prismaClient';
-import { openCredential, sealCredential, type CredentialKeys } from '../domain/credentialVault';
+import { openCredential, rewrapCredential, sealCredential, type CredentialKeys } from '../domain/credentialVault';
 import { DomainError, invalidRequest, notFound } from '../domain/errors';
 import { eventId, isSeqCursor } from '../domain/events';
 import { isIdOf, newId } from '../domain/ids';
@@ -87,6 +87,25 @@ export async function deleteWebhookEndpoint(db: Db, scope: Scope, id: string): P
 /** An endpoint's signing secret, opened with the keyring (for signing a delivery only). */
 export function openWebhookSecret(keys: CredentialKeys, endpoint: { id: string; kekId: string; secretCiphertext: Uint8Array }): string {
   return openCredential(endpoint.secretCiphertext, keys.keyring, endpoint.kekId, secretAad(endpoint.id)).toString('utf8');
+}
+
+/**
+ * Key rotation, as rewrapStoredCredentials does for venue credentials: re-seals under the current
+ * KEK every endpoint secret sealed under another one (deleted endpoints' too). Returns how many.
+ */
+export async function rewrapWebhookSecrets(db: Db, keys: CredentialKeys): Promise<{ rewrapped: number }> {
+  const current = keys.current;
+  if (!current) throw new Error('rewrapping webhook secrets needs CREDENTIALS_KEK');
+  let rewrapped = 0;
+  for (const row of await db.webhookEndpoint.findMany({ where: { kekId: { not: current.id } }, select: { id: true, kekId: true, secretCiphertext: true } })) {
+    const sealed = rewrapCredential(row.secretCiphertext, keys.keyring, row.kekId, current, secretAad(row.id));
+    const { count } = await db.webhookEndpoint.updateMany({
+      where: { id: row.id, kekId: row.kekId },
+      data: { kekId: sealed.kekId, secretCiphertext: new Uint8Array(sealed.ciphertext) },
+    });
+    rewrapped += count;
+  }
+  return { rewrapped };
 }
 
 export interface DeliveryView {

@@ -11,6 +11,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
+import { parseKeyring } from '../../core/domain/credentialVault';
+import { openWebhookSecret, rewrapWebhookSecrets } from '../../core/services/webhookEndpoints';
 import { call, envelopeOf, ok } from '../support/http';
 import { ownDatabase } from '../support/ownDatabase';
 import { testConfig } from '../support/env';
@@ -36,8 +38,8 @@ interface Received {
   body: string;
 }
 
-/** A receiver on loopback: every request kept; `answer` decides the status (or never answers: null). */
-async function receiver(answer: (request: Received, count: number) => number | null) {
+/** A receiver on loopback: every request kept; `answer` decides the status, now or later (or never answers: null). */
+async function receiver(answer: (request: Received, count: number) => number | null | Promise<number>) {
   const received: Received[] = [];
   const hanging: http.ServerResponse[] = [];
   const server = http.createServer((req, res) => {
@@ -48,7 +50,7 @@ async function receiver(answer: (request: Received, count: number) => number | n
       received.push(request);
       const status = answer(request, received.filter((r) => r.path === request.path).length);
       if (status === null) hanging.push(res);
-      else res.writeHead(status).end();
+      else void Promise.resolve(status).then((code) => res.writeHead(code).end());
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -91,6 +93,8 @@ beforeAll(async () => {
     if (request.path === '/flaky') return count <= FLAKY_FAILURES ? 500 : 200;
     if (request.path === '/down') return 503;
     if (request.path === '/hang') return null;
+    // Slow, and the first attempt of each event fails: every delivery is claimed at least twice.
+    if (request.path === '/slow') return new Promise((resolve) => setTimeout(() => resolve(request.headers['webhook-attempt'] === '1' ? 500 : 200), 150));
     return 200;
   });
 }, 60_000);
@@ -195,7 +199,7 @@ describe('delivery', () => {
     expect(timedOut.duration_ms).toBeGreaterThanOrEqual(1000);
   });
 
-  test('a deleted endpoint gets nothing new; its pending deliveries are given up', async () => {
+  test('a deleted endpoint gets nothing new and answers not_found', async () => {
     const kept = await register('/kept', ['order.accepted']);
     const deleted = await register('/deleted', ['order.accepted']);
     const answer = ok(await api('DELETE', `/v1/webhook_endpoints/${deleted.endpoint.id}`), 'delete');
@@ -207,6 +211,20 @@ describe('delivery', () => {
     expect(hooks.at('/deleted')).toEqual([]);
     const rows = await stack.core.db.webhookDelivery.count({ where: { endpointId: deleted.endpoint.id } });
     expect(rows).toBe(0);
+  });
+
+  test('deleting an endpoint gives up its pending deliveries: no attempt after the delete', async () => {
+    const { endpoint } = await register('/down', ['order.accepted']);
+    await restingBuy();
+    await waitFor(() => deliveriesOf(endpoint.id), (list) => list[0]?.status === 'pending' && list[0].attempts.length >= 1 && list[0].attempts.length === list[0].attempt_count); // none under way
+    ok(await api('DELETE', `/v1/webhook_endpoints/${endpoint.id}`), 'delete');
+    const [row] = await stack.core.db.webhookDelivery.findMany({ where: { endpointId: endpoint.id } });
+    expect(row).toMatchObject({ status: 'failed', lastError: 'the endpoint was deleted', completedAt: expect.any(Date) });
+    const attempts = await stack.core.db.webhookAttempt.count({ where: { endpointId: endpoint.id } });
+    const sent = hooks.at('/down').filter((r) => r.headers['webhook-id'] === `evt_${row!.eventSeq.toString().padStart(26, '0')}`).length;
+    await new Promise((resolve) => setTimeout(resolve, 40 * 25)); // forty worker rounds: nothing more is tried
+    expect(await stack.core.db.webhookAttempt.count({ where: { endpointId: endpoint.id } })).toBe(attempts);
+    expect(hooks.at('/down').filter((r) => r.headers['webhook-id'] === `evt_${row!.eventSeq.toString().padStart(26, '0')}`)).toHaveLength(sent);
   });
 
   test('types filter: an endpoint gets only the types it takes, order.* every order event', async () => {
@@ -221,6 +239,29 @@ describe('delivery', () => {
     expect(new Set(fillTypes)).toEqual(new Set(['fill.created']));
     expect(fills.endpoint.event_types).toEqual(['fill.created']);
     expect(orders.endpoint.event_types).toEqual(['order.*']);
+  });
+});
+
+describe('two cores', () => {
+  let second: Stack;
+  beforeAll(async () => {
+    second = await startStack(testConfig({ DATABASE_URL: databaseUrl, ...FAST }));
+  }, 60_000);
+  afterAll(async () => {
+    await second?.close();
+  });
+
+  test('two cores on one database never send one attempt twice: each (event, attempt) arrives once, each event is acknowledged once', async () => {
+    const { endpoint } = await register('/slow', ['order.*']);
+    const orders = [];
+    for (let i = 0; i < 6; i += 1) orders.push(await restingBuy());
+    const expected = orders.length * 2; // order.accepted and order.rested each
+    const deliveries = await waitFor(() => deliveriesOf(endpoint.id), (list) => list.length === expected && list.every((d) => d.status === 'succeeded'), 15_000);
+    const requests = hooks.at('/slow');
+    const pairs = requests.map((r) => `${r.headers['webhook-id']}#${r.headers['webhook-attempt']}`);
+    expect(new Set(pairs).size).toBe(pairs.length);
+    expect(deliveries.every((d) => d.attempt_count === 2 && d.attempts.map((a) => a.http_status).join() === '500,200')).toBe(true);
+    expect(requests).toHaveLength(expected * 2);
   });
 });
 
@@ -311,5 +352,20 @@ describe('private addresses', () => {
     }
     expect(hooks.at('/private-ip')).toEqual([]);
     expect(hooks.at('/private-name')).toEqual([]);
+  });
+});
+
+describe('key rotation', () => {
+  test('credentials rewrap re-seals endpoint secrets under the new KEK: the old one is no longer needed', async () => {
+    const { endpoint, secret } = await register('/rotated', ['order.filled']);
+    const newKek = randomBytes(32).toString('base64');
+    const rotated = parseKeyring({ CREDENTIALS_KEK: newKek, CREDENTIALS_KEK_ID: 'kek-new', CREDENTIALS_OLD_KEKS: `kek1:${KEK}` });
+    const { rewrapped } = await rewrapWebhookSecrets(stack.core.db, rotated);
+    expect(rewrapped).toBeGreaterThanOrEqual(1);
+    const row = await stack.core.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
+    expect(row.kekId).toBe('kek-new');
+    expect(openWebhookSecret(parseKeyring({ CREDENTIALS_KEK: newKek, CREDENTIALS_KEK_ID: 'kek-new' }), row)).toBe(secret);
+    expect(() => openWebhookSecret(parseKeyring({ CREDENTIALS_KEK: KEK, CREDENTIALS_KEK_ID: 'kek1' }), row)).toThrow(/kek-new/);
+    expect((await rewrapWebhookSecrets(stack.core.db, rotated)).rewrapped).toBe(0);
   });
 });
