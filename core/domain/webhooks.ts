@@ -66,13 +66,11 @@ for (const [network, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe8
   PRIVATE.addSubnet(network, prefix, 'ipv6');
 }
 
-/** Why a delivery may not connect to this address, or null when it may. */
+/** Why a delivery may not connect to this address, or null when it may. (BlockList applies the IPv4 rules to IPv4-mapped IPv6 addresses too.) */
 export function refusedAddress(address: string): string | null {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  const plain = mapped ?? address;
-  const family = isIP(plain);
+  const family = isIP(address);
   if (family === 0) return `'${address}' is not an IP address`;
-  return PRIVATE.check(plain, family === 4 ? 'ipv4' : 'ipv6')
+  return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6')
     ? `${address} is a loopback, private or link-local address (WEBHOOK_ALLOW_PRIVATE_URLS is off)`
     : null;
 }
