@@ -444,14 +444,14 @@ function webhookRoutes(): Route[] {
   return [
     {
       method: 'POST', path: '/v1/webhook_endpoints', operation: 'CreateWebhookEndpoint', tag, summary: 'Register a webhook endpoint',
-      description: 'The workspace\u2019s events of this environment whose types match event_types are POSTed to url, each signed (Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) with the endpoint\u2019s secret, retried with exponential backoff for 3 days until a 2xx answers. Answers `{endpoint, secret}`: the secret (whsec_…) is shown this once, stored sealed. Needs CREDENTIALS_KEK on the server (else 403). Verification recipe and delivery rules: docs/webhooks.md.',
+      description: 'The workspace\u2019s events of this environment whose types match event_types are POSTed to url, each signed (Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) with the endpoint\u2019s secret, retried with exponential backoff for 3 days until a 2xx answers. Answers `{endpoint, secret}`: the secret (whsec_…) is shown this once, stored sealed. Needs CREDENTIALS_KEK on the server (else 403); at most 16 endpoints per workspace and environment (else 409 conflict). Verification recipe and delivery rules: docs/webhooks.md.',
       auth: 'api_key', session: true, bodyVariable: 'input',
       body: z.strictObject({
         url: z.string().min(1).max(2048).describe('https (or http) URL; one that resolves to a loopback, private or link-local address is refused when delivering.'),
         event_types: z.array(z.string().min(1).max(64)).min(1).max(64).describe('Event types, each exact (order.filled) or every type of an object (order.*); docs/events.md lists them.'),
         description: z.string().max(500).optional(),
       }),
-      errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'forbidden'],
+      errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'forbidden', 'conflict'],
     },
     {
       method: 'GET', path: '/v1/webhook_endpoints', operation: 'ListWebhookEndpoints', tag, summary: 'List webhook endpoints',

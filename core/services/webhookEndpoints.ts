@@ -17,11 +17,14 @@ const VIEW = { id: true, environment: true, url: true, description: true, eventT
 const secretAad = (endpointId: string) => `webhook_endpoint:${endpointId}`;
 
 export const MAX_DESCRIPTION_LENGTH = 500;
+/** Endpoints a workspace may have per environment: each event is sent to every one that takes it. */
+export const MAX_ENDPOINTS = 16;
 
 /**
  * Registers an endpoint of the scope: checks the URL and the types, makes its signing secret and
  * seals it under the current key-encryption key (as venue credentials are: docs/credentials.md).
- * The secret is answered this once; without CREDENTIALS_KEK nothing can be sealed (403).
+ * The secret is answered this once; without CREDENTIALS_KEK nothing can be sealed (403). At most
+ * MAX_ENDPOINTS live ones per scope (409; two creations at once may pass it by one).
  */
 export async function createWebhookEndpoint(
   db: Db,
@@ -36,6 +39,9 @@ export async function createWebhookEndpoint(
   }
   if (!keys.current) {
     throw new DomainError('forbidden', 'Webhook endpoints are disabled on this server: the operator must set CREDENTIALS_KEK (32 bytes, base64) to seal their secrets.');
+  }
+  if ((await db.webhookEndpoint.count({ where: { ...scopedRows(scope), deletedAt: null } })) >= MAX_ENDPOINTS) {
+    throw new DomainError('conflict', `A workspace has at most ${MAX_ENDPOINTS} webhook endpoints per environment: delete one first.`);
   }
   const id = newId('webhookEndpoint');
   const secret = generateWebhookSecret();

@@ -318,6 +318,10 @@ describe('endpoints', () => {
       const response = await api('POST', '/v1/webhook_endpoints', body);
       expect([response.status, envelopeOf(response).code, envelopeOf(response).param]).toEqual([400, 'invalid_request', param]);
     }
+    // At most 16 endpoints per workspace and environment (the afterEach deletes them).
+    for (let i = 0; i < 16; i += 1) await register(`/many-${i}`, ['order.filled']);
+    const seventeenth = await api('POST', '/v1/webhook_endpoints', { url: hooks.url('/many-16'), event_types: ['order.filled'] });
+    expect([seventeenth.status, envelopeOf(seventeenth).code]).toEqual([409, 'conflict']);
     const unknown = await api('GET', '/v1/webhook_endpoints/whe_01jzzzzzzzzzzzzzzzzzzzzzzz');
     expect([unknown.status, envelopeOf(unknown).code]).toEqual([404, 'not_found']);
   });
