@@ -159,6 +159,7 @@ export async function openCore(
     maxDelayMs: config.WEBHOOK_RETRY_MAX_DELAY_MS,
     windowMs: config.WEBHOOK_RETRY_WINDOW_MS,
     allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+    onAttempt: (outcome) => metrics.webhookAttempt(outcome),
   });
   const kalshiCatalog = startKalshiCatalogSync(db, config, logger); // live Kalshi markets (docs/kalshi.md "Live catalog")
   const polymarketCatalog = startPolymarketCatalogSync(db, config, logger); // live Polymarket markets (docs/polymarket.md "Live catalog")

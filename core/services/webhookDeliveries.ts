@@ -22,7 +22,11 @@ export interface WebhookWorkerOptions extends RetrySchedule {
   timeoutMs: number;
   /** Whether endpoints may reach loopback, private and link-local addresses (WEBHOOK_ALLOW_PRIVATE_URLS). */
   allowPrivateAddresses: boolean;
+  /** Told of every attempt's outcome (the core's metrics), and of each delivery given up. */
+  onAttempt?: (outcome: WebhookAttemptOutcome) => void;
 }
+
+export type WebhookAttemptOutcome = 'acknowledged' | 'refused' | 'unanswered' | 'given_up';
 
 /** Deliveries one core has under way at once; more due wait for the next rounds. */
 const MAX_IN_FLIGHT = 32;
@@ -82,7 +86,9 @@ export function startWebhookWorker(db: Db, keys: CredentialKeys, render: EventRe
         ...(next ? { nextAttemptAt: next } : { completedAt: now }),
       }),
     ]);
+    options.onAttempt?.(acknowledged ? 'acknowledged' : outcome.httpStatus !== null ? 'refused' : 'unanswered');
     if (!acknowledged && !next) {
+      options.onAttempt?.('given_up');
       logger.warn({ endpointId: claim.endpointId, eventId: eventId(claim.eventSeq), attempts: claim.attempts }, 'webhook delivery given up: not acknowledged within the retry window');
     }
   };

@@ -185,6 +185,11 @@ describe('delivery', () => {
     expect(delivery).toMatchObject({ last_http_status: 503 });
     expect(Date.parse(delivery!.completed_at!) - Date.parse(delivery!.attempts[0]!.started_at)).toBeLessThanOrEqual(4000 + 1000);
     expect(hooks.at('/down')).toHaveLength(delivery!.attempt_count);
+    // The core's metrics count them (mk_webhook_attempts_total, docs/operations.md).
+    const counted = async (outcome: string) => (await stack.core.metrics.getSingleMetric('mk_webhook_attempts_total')!.get()).values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
+    expect(await counted('refused')).toBeGreaterThanOrEqual(delivery!.attempt_count + FLAKY_FAILURES);
+    expect(await counted('given_up')).toBeGreaterThanOrEqual(1);
+    expect(await counted('acknowledged')).toBeGreaterThanOrEqual(1);
   });
 
   test('a receiver that hangs does not delay orders: they complete while it holds the calls, and the attempt records the timeout', async () => {
