@@ -11,8 +11,8 @@
  *                                                              prints the user id; the password comes from
  *                                                              MK_USER_PASSWORD or the first line of stdin
  *   users disable <user_id>                                    the user can no longer sign in; their sessions end at once
- *   credentials rewrap                                         re-seals every stored venue credential under the current
- *                                                              CREDENTIALS_KEK (key rotation); prints how many
+ *   credentials rewrap                                         re-seals every stored venue credential and webhook secret under
+ *                                                              the current CREDENTIALS_KEK (key rotation); prints how many
  *   questions link --kalshi <ticker> --polymarket <condition id> [--by <name>]
  *                                                              states that the two live listings are one question (YES the
  *                                                              same outcome): complex orders then plan across both
@@ -33,6 +33,7 @@ import { createRevocationBus } from '../contract/revocationBus';
 import { parseKeyring } from '../core/domain/credentialVault';
 import { createApiKey, createDashboardToken, revokeApiKey } from '../core/services/apiKeys';
 import { rewrapStoredCredentials } from '../core/services/credentials';
+import { rewrapWebhookSecrets } from '../core/services/webhookEndpoints';
 import { createUser, disableUser } from '../core/services/users';
 import { linkQuestion, listQuestionLinks, unlinkQuestion, type QuestionLinkView } from '../core/services/questionLinks';
 import { getWorkspace, createWorkspace } from '../core/services/workspaces';
@@ -180,7 +181,11 @@ async function execute(db: Db, config: Config, argv: string[]): Promise<string[]
       const keys = parseKeyring(config);
       if (!keys.current) throw new UsageError('credentials rewrap needs CREDENTIALS_KEK: the key every credential is re-sealed under');
       const { rewrapped } = await rewrapStoredCredentials(db, keys);
-      return [`${rewrapped} credential(s) re-sealed under KEK '${keys.current.id}'; keys no longer used by any row may be removed from CREDENTIALS_OLD_KEKS`];
+      const webhooks = await rewrapWebhookSecrets(db, keys);
+      return [
+        `${rewrapped} credential(s) re-sealed under KEK '${keys.current.id}'; keys no longer used by any row may be removed from CREDENTIALS_OLD_KEKS`,
+        `${webhooks.rewrapped} webhook secret(s) re-sealed under KEK '${keys.current.id}'`,
+      ];
     }
     case 'questions link': {
       if (!values.kalshi || !values.polymarket || rest.length > 0) throw new UsageError('questions link needs --kalshi <ticker> and --polymarket <condition id>');

@@ -21,7 +21,12 @@ export type Principal =
    * with its access, or a dashboard session as `read_only`; the only kind the core's analyst
    * endpoint accepts. `read_only` refuses mutations.
    */
-  | { kind: 'analyst'; workspaceId: string; credentialId: string; environment: Environment; access: Access };
+  | { kind: 'analyst'; workspaceId: string; credentialId: string; environment: Environment; access: Access }
+  /**
+   * The core itself rendering an event for a webhook endpoint (core/graphql/eventRendering.ts): reads
+   * the endpoint's workspace and environment, never signed or sent over HTTP.
+   */
+  | { kind: 'webhook'; workspaceId: string; endpointId: string; environment: Environment };
 
 /** What a dashboard user or analyst credential may do: everything, or only read. */
 export type Access = 'full' | 'read_only';

@@ -65,6 +65,19 @@ const schema = z.object({
   EVENT_STREAMS_PER_KEY: integer.pipe(z.number().min(1).max(10_000)).default(10),
   EVENT_STREAM_POLL_MS: integer.pipe(z.number().min(100).max(60_000)).default(2000),
   EVENT_STREAM_MAX_AGE_MS: integer.pipe(z.number().min(1000).max(86_400_000)).default(3_600_000),
+  /**
+   * Webhooks (docs/webhooks.md): how often each core looks for deliveries due; the first retry's
+   * delay (doubling per attempt, with jitter, up to WEBHOOK_RETRY_MAX_DELAY_MS); how long after its
+   * event a delivery is retried before it is given up (3 days); every call's limit, connecting and
+   * answering; and whether endpoints may resolve to loopback, private or link-local addresses
+   * (false in production: the core sits on a private network).
+   */
+  WEBHOOK_WORKER_INTERVAL_MS: integer.pipe(z.number().min(10).max(60_000)).default(1000),
+  WEBHOOK_RETRY_BASE_MS: integer.pipe(z.number().min(10).max(3_600_000)).default(10_000),
+  WEBHOOK_RETRY_MAX_DELAY_MS: integer.pipe(z.number().min(10).max(86_400_000)).default(3_600_000),
+  WEBHOOK_RETRY_WINDOW_MS: integer.pipe(z.number().min(100).max(30 * 86_400_000)).default(3 * 86_400_000),
+  WEBHOOK_TIMEOUT_MS: integer.pipe(z.number().min(100).max(60_000)).default(10_000),
+  WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   SIM_STARTING_BALANCE: z
     .string()
     // Below a trillion, as a subaccount's own starting_balance (services/subaccounts.ts MAX_STARTING_BALANCE).

@@ -11,6 +11,8 @@ import { createCoreYoga } from './graphql/yoga';
 import { createRevocationBus, type RevocationBus } from '../contract/revocationBus';
 import { createEventNotices, type EventNotices } from '../contract/eventNotices';
 import { startEventSequencer } from './services/eventSequencer';
+import { startWebhookWorker } from './services/webhookDeliveries';
+import { eventRenderer } from './graphql/eventRendering';
 import { seedSimulatedMarkets } from './services/marketCatalog';
 import { startComplexOrderScheduler } from './services/complexOrderScheduler';
 import { DeadMansSwitchKeepAlive } from './services/deadMansSwitch';
@@ -149,6 +151,16 @@ export async function openCore(
     leaseMs: config.DEAD_MANS_SWITCH_LEASE_MS,
   });
   const sequencer = startEventSequencer(db, events, logger, { intervalMs: config.EVENT_SEQUENCE_INTERVAL_MS }); // docs/events.md
+  // Webhooks (docs/webhooks.md): every core sends the deliveries due, each claimed by one core at a time.
+  const webhooks = startWebhookWorker(db, credentialKeys, eventRenderer({ db, config, revocations, venues, logger, credentialKeys }), logger, {
+    intervalMs: config.WEBHOOK_WORKER_INTERVAL_MS,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    baseMs: config.WEBHOOK_RETRY_BASE_MS,
+    maxDelayMs: config.WEBHOOK_RETRY_MAX_DELAY_MS,
+    windowMs: config.WEBHOOK_RETRY_WINDOW_MS,
+    allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+    onAttempt: (outcome) => metrics.webhookAttempt(outcome),
+  });
   const kalshiCatalog = startKalshiCatalogSync(db, config, logger); // live Kalshi markets (docs/kalshi.md "Live catalog")
   const polymarketCatalog = startPolymarketCatalogSync(db, config, logger); // live Polymarket markets (docs/polymarket.md "Live catalog")
   return {
@@ -163,6 +175,7 @@ export async function openCore(
     async close() {
       clearInterval(expiry);
       await sequencer.stop();
+      await webhooks.stop();
       await deadMansSwitches.stop();
       await scheduler?.stop();
       await kalshiCatalog.stop();

@@ -5,7 +5,7 @@ import { environmentFromHeader, ENVIRONMENT_HEADER, type Environment } from '../
 import { csrfTokenMatches, hashSessionToken, SESSION_COOKIE } from '../core/domain/sessionTokens';
 import type { Access, Principal } from '../contract/principal';
 import type { CoreClient } from './coreClient';
-import { restEventPage } from './eventShape';
+import { restEventPage } from '../contract/eventShape';
 import { ApiError } from './errors';
 import { beforeCredentialLookup } from './middleware/authFailures';
 import { limiter } from './middleware/rateLimit';

@@ -7,7 +7,7 @@ import type { Principal } from '../contract/principal';
 import type { Logger } from '../core/support/logger';
 import type { CoreClient } from './coreClient';
 import { ApiError } from './errors';
-import { restEventPage } from './eventShape';
+import { restEventPage } from '../contract/eventShape';
 
 /**
  * Server-Sent Events of the event log (GET /v1/events/stream, docs/events.md).

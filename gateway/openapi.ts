@@ -1,4 +1,4 @@
-import { restEventSchema } from './eventShape';
+import { restEventSchema } from '../contract/eventShape';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -109,7 +109,7 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
       },
     };
   }
-  if (names.schemas.Event) names.schemas.Event = restEventSchema(names.schemas.Event); // gateway/eventShape.ts
+  if (names.schemas.Event) names.schemas.Event = restEventSchema(names.schemas.Event); // contract/eventShape.ts
   return {
     openapi: '3.1.0',
     info: {

@@ -59,7 +59,7 @@ export interface Route {
    * event, from the query's `after` or the Last-Event-ID header on, kept open.
    */
   stream?: boolean;
-  /** The answer is a page of events: each item's object becomes its `data` (gateway/eventShape.ts). */
+  /** The answer is a page of events: each item's object becomes its `data` (contract/eventShape.ts). */
   events?: boolean;
   /**
    * Catalog data: the answer depends only on the environment and the request, the same for every
@@ -376,6 +376,7 @@ export const ROUTES: Route[] = [
     query: z.strictObject({ ...eventFilter, after: eventId.optional().describe('Start after this event (the Last-Event-ID header, when sent, takes precedence).') }),
     errors: ['invalid_request', 'rate_limited'],
   },
+  ...webhookRoutes(),
   {
     method: 'GET', path: '/v1/markets', operation: 'SearchMarkets', tag: 'Markets', summary: 'Search markets',
     description: 'Full-text search (every word, as a prefix) over title, ticker, category and description, ranked; without q, catalog order. Catalog answers may be up to CATALOG_CACHE_MS (1 s) old.',
@@ -435,6 +436,44 @@ export const ROUTES: Route[] = [
   },
   ...sessionRoutes(),
 ];
+
+/** Webhook endpoints and their deliveries (docs/webhooks.md). */
+function webhookRoutes(): Route[] {
+  const tag = 'Webhooks';
+  const params = z.strictObject({ id: id('whe') });
+  return [
+    {
+      method: 'POST', path: '/v1/webhook_endpoints', operation: 'CreateWebhookEndpoint', tag, summary: 'Register a webhook endpoint',
+      description: 'The workspace\u2019s events of this environment whose types match event_types are POSTed to url, each signed (Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">) with the endpoint\u2019s secret, retried with exponential backoff for 3 days until a 2xx answers. Answers `{endpoint, secret}`: the secret (whsec_…) is shown this once, stored sealed. Needs CREDENTIALS_KEK on the server (else 403); at most 16 endpoints per workspace and environment (else 409 conflict). Verification recipe and delivery rules: docs/webhooks.md.',
+      auth: 'api_key', session: true, bodyVariable: 'input',
+      body: z.strictObject({
+        url: z.string().min(1).max(2048).describe('https (or http) URL; one that resolves to a loopback, private or link-local address is refused when delivering.'),
+        event_types: z.array(z.string().min(1).max(64)).min(1).max(64).describe('Event types, each exact (order.filled) or every type of an object (order.*); docs/events.md lists them.'),
+        description: z.string().max(500).optional(),
+      }),
+      errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'forbidden', 'conflict'],
+    },
+    {
+      method: 'GET', path: '/v1/webhook_endpoints', operation: 'ListWebhookEndpoints', tag, summary: 'List webhook endpoints',
+      description: 'The endpoints of the workspace in this environment, newest first; never a secret.',
+      auth: 'api_key', session: true, query: z.strictObject({ ...page }), errors: ['invalid_request'],
+    },
+    {
+      method: 'GET', path: '/v1/webhook_endpoints/{id}', operation: 'GetWebhookEndpoint', tag, summary: 'Get a webhook endpoint',
+      auth: 'api_key', session: true, params, errors: ['not_found'],
+    },
+    {
+      method: 'DELETE', path: '/v1/webhook_endpoints/{id}', operation: 'DeleteWebhookEndpoint', tag, summary: 'Delete a webhook endpoint',
+      description: 'Nothing new is sent to it, and its pending deliveries are given up (status failed). Answers the endpoint as deleted; it answers 404 afterwards.',
+      auth: 'api_key', session: true, params, errors: ['not_found'],
+    },
+    {
+      method: 'GET', path: '/v1/webhook_endpoints/{id}/deliveries', operation: 'ListWebhookDeliveries', tag, summary: "List a webhook endpoint's deliveries and their attempts",
+      description: 'Newest event first: each delivery\u2019s status (pending, succeeded, failed), attempts made, next attempt, and every attempt (start, duration, HTTP status or error).',
+      auth: 'api_key', session: true, params, query: z.strictObject({ ...page }), errors: ['invalid_request', 'not_found'],
+    },
+  ];
+}
 
 /** The dead-man's switch (docs/dead-mans-switch.md): arm, read, keep alive, disarm. */
 function deadMansSwitchRoutes(): Route[] {

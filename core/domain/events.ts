@@ -66,6 +66,10 @@ export const eventId = (seq: bigint | string): string => `evt_${seq.toString().p
 
 export const isEventId = (id: string): boolean => EVENT_ID.test(id);
 
+/** A cursor of a list ordered by place in the log (events, webhook deliveries). */
+export const isSeqCursor = (value: unknown): value is { seq: string } =>
+  typeof value === 'object' && value !== null && typeof (value as { seq?: unknown }).seq === 'string' && /^\d{1,26}$/.test((value as { seq: string }).seq);
+
 /** The place in the log an event id names; invalid_request (naming `param`) for anything else. */
 export function seqOfEventId(id: string, param: string): bigint {
   const match = EVENT_ID.exec(id);

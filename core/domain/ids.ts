@@ -20,6 +20,7 @@ export const ID_PREFIX = {
   receipt: 'rcpt',
   market: 'mkt',
   deadMansSwitch: 'dms',
+  webhookEndpoint: 'whe',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

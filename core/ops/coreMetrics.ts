@@ -7,6 +7,7 @@ import type { Logger } from '../support/logger';
 import { httpDurationHistogram, METRIC_PREFIX } from '../support/metrics';
 import { withinTime } from '../support/readiness';
 import type { VenueCall, VenueCallObserver } from '../venues/observedVenue';
+import type { WebhookAttemptOutcome } from '../services/webhookDeliveries';
 
 /** What readiness reports of a venue: never a reason to be unready (docs/operations.md). */
 export interface VenueView {
@@ -48,6 +49,12 @@ export class CoreMetrics implements VenueCallObserver {
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
+  private readonly webhookAttempts = new Counter({
+    name: `${METRIC_PREFIX}webhook_attempts_total`,
+    help: 'Webhook delivery attempts this core made, by outcome: acknowledged (2xx), refused (another HTTP status), unanswered (timeout, connection or address refused), given_up (the last one of a delivery that failed).',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
   private readonly lastCalls = new Map<VenueName, { at: Date; reached: boolean }>();
   private backlogRead?: Promise<BacklogGroup[] | null>;
 
@@ -83,6 +90,11 @@ export class CoreMetrics implements VenueCallObserver {
     this.venueCalls.observe({ venue: call.venue, operation: call.operation }, call.seconds);
     if (call.order) this.venueOrders.inc({ venue: call.venue, outcome: call.order.outcome, reason: call.order.reason ?? '' });
     this.lastCalls.set(call.venue, { at: new Date(), reached: call.reached });
+  }
+
+  /** One webhook attempt (services/webhookDeliveries.ts). */
+  webhookAttempt(outcome: WebhookAttemptOutcome): void {
+    this.webhookAttempts.inc({ outcome });
   }
 
   /**

@@ -2,7 +2,7 @@ import { sqlPoolOf, type Db } from '../db/prismaClient';
 import { queryRows } from '../db/sql';
 import { Prisma } from '../generated/prisma/client';
 import { invalidRequest } from '../domain/errors';
-import { EVENT_OBJECT_TABLES, eventId, parseTypeFilter, seqOfEventId, type EventObjectType } from '../domain/events';
+import { EVENT_OBJECT_TABLES, eventId, isSeqCursor, parseTypeFilter, seqOfEventId, type EventObjectType } from '../domain/events';
 import { createdWithin, decodeCursor, encodeCursor, parseLimit, type Page } from '../domain/pagination';
 import { scopedRows, type Scope } from './scope';
 
@@ -31,9 +31,6 @@ export interface EventFilter {
   /** Newest first (the default), the page after this cursor. */
   cursor?: string | null;
 }
-
-const isSeqCursor = (value: unknown): value is { seq: string } =>
-  typeof value === 'object' && value !== null && typeof (value as { seq?: unknown }).seq === 'string' && /^\d{1,26}$/.test((value as { seq: string }).seq);
 
 /**
  * Events of the scope that have their place in the log (numbered by the sequencer): newest first,

@@ -33,7 +33,7 @@ const RiskLimitBreachType = builder.objectRef<Omit<RiskLimitBreach, 'createdAt'>
  * An event's object, one field per kind, exactly one of them set (the one `object` names): a union
  * cannot carry them, since the resources' fields of one name differ in type (status is an
  * OrderStatus on an order, a FillStatus on a fill) and GraphQL refuses such a selection across
- * members. REST shows the set one as `data` (gateway/eventShape.ts).
+ * members. REST shows the set one as `data` (contract/eventShape.ts).
  */
 const objectField = <T extends EventObjectType>(kind: T) => (event: LoggedEvent) => (event.objectType === kind ? (event.data as never) : null);
 

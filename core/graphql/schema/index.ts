@@ -16,6 +16,7 @@ import './riskAnalytics';
 import './complexOrder';
 import './deadMansSwitch';
 import './event';
+import './webhook';
 
 export const schema = builder.toSchema();
 

@@ -1,0 +1,102 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { BlockList, isIP } from 'node:net';
+import { invalidRequest } from './errors';
+import { parseTypeFilter } from './events';
+
+/**
+ * Webhooks' rules (docs/webhooks.md): the signing secret, the signature, the retry schedule, and
+ * which URLs and addresses an endpoint may have. No I/O here.
+ */
+
+/** `whsec_` and 32 random bytes, base64url: the key of the HMAC (its text, as the receiver holds it). */
+export const generateWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
+
+export const SIGNATURE_HEADER = 'Webhook-Signature';
+export const EVENT_ID_HEADER = 'Webhook-Id';
+export const ATTEMPT_HEADER = 'Webhook-Attempt';
+
+/**
+ * The Webhook-Signature header of a body sent at `timestamp` (unix seconds):
+ * `t=<timestamp>,v1=<hex HMAC-SHA256 of "<timestamp>.<body>" keyed by the secret's text>`.
+ */
+export function signatureHeader(secret: string, timestamp: number, body: string): string {
+  const mac = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
+  return `t=${timestamp},v1=${mac}`;
+}
+
+/** The longest URL an endpoint may have. */
+export const MAX_URL_LENGTH = 2048;
+
+/**
+ * An endpoint's URL as stored: http or https, a host, no credentials in it, no fragment. Where it
+ * points (a private address) is judged when a delivery connects, after DNS (refusedAddress).
+ */
+export function checkEndpointUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalidRequest('url', 'url must be an absolute http or https URL.');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidRequest('url', 'url must use https (or http).');
+  if (url.username || url.password) throw invalidRequest('url', 'url must not carry a user name or password.');
+  if (url.hash) throw invalidRequest('url', 'url must not have a fragment.');
+  if (value.length > MAX_URL_LENGTH) throw invalidRequest('url', `url must be at most ${MAX_URL_LENGTH} characters.`);
+  return url.toString();
+}
+
+/** An endpoint's event types: at least one, each exact or `<object>.*` (as GET /v1/events takes them), without repeats. */
+export function checkEndpointTypes(types: readonly string[]): string[] {
+  if (types.length === 0) throw invalidRequest('eventTypes', 'eventTypes must name at least one event type (order.* takes every order event).');
+  parseTypeFilter(types, 'eventTypes');
+  return [...new Set(types)];
+}
+
+/**
+ * Where a delivery may not connect unless WEBHOOK_ALLOW_PRIVATE_URLS: this host (loopback), the
+ * private networks the core sits on, link-local (cloud metadata at 169.254.169.254), and the
+ * unspecified, shared, multicast and reserved ranges.
+ */
+const PRIVATE = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
+  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) PRIVATE.addSubnet(network, prefix, 'ipv4');
+for (const [network, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96]] as const) {
+  PRIVATE.addSubnet(network, prefix, 'ipv6');
+}
+
+/** Why a delivery may not connect to this address, or null when it may. (BlockList applies the IPv4 rules to IPv4-mapped IPv6 addresses too.) */
+export function refusedAddress(address: string): string | null {
+  const family = isIP(address);
+  if (family === 0) return `'${address}' is not an IP address`;
+  return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6')
+    ? `${address} is a loopback, private or link-local address (WEBHOOK_ALLOW_PRIVATE_URLS is off)`
+    : null;
+}
+
+/** A URL's host as an IP address when it is one (brackets of IPv6 removed), else null. */
+export function literalAddressOf(url: URL): string | null {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  return isIP(host) ? host : null;
+}
+
+export interface RetrySchedule {
+  /** The delay after the first failure (WEBHOOK_RETRY_BASE_MS); doubled after each further one. */
+  baseMs: number;
+  /** The longest delay between two attempts (WEBHOOK_RETRY_MAX_DELAY_MS). */
+  maxDelayMs: number;
+  /** How long after its event a delivery is retried (WEBHOOK_RETRY_WINDOW_MS, 3 days). */
+  windowMs: number;
+}
+
+/**
+ * When to try again after `attempts` failed attempts: base × 2^(attempts−1), at most the cap, less
+ * up to a quarter at random (so receivers back up after an outage are not hit by every delivery at
+ * once); null once that is past the window that began at `since` (the delivery is then given up).
+ */
+export function nextAttemptAt(schedule: RetrySchedule, attempts: number, since: Date, now: Date, random = Math.random): Date | null {
+  const full = Math.min(schedule.maxDelayMs, schedule.baseMs * 2 ** Math.min(attempts - 1, 40));
+  const at = new Date(now.getTime() + Math.round(full * (1 - random() / 4)));
+  return at.getTime() > since.getTime() + schedule.windowMs ? null : at;
+}

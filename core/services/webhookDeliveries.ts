@@ -1,0 +1,187 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { Agent, request } from 'undici';
+import { sqlPoolOf, type Db } from '../db/prismaClient';
+import { queryRows } from '../db/sql';
+import { Prisma, type WebhookEndpoint } from '../generated/prisma/client';
+import { eventId } from '../domain/events';
+import {
+  ATTEMPT_HEADER, EVENT_ID_HEADER, literalAddressOf, nextAttemptAt, refusedAddress, SIGNATURE_HEADER, signatureHeader, type RetrySchedule,
+} from '../domain/webhooks';
+import type { CredentialKeys } from '../domain/credentialVault';
+import type { EventRenderer } from '../graphql/eventRendering';
+import type { Logger } from '../support/logger';
+import { runPeriodically } from '../support/periodic';
+import { openWebhookSecret } from './webhookEndpoints';
+
+export interface WebhookWorkerOptions extends RetrySchedule {
+  /** How often the worker looks for deliveries due (WEBHOOK_WORKER_INTERVAL_MS). */
+  intervalMs: number;
+  /** Every call's limit, connecting to the last byte of the answer's head (WEBHOOK_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** Whether endpoints may reach loopback, private and link-local addresses (WEBHOOK_ALLOW_PRIVATE_URLS). */
+  allowPrivateAddresses: boolean;
+  /** Told of every attempt's outcome (the core's metrics), and of each delivery given up. */
+  onAttempt?: (outcome: WebhookAttemptOutcome) => void;
+}
+
+export type WebhookAttemptOutcome = 'acknowledged' | 'refused' | 'unanswered' | 'given_up';
+
+/** Deliveries one core has under way at once; more due wait for the next rounds. */
+const MAX_IN_FLIGHT = 32;
+/** What a claim's lease adds to the call's own limit: rendering, signing and recording the outcome. */
+const LEASE_MARGIN_MS = 10_000;
+
+interface Claimed {
+  endpointId: string;
+  eventSeq: string;
+  attempts: number;
+  createdAt: Date;
+}
+
+type Outcome = { httpStatus: number; error: null } | { httpStatus: null; error: string };
+
+/**
+ * The webhook delivery worker, in every core (docs/webhooks.md). Each round claims the deliveries
+ * due (FOR UPDATE SKIP LOCKED: two cores never take the same one), raising their attempt count and
+ * moving their next attempt past a lease, in a statement committed before any call, so no database
+ * lock is held while a receiver answers and no other core sends the same attempt meanwhile. Each
+ * claimed delivery is then rendered (the event as GET /v1/events lists it), signed and POSTed within
+ * `timeoutMs`; the attempt is recorded, and the delivery succeeds on a 2xx, or is scheduled again
+ * (exponential backoff with jitter) until the window after its event is spent, then fails. A core
+ * that dies mid-call leaves its claim to lapse: the attempt is made again (at least once).
+ * Deliveries never touch an order's path: they are made by the sequencer and sent from here.
+ */
+export function startWebhookWorker(db: Db, keys: CredentialKeys, render: EventRenderer, logger: Logger, options: WebhookWorkerOptions): { stop(): Promise<void> } {
+  const sql = sqlPoolOf(db);
+  const agent = new Agent({
+    connect: { timeout: options.timeoutMs, ...(options.allowPrivateAddresses ? {} : { lookup: publicOnlyLookup }) },
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+  });
+  const inFlight = new Set<Promise<void>>();
+
+  const deliver = async (claim: Claimed) => {
+    const endpoint = await db.webhookEndpoint.findUnique({ where: { id: claim.endpointId } });
+    if (!endpoint || endpoint.deletedAt) {
+      await finish(db, claim, { status: 'failed', lastError: 'the endpoint was deleted' });
+      return;
+    }
+    const started = new Date();
+    const t0 = performance.now();
+    const outcome = await attempt(endpoint, claim).catch((error: unknown): Outcome => ({ httpStatus: null, error: messageOf(error, options.timeoutMs) }));
+    const durationMs = Math.round(performance.now() - t0);
+    const now = new Date();
+    const acknowledged = outcome.httpStatus !== null && outcome.httpStatus >= 200 && outcome.httpStatus < 300;
+    const next = acknowledged ? null : nextAttemptAt(options, claim.attempts, claim.createdAt, now);
+    await db.$transaction([
+      db.webhookAttempt.create({
+        data: { endpointId: claim.endpointId, eventSeq: BigInt(claim.eventSeq), number: claim.attempts, startedAt: started, durationMs, httpStatus: outcome.httpStatus, error: outcome.error },
+      }),
+      finishStatement(db, claim, {
+        status: acknowledged ? 'succeeded' : next ? 'pending' : 'failed',
+        lastHttpStatus: outcome.httpStatus,
+        lastError: outcome.error,
+        ...(next ? { nextAttemptAt: next } : { completedAt: now }),
+      }),
+    ]);
+    options.onAttempt?.(acknowledged ? 'acknowledged' : outcome.httpStatus !== null ? 'refused' : 'unanswered');
+    if (!acknowledged && !next) {
+      options.onAttempt?.('given_up');
+      logger.warn({ endpointId: claim.endpointId, eventId: eventId(claim.eventSeq), attempts: claim.attempts }, 'webhook delivery given up: not acknowledged within the retry window');
+    }
+  };
+
+  const attempt = async (endpoint: WebhookEndpoint, claim: Claimed): Promise<Outcome> => {
+    const url = new URL(endpoint.url);
+    const literal = literalAddressOf(url);
+    const refused = literal && !options.allowPrivateAddresses ? refusedAddress(literal) : null;
+    if (refused) return { httpStatus: null, error: `refused to connect: ${refused}` };
+    const event = await render(endpoint, BigInt(claim.eventSeq), Date.now() + options.timeoutMs);
+    if (!event) return { httpStatus: null, error: 'the event is no longer in the log' };
+    const body = JSON.stringify(event);
+    const secret = openWebhookSecret(keys, endpoint);
+    const response = await request(url, {
+      method: 'POST',
+      dispatcher: agent,
+      signal: AbortSignal.timeout(options.timeoutMs),
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'prediction-markets-webhooks/1',
+        [SIGNATURE_HEADER]: signatureHeader(secret, Math.floor(Date.now() / 1000), body),
+        [EVENT_ID_HEADER]: eventId(claim.eventSeq),
+        [ATTEMPT_HEADER]: String(claim.attempts),
+      },
+      body,
+    });
+    await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined); // the answer's body is not read, only released
+    return { httpStatus: response.statusCode, error: null };
+  };
+
+  const round = async () => {
+    const room = MAX_IN_FLIGHT - inFlight.size;
+    if (room <= 0) return;
+    for (const claim of await claimDue(sql, room, options.timeoutMs + LEASE_MARGIN_MS)) {
+      const work: Promise<void> = deliver(claim)
+        .catch((error: unknown) => logger.warn({ err: error, endpointId: claim.endpointId, eventId: eventId(claim.eventSeq) }, 'recording a webhook attempt failed; the delivery is tried again when its lease ends'))
+        .finally(() => inFlight.delete(work));
+      inFlight.add(work);
+    }
+  };
+  const periodic = runPeriodically(options.intervalMs, round, (error) => logger.warn({ err: error }, 'looking for webhook deliveries due failed; retrying on the next round'));
+  return {
+    async stop() {
+      await periodic.stop();
+      await Promise.all(inFlight);
+      await agent.close();
+    },
+  };
+}
+
+/** Takes up to `limit` deliveries due: their next attempt counted and leased, committed at once. */
+function claimDue(sql: ReturnType<typeof sqlPoolOf>, limit: number, leaseMs: number): Promise<Claimed[]> {
+  return queryRows<Claimed>(
+    sql,
+    Prisma.sql`UPDATE webhook_deliveries d
+                  SET attempts = d.attempts + 1, next_attempt_at = clock_timestamp() + ${leaseMs}::integer * interval '1 millisecond'
+                 FROM (SELECT endpoint_id, event_seq FROM webhook_deliveries
+                        WHERE status = 'pending' AND next_attempt_at <= clock_timestamp()
+                        ORDER BY next_attempt_at LIMIT ${limit}::integer
+                        FOR UPDATE SKIP LOCKED) due
+                WHERE d.endpoint_id = due.endpoint_id AND d.event_seq = due.event_seq
+            RETURNING d.endpoint_id, d.event_seq::text AS event_seq, d.attempts, d.created_at`,
+  );
+}
+
+type Finish = Prisma.WebhookDeliveryUpdateManyMutationInput;
+
+/** The delivery's new state, if it is still this claim's (a claim whose lease lapsed and was taken again changes nothing). */
+const finishStatement = (db: Db, claim: Claimed, data: Finish) =>
+  db.webhookDelivery.updateMany({ where: { endpointId: claim.endpointId, eventSeq: BigInt(claim.eventSeq), attempts: claim.attempts, status: 'pending' }, data });
+
+const finish = (db: Db, claim: Claimed, data: Finish) => finishStatement(db, claim, { ...data, completedAt: new Date() });
+
+/** What went wrong with a call, for the attempt's record: never more than the error's kind and message. */
+function messageOf(error: unknown, timeoutMs: number): string {
+  const err = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (err?.name === 'TimeoutError' || err?.name === 'AbortError' || err?.code === 'UND_ERR_HEADERS_TIMEOUT' || err?.code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return `timed out after ${timeoutMs} ms`;
+  }
+  const text = [err?.code, err?.message ?? String(error)].filter(Boolean).join(': ');
+  return text.slice(0, 500);
+}
+
+/**
+ * DNS as usual, but an answer with a loopback, private or link-local address fails the connection
+ * (checked after resolution, so a public name pointing inside is refused too).
+ */
+const publicOnlyLookup: LookupFunction = (hostname, lookupOptions, callback) => {
+  dnsLookup(hostname, { ...lookupOptions, all: true }, (error, addresses: LookupAddress[]) => {
+    if (error) return callback(error, '', 0);
+    const refused = addresses.map((a) => refusedAddress(a.address)).find((reason) => reason !== null);
+    if (refused) return callback(Object.assign(new Error(`refused to connect: ${hostname} resolves to ${refused}`), { code: 'EWEBHOOKPRIVATE' }), '', 0);
+    if (lookupOptions.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+    return callback(null, addresses[0]!.address, addresses[0]!.family);
+  });
+};

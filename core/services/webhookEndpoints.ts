@@ -1,0 +1,154 @@
+import type { Db } from '../db/prismaClient';
+import { openCredential, rewrapCredential, sealCredential, type CredentialKeys } from '../domain/credentialVault';
+import { DomainError, invalidRequest, notFound } from '../domain/errors';
+import { eventId, isSeqCursor } from '../domain/events';
+import { isIdOf, newId } from '../domain/ids';
+import { decodeCursor, encodeCursor, isIdCursor, parseLimit, toPage, type Page } from '../domain/pagination';
+import { checkEndpointTypes, checkEndpointUrl, generateWebhookSecret } from '../domain/webhooks';
+import type { WebhookEndpoint } from '../generated/prisma/client';
+import { scopedRows, type Scope } from './scope';
+
+/** What is ever shown of an endpoint: never its secret (only once, at creation). */
+export type WebhookEndpointView = Omit<WebhookEndpoint, 'kekId' | 'secretCiphertext' | 'workspaceId'>;
+
+const VIEW = { id: true, environment: true, url: true, description: true, eventTypes: true, createdAt: true, deletedAt: true } as const;
+
+/** The AES-GCM additional data of an endpoint's secret: a blob copied to another endpoint does not open. */
+const secretAad = (endpointId: string) => `webhook_endpoint:${endpointId}`;
+
+export const MAX_DESCRIPTION_LENGTH = 500;
+/** Endpoints a workspace may have per environment: each event is sent to every one that takes it. */
+export const MAX_ENDPOINTS = 16;
+
+/**
+ * Registers an endpoint of the scope: checks the URL and the types, makes its signing secret and
+ * seals it under the current key-encryption key (as venue credentials are: docs/credentials.md).
+ * The secret is answered this once; without CREDENTIALS_KEK nothing can be sealed (403). At most
+ * MAX_ENDPOINTS live ones per scope (409; two creations at once may pass it by one).
+ */
+export async function createWebhookEndpoint(
+  db: Db,
+  keys: CredentialKeys,
+  scope: Scope,
+  input: { url: string; eventTypes: readonly string[]; description?: string | null },
+): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
+  const url = checkEndpointUrl(input.url);
+  const eventTypes = checkEndpointTypes(input.eventTypes);
+  if (input.description != null && input.description.length > MAX_DESCRIPTION_LENGTH) {
+    throw invalidRequest('description', `description must be at most ${MAX_DESCRIPTION_LENGTH} characters.`);
+  }
+  if (!keys.current) {
+    throw new DomainError('forbidden', 'Webhook endpoints are disabled on this server: the operator must set CREDENTIALS_KEK (32 bytes, base64) to seal their secrets.');
+  }
+  if ((await db.webhookEndpoint.count({ where: { ...scopedRows(scope), deletedAt: null } })) >= MAX_ENDPOINTS) {
+    throw new DomainError('conflict', `A workspace has at most ${MAX_ENDPOINTS} webhook endpoints per environment: delete one first.`);
+  }
+  const id = newId('webhookEndpoint');
+  const secret = generateWebhookSecret();
+  const sealed = sealCredential(secret, keys.current, secretAad(id));
+  const endpoint = await db.webhookEndpoint.create({
+    data: {
+      id, ...scopedRows(scope), url, eventTypes, description: input.description ?? null,
+      kekId: sealed.kekId, secretCiphertext: new Uint8Array(sealed.ciphertext),
+    },
+    select: VIEW,
+  });
+  return { endpoint, secret };
+}
+
+/** The scope's endpoints (deleted ones left out), newest first. */
+export async function listWebhookEndpoints(db: Db, scope: Scope, args: { limit?: number | null; cursor?: string | null }): Promise<Page<WebhookEndpointView>> {
+  const limit = parseLimit(args.limit);
+  const after = decodeCursor(args.cursor, isIdCursor);
+  const rows = await db.webhookEndpoint.findMany({
+    where: { ...scopedRows(scope), deletedAt: null, ...(after ? { id: { lt: after.id } } : {}) },
+    orderBy: { id: 'desc' },
+    take: limit + 1,
+    select: VIEW,
+  });
+  return toPage(rows, limit, (row) => ({ id: row.id }));
+}
+
+/** An endpoint of the scope, not deleted; not_found for anything else (another workspace's included). */
+export async function getWebhookEndpoint(db: Db, scope: Scope, id: string): Promise<WebhookEndpointView> {
+  const row = isIdOf('webhookEndpoint', id) ? await db.webhookEndpoint.findFirst({ where: { id, ...scopedRows(scope), deletedAt: null }, select: VIEW }) : null;
+  if (!row) throw notFound('webhook endpoint', id);
+  return row;
+}
+
+/**
+ * Deletes an endpoint: it gets no new deliveries (the sequencer skips it) and its pending ones are
+ * given up, in one transaction. Its deliveries stay on record. Answers it as it was deleted.
+ */
+export async function deleteWebhookEndpoint(db: Db, scope: Scope, id: string): Promise<WebhookEndpointView> {
+  await getWebhookEndpoint(db, scope, id);
+  const now = new Date();
+  const [endpoint] = await db.$transaction([
+    db.webhookEndpoint.update({ where: { id }, data: { deletedAt: now }, select: VIEW }),
+    db.webhookDelivery.updateMany({ where: { endpointId: id, status: 'pending' }, data: { status: 'failed', lastError: 'the endpoint was deleted', completedAt: now } }),
+  ]);
+  return endpoint;
+}
+
+/** An endpoint's signing secret, opened with the keyring (for signing a delivery only). */
+export function openWebhookSecret(keys: CredentialKeys, endpoint: { id: string; kekId: string; secretCiphertext: Uint8Array }): string {
+  return openCredential(endpoint.secretCiphertext, keys.keyring, endpoint.kekId, secretAad(endpoint.id)).toString('utf8');
+}
+
+/**
+ * Key rotation, as rewrapStoredCredentials does for venue credentials: re-seals under the current
+ * KEK every endpoint secret sealed under another one (deleted endpoints' too). Returns how many.
+ */
+export async function rewrapWebhookSecrets(db: Db, keys: CredentialKeys): Promise<{ rewrapped: number }> {
+  const current = keys.current;
+  if (!current) throw new Error('rewrapping webhook secrets needs CREDENTIALS_KEK');
+  let rewrapped = 0;
+  for (const row of await db.webhookEndpoint.findMany({ where: { kekId: { not: current.id } }, select: { id: true, kekId: true, secretCiphertext: true } })) {
+    const sealed = rewrapCredential(row.secretCiphertext, keys.keyring, row.kekId, current, secretAad(row.id));
+    const { count } = await db.webhookEndpoint.updateMany({
+      where: { id: row.id, kekId: row.kekId },
+      data: { kekId: sealed.kekId, secretCiphertext: new Uint8Array(sealed.ciphertext) },
+    });
+    rewrapped += count;
+  }
+  return { rewrapped };
+}
+
+export interface DeliveryView {
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  nextAttemptAt: Date | null;
+  lastHttpStatus: number | null;
+  lastError: string | null;
+  createdAt: Date;
+  completedAt: Date | null;
+  attemptList: { number: number; startedAt: Date; durationMs: number; httpStatus: number | null; error: string | null }[];
+}
+
+/** An endpoint's deliveries, newest event first, each with its attempts in order. */
+export async function listWebhookDeliveries(db: Db, scope: Scope, endpointId: string, args: { limit?: number | null; cursor?: string | null }): Promise<Page<DeliveryView>> {
+  const limit = parseLimit(args.limit);
+  const after = decodeCursor(args.cursor, isSeqCursor);
+  await getWebhookEndpoint(db, scope, endpointId);
+  const rows = await db.webhookDelivery.findMany({
+    where: { endpointId, ...(after ? { eventSeq: { lt: BigInt(after.seq) } } : {}) },
+    orderBy: { eventSeq: 'desc' },
+    take: limit + 1,
+    include: { attemptsMade: { orderBy: { number: 'asc' } } },
+  });
+  const hasMore = rows.length > limit;
+  const page = hasMore ? rows.slice(0, limit) : rows;
+  return {
+    data: page.map(({ attemptsMade, eventSeq, nextAttemptAt, ...row }) => ({
+      ...row,
+      eventId: eventId(eventSeq),
+      nextAttemptAt: row.status === 'pending' ? nextAttemptAt : null,
+      attemptList: attemptsMade.map(({ number, startedAt, durationMs, httpStatus, error }) => ({ number, startedAt, durationMs, httpStatus, error })),
+    })),
+    hasMore,
+    nextCursor: hasMore ? encodeCursor({ seq: page[page.length - 1]!.eventSeq.toString() }) : null,
+  };
+}
