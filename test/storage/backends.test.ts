@@ -12,6 +12,7 @@ import { searchMarkets } from '../../core/services/markets';
 import { createSubaccount, getSubaccount, listSubaccounts } from '../../core/services/subaccounts';
 import { createWorkspace } from '../../core/services/workspaces';
 import { placeOrder } from '../../core/services/orders';
+import { listEvents } from '../../core/services/eventLog';
 import { createLogger } from '../../core/support/logger';
 import { openVenues } from '../../core/venues/registry';
 import { databaseUrl } from '../support/env';
@@ -89,6 +90,36 @@ describe.each(backends)('storage on %s', (_name, open) => {
       await expect(order(0)).rejects.toMatchObject({ code: 'conflict' });
       const [totals] = await backend.db.workingOrderTotal.findMany({ where: { subaccountId: sub.id } });
       expect({ orders: totals!.orders, remaining: totals!.remaining.toFixed(), notional: totals!.notional.toFixed() }).toEqual({ orders: 12, remaining: '24', notional: '0.24' });
+    } finally {
+      await venues.close();
+    }
+  });
+
+  it('writes the order path’s events in its transactions; numbered, they read back in order, as the rows were (docs/events.md)', async () => {
+    const workspace = await createWorkspace(backend.db, 'events');
+    const scope = { workspaceId: workspace.id, environment: 'test' as const };
+    const sub = await createSubaccount(backend.db, scope, { name: 'events', startingBalance: '1000' }, '0');
+    const market = await backend.db.market.findFirstOrThrow({ where: { environment: 'test', venue: 'sim_kalshi' }, orderBy: { id: 'asc' } });
+    const venues = await openVenues(backend.db, createLogger('silent', 'test'), async () => undefined);
+    try {
+      const placed = await Promise.all(
+        Array.from({ length: 4 }, (_, i) =>
+          placeOrder(backend.db, venues, scope, { subaccountId: sub.id, marketId: market.id, side: 'yes', action: 'buy', type: 'limit', price: '0.01', quantity: String(i + 1) }),
+        ),
+      );
+      await backend.db.$queryRawUnsafe('SELECT * FROM mk_sequence_events(1000)');
+      const page = await listEvents(backend.db, scope, { after: 'evt_00000000000000000000000000', limit: 200 });
+      expect(page.data.map((e) => e.type).sort()).toEqual([...Array(4).fill('order.accepted'), ...Array(4).fill('order.rested')]);
+      for (const order of placed) {
+        const own = page.data.filter((e) => e.objectId === order.id);
+        expect(own.map((e) => e.type)).toEqual(['order.accepted', 'order.rested']);
+        const [accepted, rested] = own.map((e) => e.data as typeof order);
+        expect(accepted!.status).toBe('pending');
+        expect(rested).toMatchObject({ id: order.id, status: 'open', updatedAt: order.updatedAt });
+        expect([rested!.quantity.toFixed(), rested!.price!.toFixed()]).toEqual([order.quantity.toFixed(), '0.01']); // Decimals, exact
+      }
+      const ids = page.data.map((e) => e.id);
+      expect([...ids].sort()).toEqual(ids);
     } finally {
       await venues.close();
     }
