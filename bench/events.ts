@@ -341,6 +341,11 @@ export async function runEventsBench(): Promise<EventsReport> {
       const abort = server.exited.then(({ code, signal }) => `the server exited (${signal ?? `code ${code}`}) under load\n${server.tail()}`);
       const probe = () => cpuProbe(() => ({ server: [server.pid], 'postgres backends': postgresBackendPids(database.name) }));
       let orderNumber = 0;
+      /** Order `i`: a YES buy of 1 at 0.05 with its own Idempotency-Key, as bench/orderPlacement.ts places them. */
+      const orderRequest = (i: number, subaccountId: string, timeInForce: 'gtc' | 'ioc') => ({
+        headers: { authorization: `Bearer ${trader.secret}`, 'content-type': 'application/json', 'idempotency-key': `bench-events-${i}` },
+        body: JSON.stringify({ subaccount_id: subaccountId, market_id: market.id, side: 'yes', action: 'buy', type: 'limit', price: '0.05', quantity: '1', time_in_force: timeInForce }),
+      });
       const answers: Record<string, number> = {};
       const placeOrders = (connections: number, subaccounts: string[], timeInForce: 'gtc' | 'ioc', window: { warmupSeconds: number; warmupRequests?: number; seconds: number }, hooks: { onWindowStart?: () => void; onWindowEnd?: () => void } = {}) =>
         measure({
@@ -356,14 +361,7 @@ export async function runEventsBench(): Promise<EventsReport> {
             method: 'POST',
             setupRequest: (request) => {
               const i = orderNumber++;
-              return {
-                ...request,
-                headers: { authorization: `Bearer ${trader.secret}`, 'content-type': 'application/json', 'idempotency-key': `bench-events-${i}` },
-                body: JSON.stringify({
-                  subaccount_id: subaccounts[i % subaccounts.length], market_id: market.id, side: 'yes', action: 'buy',
-                  type: 'limit', price: '0.05', quantity: '1', time_in_force: timeInForce,
-                }),
-              };
+              return { ...request, ...orderRequest(i, subaccounts[i % subaccounts.length]!, timeInForce) };
             },
             onResponse: (status) => {
               answers[status] = (answers[status] ?? 0) + 1;
@@ -448,8 +446,24 @@ export async function runEventsBench(): Promise<EventsReport> {
         }
       }
 
+      /** Places resting orders through REST (8 at a time) until the subaccount has at least `count`: a slow sustained window leaves too few. */
+      async function restingOrders(count: number) {
+        const open = async () => Number((await sql.query<{ n: string }>(`SELECT count(*) AS n FROM orders WHERE subaccount_id = $1 AND status = 'open'`, [restingSubaccount])).rows[0]!.n);
+        let missing = count - (await open());
+        if (missing <= 0) return;
+        await Promise.all(
+          Array.from({ length: SUSTAINED_CONNECTIONS }, async () => {
+            while (missing-- > 0) {
+              const response = await fetch(`${base}/v1/orders`, { method: 'POST', ...orderRequest(orderNumber++, restingSubaccount, 'gtc') });
+              if (response.status !== 200) throw new Error(`a resting order for the burst was answered ${response.status}: ${await response.text()}`);
+            }
+          }),
+        );
+      }
+
       /** Cancels `size` resting orders in one statement; waits until every stream has every order.canceled. */
       async function cancelBurst(variant: Variant, size: number, active: SseClient[], counted: SseClient[]): Promise<BurstResult> {
+        await restingOrders(size);
         const countedBefore = counted.map((s) => s.count);
         const cpu = probe();
         cpu.start();
@@ -469,8 +483,8 @@ export async function runEventsBench(): Promise<EventsReport> {
         let incomplete = 0;
         await Promise.all([
           ...active.map(async (stream) => {
-            const got = () => stream.received.filter((e) => e.type === 'order.canceled' && ids.has(e.objectId)).length >= ids.size;
-            if (await stream.until(got, DELIVERY_TIMEOUT_MS)) doneAt.push(stream.received[stream.received.length - 1]!.receivedAt);
+            const burstEvents = () => stream.received.filter((e) => e.type === 'order.canceled' && ids.has(e.objectId));
+            if (await stream.until(() => burstEvents().length >= ids.size, DELIVERY_TIMEOUT_MS)) doneAt.push(Math.max(...burstEvents().map((e) => e.receivedAt)));
             else incomplete += 1;
           }),
           ...counted.map(async (stream, i) => {
