@@ -33,7 +33,7 @@ import { createApiKey } from '../core/services/apiKeys';
 import { seedSimulatedMarkets } from '../core/services/marketCatalog';
 import { createWorkspace } from '../core/services/workspaces';
 import { GOALS, goalMet, goalText, type GoalId, type GoalResult } from './goals';
-import { formatProfileSummary, summarizeProfile } from './profileSummary';
+import { summariseProfiledWindows } from './profileSummary';
 import { measure, type LoadResult } from './load';
 import {
   countOrders,
@@ -49,20 +49,21 @@ import {
   busyNote,
   cpuProbe,
   createBenchDatabase,
+  envNumber,
   formatCpuCores,
+  percentile,
   postgresBackendPids,
+  round,
   runAsBenchmarkMain,
   startChild,
-  type ManagedChild,
   type CpuReport,
 } from './support';
 
-const num = (value: string | undefined, fallback: number) => (value && Number.isFinite(Number(value)) ? Number(value) : fallback);
-const CONNECTIONS = num(process.env.BENCH_CONNECTIONS, 50);
-const SECONDS = num(process.env.BENCH_SECONDS, 10);
-const WARMUP_SECONDS = num(process.env.BENCH_WARMUP_SECONDS, 3);
-const WARMUP_REQUESTS = num(process.env.BENCH_WARMUP_REQUESTS, 5000);
-const WARMUP_MAX_SECONDS = num(process.env.BENCH_WARMUP_MAX_SECONDS, 20);
+const CONNECTIONS = envNumber(process.env.BENCH_CONNECTIONS, 50);
+const SECONDS = envNumber(process.env.BENCH_SECONDS, 10);
+const WARMUP_SECONDS = envNumber(process.env.BENCH_WARMUP_SECONDS, 3);
+const WARMUP_REQUESTS = envNumber(process.env.BENCH_WARMUP_REQUESTS, 5000);
+const WARMUP_MAX_SECONDS = envNumber(process.env.BENCH_WARMUP_MAX_SECONDS, 20);
 /** Every n-th request sends its own client_order_id; the others get one derived from their Idempotency-Key. */
 const EXPLICIT_CLIENT_ORDER_ID_EVERY = 4;
 /** The INSERT baseline's own warm-up (connections opened, plans cached), discarded. */
@@ -149,11 +150,6 @@ export function orderPlacementProblems(report: OrderPlacementReport): string {
     .join('; ');
 }
 
-const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]! : NaN;
-}
 
 /**
  * Single-row INSERTs with a unique text key, from `clients` concurrent pg connections in a closed
@@ -341,7 +337,7 @@ export async function runOrderPlacementBench(): Promise<OrderPlacementReport> {
         process.stdout.write(`  ${spec.target}: ${spec.description}; warm-up >= ${WARMUP_SECONDS} s, then ${SECONDS} s measured\n`);
         targets.push(await runTarget(spec, { requests: 0, seconds: WARMUP_SECONDS, measuredSeconds: SECONDS }));
       }
-      if (profileDir) await summariseOrderProfiles(server, profileDir, windows.filter((w) => w.target !== WARMUP.target));
+      if (profileDir) await summariseProfiledWindows(server, profileDir, 'orders', windows.filter((w) => w.target !== WARMUP.target));
       return {
         date: new Date().toISOString(),
         settings: {
@@ -410,23 +406,6 @@ export function orderPlacementGoalResults(report: OrderPlacementReport): GoalRes
     const otherCores = Math.max(t.cpu?.cores['other processes'] ?? 0, b.otherCores ?? 0);
     return [{ id: t.goal.id, measured, met: t.goal.met, otherCores }];
   });
-}
-
-/** Stops the profiled service and prints, per target, where its main thread spent the measured window. */
-async function summariseOrderProfiles(server: ManagedChild, profileDir: string, windows: { target: string; from: bigint; to: bigint }[]) {
-  await server.stop();
-  const exitedAt = process.hrtime.bigint();
-  const mainThread = fs.readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile') && f.includes(`.${server.pid}.0.`));
-  if (!mainThread) throw new Error(`no main-thread CPU profile for pid ${server.pid} in ${profileDir}`);
-  for (const window of windows) {
-    const summary = summarizeProfile(path.join(profileDir, mainThread), {
-      startBeforeEndUs: Number(exitedAt - window.from) / 1000,
-      endBeforeEndUs: Number(exitedAt - window.to) / 1000,
-    });
-    const label = `orders-${window.target.replace(/\W+/g, '-')}`;
-    process.stdout.write(`\n  == profile, ${window.target}: ${formatProfileSummary(summary, 15).split('\n').join('\n  ')}\n`);
-    fs.writeFileSync(path.join(RESULTS_DIR, `profile-${label}.txt`), `${formatProfileSummary(summary, 40)}\n`);
-  }
 }
 
 export async function writeOrderPlacementReport(report: OrderPlacementReport) {

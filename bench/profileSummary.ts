@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { RESULTS_DIR, type ManagedChild } from './support';
 
 interface CallFrame {
   functionName: string;
@@ -258,6 +259,37 @@ export function formatProfileSummary(summary: ProfileSummary, top = 20): string 
     table('self time by function', summary.selfByFunction),
     table('inclusive time by function', summary.inclusiveByFunction),
   ].join('\n\n');
+}
+
+/** A measured window of a profiled server, in process.hrtime.bigint() of the benchmark. */
+export interface ServerWindow {
+  target: string;
+  from: bigint;
+  to: bigint;
+}
+
+/**
+ * Stops a server that ran under --cpu-prof (its profile is written on exit) and prints, per
+ * window, where its main thread spent it; each summary also goes to
+ * bench-results/profile-<prefix>-<target>.txt.
+ */
+export async function summariseProfiledWindows(server: ManagedChild, profileDir: string, prefix: string, windows: ServerWindow[]): Promise<void> {
+  await server.stop();
+  const mainThread = fs.readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile') && f.includes(`.${server.pid}.0.`));
+  if (!mainThread) throw new Error(`no main-thread CPU profile for pid ${server.pid} in ${profileDir}`);
+  // V8 stamps the profile with the monotonic clock in microseconds, the clock of process.hrtime()
+  // here: the windows map onto it exactly. (Measuring back from when the server had exited was off
+  // by the time it took to write the profile, ~0.2 s for a few minutes of samples.)
+  const { endTime } = JSON.parse(fs.readFileSync(path.join(profileDir, mainThread), 'utf8')) as { endTime: number };
+  for (const window of windows) {
+    const summary = summarizeProfile(path.join(profileDir, mainThread), {
+      startBeforeEndUs: endTime - Number(window.from / 1000n),
+      endBeforeEndUs: endTime - Number(window.to / 1000n),
+    });
+    const label = `${prefix}-${window.target.replace(/\W+/g, '-')}`;
+    process.stdout.write(`\n  == profile, ${window.target}: ${formatProfileSummary(summary, 15).split('\n').join('\n  ')}\n`);
+    fs.writeFileSync(path.join(RESULTS_DIR, `profile-${label}.txt`), `${formatProfileSummary(summary, 40)}\n`);
+  }
 }
 
 if (require.main === module) {

@@ -10,10 +10,12 @@
  * BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (3) / BENCH_WARMUP_REQUESTS (5000) /
  * BENCH_WARMUP_MAX_SECONDS (20), BENCH_SPLIT_CACHED=1 (also split mode with the catalog cache on),
  * BENCH_PROFILE=single|split|all (CPU-profiled extra runs, summarised; `live`: the live-order
- * bench's service runs under the profiler instead), BENCH_NODE_ENV.
+ * bench's service runs under the profiler instead; `orders`, `events`: the same for those benches),
+ * BENCH_NODE_ENV; the event log's BENCH_EVENT_* (bench/events.ts).
  */
 import { formatGatewayMarketReport, gatewayMarketGoalResults, runGatewayMarketBench, type GatewayMarketReport } from './gatewayMarket';
 import { aggregationGoalResults, formatAggregationReport, runAggregationBench, type AggregationReport } from './aggregations';
+import { formatEventsReport, runEventsBench, writeEventsReport, type EventsReport } from './events';
 import { formatGoalSummary } from './goals';
 import { runMatchingEngineBench, type MatchingEngineBenchResult } from './matchingEngine';
 import { formatLiveOrderReport, liveOrderCountsHold, runLiveOrderBench, writeLiveOrderReport, type LiveOrderReport } from './liveOrder';
@@ -91,12 +93,25 @@ async function main(): Promise<number> {
     await runCleanups();
   }
 
+  let events: EventsReport | undefined;
+  process.stdout.write('\n== event log: SSE fan-out with 1,000 idle streams and 1,000 streams of one workspace; the event triggers on the order path; the sequencer\'s round\n');
+  try {
+    events = await runEventsBench();
+    writeEventsReport(events);
+    if (events.problems.length) failures.push(`event log: ${events.problems.join('; ')}`);
+  } catch (error) {
+    failures.push(`event log: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await runCleanups();
+  }
+
   process.stdout.write(`\n== summary (${Math.round((Date.now() - started) / 1000)} s)\n`);
   if (matching) process.stdout.write(`matching engine: ${matching.opsPerSecond.toLocaleString('en-US')} ops/s\n`);
   if (gateway) process.stdout.write(`${formatGatewayMarketReport(gateway)}\n  details: bench-results/gateway-market.json\n`);
   if (orders) process.stdout.write(`order placement:\n${formatOrderPlacementReport(orders)}\n  details: bench-results/order-placement.json\n`);
   if (liveOrder) process.stdout.write(`live order on Kalshi (fake):\n${formatLiveOrderReport(liveOrder)}\n  details: bench-results/live-order.json\n`);
   if (aggregations) process.stdout.write(`aggregations:\n${formatAggregationReport(aggregations)}\n`);
+  if (events) process.stdout.write(`event log:\n${formatEventsReport(events)}\n  details: bench-results/events.json\n`);
   process.stdout.write('\ngoals (bench/goals.ts):\n');
   process.stdout.write(
     `${formatGoalSummary(

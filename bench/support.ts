@@ -387,6 +387,16 @@ export async function getBytes(url: string, headers: Record<string, string> = {}
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** A numeric setting from the environment, or `fallback` when unset or not a number. */
+export const envNumber = (value: string | undefined, fallback: number) => (value && Number.isFinite(Number(value)) ? Number(value) : fallback);
+
+export const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** The nearest-rank percentile of ascending values. */
+export function percentile(sorted: ArrayLike<number>, p: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]! : NaN;
+}
+
 // ---------------------------------------------------------------------------------------------
 // CPU accounting over the measured window, from /proc (Linux; empty figures elsewhere).
 
