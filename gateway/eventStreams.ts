@@ -262,8 +262,7 @@ export class EventStreams {
       await hub.start(stream.request.principal);
       while (stream.open) {
         if (hub.head! <= stream.cursor) {
-          stream.joined = true;
-          void hub.read();
+          stream.joined = true; // what the hub reads next (on a notice or its poll) is offered to it
           return;
         }
         const page = restEventPage((await this.core.execute('ListEvents', { after: afterOf(stream.cursor), limit: PAGE }, stream.request.principal)) as never) as EventPage;
