@@ -37,12 +37,25 @@ export function createEventNotices(redisUrl: string | undefined): EventNotices {
   const publisher = redisClient(redisUrl);
   const subscriber = redisClient(redisUrl);
   const quiet = <T>(promise: Promise<T>) => void promise.catch(() => undefined);
+  // SUBSCRIBE again on every connection, as the revocation bus does: one sent before the connection
+  // is ready can time out (REDIS_COMMAND_TIMEOUT_MS), and ioredis re-subscribes after a reconnect
+  // only what once succeeded; without this, a core or gateway could stay deaf to every notice.
+  const channels = new Set<string>();
+  subscriber.on('ready', () => {
+    for (const channel of channels) quiet(subscriber.subscribe(channel));
+  });
   const eventTarget = createRedisEventTarget({
     publishClient: { publish: (channel: string, message: string) => quiet(publisher.publish(channel, message)) } as never,
     subscribeClient: {
       on: (event: string, listener: (...args: unknown[]) => void) => subscriber.on(event, listener),
-      subscribe: (channel: string) => quiet(subscriber.subscribe(channel)),
-      unsubscribe: (channel: string) => quiet(subscriber.unsubscribe(channel)),
+      subscribe: (channel: string) => {
+        channels.add(channel);
+        if (subscriber.status === 'ready') quiet(subscriber.subscribe(channel));
+      },
+      unsubscribe: (channel: string) => {
+        channels.delete(channel);
+        quiet(subscriber.unsubscribe(channel));
+      },
     } as never,
   });
   return {
