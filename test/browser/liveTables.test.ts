@@ -1,17 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createUser } from '../../core/services/users';
+import { expectText, launchChromium } from '../support/browser';
 import { testConfig } from '../support/env';
 import { buildWorkspace } from '../support/factories';
 import { call } from '../support/http';
 import { startStack, type Stack } from '../support/stack';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** As test/browser/dashboard.test.ts: without the background-networking flags Chromium reaches for Google's hosts. */
-const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync',
-];
 const PASSWORD = 'a long enough password';
 
 /**
@@ -46,7 +41,7 @@ describe('live order and fill tables in a browser', () => {
     marketId = (await stack.core.db.market.findFirstOrThrow({ where: { venueMarketId: 'UNEMP-ABOVE-45', venue: 'sim_kalshi' } })).id;
     subaccountId = (await call(base, 'POST', '/v1/subaccounts', { key, body: { name: 'live book' } })).body.id;
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+    browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
     await page.goto(`${base}/`);
@@ -101,15 +96,3 @@ describe('live order and fill tables in a browser', () => {
     expect(await page.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(1);
   }
 });
-
-async function expectText(locator: ReturnType<Page['getByTestId']>, expected: string): Promise<void> {
-  await locator.waitFor({ timeout: 10_000 });
-  const deadline = Date.now() + 10_000;
-  let text = '';
-  while (Date.now() < deadline) {
-    text = (await locator.textContent()) ?? '';
-    if (text.includes(expected)) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`expected ${expected} in "${text}"`);
-}

@@ -4,14 +4,22 @@
  * gateway each in their processes sharing PostgreSQL and Redis. An order placed through REST
  * arrives as events in log order; another workspace's events never arrive and its ids answer
  * not_found; a document past the cost limits is refused before the stream begins; the credential's
- * limit of open streams refuses in the error envelope and frees a place when a client leaves; a
- * notice from the other core (over Redis) wakes a subscription long before its own poll would.
+ * limit of open streams refuses in the error envelope and frees a place when a client leaves; the
+ * dashboard's session subscribes as it queries; a stream ends at its maximum age; a notice from the
+ * other core (over Redis) wakes a subscription long before its own poll would.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
 import { createDashboardToken } from '../../core/services/apiKeys';
+import { createUser } from '../../core/services/users';
+import { httpTransport } from '../../gateway/coreClient';
+import { openGateway } from '../../gateway/gatewayService';
+import { signIn } from '../support/dashboardSession';
 import { call, ok } from '../support/http';
 import { SubscriptionClient } from '../support/graphqlSubscription';
 import { ownDatabase } from '../support/ownDatabase';
-import { redisUrl, testConfig } from '../support/env';
+import { INTERNAL_SECRET, redisUrl, testConfig } from '../support/env';
 import { startStack, type Stack } from '../support/stack';
 import { createSubaccount, marketOf, newTrader, placed, type Market, type Trader } from '../trading/helpers';
 
@@ -115,6 +123,42 @@ describe('subscription events', () => {
     expect(again.status).toBe(200);
     const order = await marketBuy(trader, subaccount, '1');
     await again.next((e) => e.order?.id === order.id, 10_000, 'the order on the re-admitted subscription');
+  });
+
+  test('the dashboard’s session cookie subscribes, read-only as it queries', async () => {
+    const email = `subscriber-${Date.now()}@example.com`;
+    await createUser(stack.core.db, { workspaceId: trader.workspaceId, email, password: 'a long enough password', scope: 'read_only' });
+    const session = await signIn(stack.gateways[0]!, email, 'a long enough password');
+    const subscription = await SubscriptionClient.open(stack.gateways[0]!, { cookie: session.cookie }, EVENTS, { types: ['fill.*'] }, { 'x-environment': 'test' });
+    clients.push(subscription);
+    expect(subscription.status).toBe(200);
+    const order = await marketBuy(trader, subaccount, '1');
+    await subscription.next((e) => e.fill?.orderId === order.id, 10_000, 'the fill');
+    expect(subscription.events.every((e) => e.type.startsWith('fill.'))).toBe(true);
+  });
+
+  test('a stream ends at its maximum age (EVENT_STREAM_MAX_AGE_MS) and frees its place', async () => {
+    const config = testConfig({ EVENT_STREAM_MAX_AGE_MS: '1000', EVENT_STREAMS_PER_KEY: '1' });
+    const gateway = openGateway(config, { transport: httpTransport(stack.coreUrl!), internalSecret: INTERNAL_SECRET, revocations: stack.core.revocations, revocationsReachUs: true, logger: pino({ level: 'silent' }) });
+    const server = http.createServer(gateway.app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const token = await tokenOf(trader.workspaceId);
+      const subscription = await subscribe(token, {}, EVENTS, base);
+      expect(subscription.status).toBe(200);
+      await subscription.until((c) => c.closed, 10_000, 'the end of the stream');
+      let again = await subscribe(token, {}, EVENTS, base);
+      for (const deadline = Date.now() + 5000; again.status === 429 && Date.now() < deadline; again = await subscribe(token, {}, EVENTS, base)) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(again.status).toBe(200);
+    } finally {
+      for (const client of clients.splice(0)) client.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await gateway.close();
+    }
   });
 
   test('a plain query asked for as JSON is still answered as JSON', async () => {

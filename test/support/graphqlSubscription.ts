@@ -1,4 +1,4 @@
-import { createParser } from 'eventsource-parser';
+import { ServerSentEventsClient } from './serverSentEvents';
 
 /** One result of a subscription, as graphql-yoga sends it in an `event: next`. */
 export interface SubscriptionResult {
@@ -11,19 +11,11 @@ export interface SubscriptionResult {
  * Server-Sent Events (graphql-yoga's default protocol: `event: next` with a result, `event:
  * complete` at the end), parses them with eventsource-parser as they arrive and keeps every result.
  */
-export class SubscriptionClient {
+export class SubscriptionClient extends ServerSentEventsClient {
   readonly results: SubscriptionResult[] = [];
   completed = false;
-  closed = false;
   /** With an answer that is no stream: its status and JSON (the error envelope, or a GraphQL answer). */
   refusal?: { status: number; body: any };
-  private waiters: (() => void)[] = [];
-
-  private constructor(
-    readonly status: number,
-    readonly headers: Headers,
-    private readonly controller: AbortController,
-  ) {}
 
   static async open(
     base: string,
@@ -51,52 +43,17 @@ export class SubscriptionClient {
       opened.closed = true;
       return opened;
     }
-    void opened.read(response.body!);
+    void opened.read(response.body!, {
+      event: (event) => {
+        if (event.event === 'next') opened.results.push(JSON.parse(event.data) as SubscriptionResult);
+        if (event.event === 'complete') opened.completed = true;
+      },
+    });
     return opened;
   }
 
-  private async read(body: ReadableStream<Uint8Array>) {
-    const parser = createParser({
-      onEvent: (event) => {
-        if (event.event === 'next') this.results.push(JSON.parse(event.data) as SubscriptionResult);
-        if (event.event === 'complete') this.completed = true;
-        this.wake();
-      },
-    });
-    const decoder = new TextDecoder();
-    try {
-      const reader = body.getReader();
-      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) parser.feed(decoder.decode(chunk.value, { stream: true }));
-    } catch {
-      // aborted by close(), or the connection ended
-    } finally {
-      this.closed = true;
-      this.wake();
-    }
-  }
-
-  private wake() {
-    const waiters = this.waiters;
-    this.waiters = [];
-    waiters.forEach((wake) => wake());
-  }
-
-  /** Waits until `done` holds (checked on every result and at the end), or fails after `timeoutMs`. */
-  async until(done: (client: this) => boolean, timeoutMs = 5000, what = 'the expected results'): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!done(this)) {
-      const left = deadline - Date.now();
-      if (left <= 0 || (this.closed && !done(this))) {
-        throw new Error(`${what} did not arrive within ${timeoutMs} ms (${this.results.length} results: ${JSON.stringify(this.results).slice(0, 500)}; closed: ${this.closed})`);
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, Math.min(left, 100));
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
+  protected received() {
+    return `${this.results.length} results: ${JSON.stringify(this.results).slice(0, 500)}`;
   }
 
   /** The events of the results so far (`data.events`). */
@@ -108,9 +65,5 @@ export class SubscriptionClient {
   async next(predicate: (event: Record<string, any>) => boolean, timeoutMs = 5000, what = 'the event'): Promise<Record<string, any>> {
     await this.until(() => this.events.some(predicate), timeoutMs, what);
     return this.events.find(predicate)!;
-  }
-
-  close() {
-    this.controller.abort();
   }
 }
