@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub, type PubSub } from '@graphql-yoga/subscription';
 import type { Environment } from './environment';
@@ -33,7 +34,12 @@ export interface EventNotices {
  * an error thrown at the sequencer or an unhandled rejection.
  */
 export function createEventNotices(redisUrl: string | undefined): EventNotices {
-  if (!redisUrl) return { pubSub: createPubSub<Topics>(), shared: false, close: async () => undefined };
+  if (!redisUrl) {
+    // Every subscription and event-stream hub of the process listens here: no warning past Node's 10 listeners.
+    const eventTarget = new EventTarget();
+    setMaxListeners(0, eventTarget);
+    return { pubSub: createPubSub<Topics>({ eventTarget: eventTarget as never }), shared: false, close: async () => undefined };
+  }
   const publisher = redisClient(redisUrl);
   const subscriber = redisClient(redisUrl);
   const quiet = <T>(promise: Promise<T>) => void promise.catch(() => undefined);

@@ -161,7 +161,12 @@ function toApiError(error: NonNullable<GraphQLResponse['errors']>[number], repla
 
 /** Over HTTP to CORE_URL, on a keep-alive connection pool. */
 export function httpTransport(coreUrl: string): CoreTransport {
-  const pool = new Pool(new URL(coreUrl).origin, { connections: 64, pipelining: 1, keepAliveTimeout: 30_000 });
+  const origin = new URL(coreUrl).origin;
+  const pool = new Pool(origin, { connections: 64, pipelining: 1, keepAliveTimeout: 30_000 });
+  // Streams hold their connection for as long as they last (up to EVENT_STREAM_MAX_AGE_MS): a pool
+  // of their own, so that open subscriptions never take the connections ordinary calls wait for.
+  // Their number is bounded per credential (StreamAdmission), not here.
+  const streams = new Pool(origin, { connections: null, pipelining: 1 });
   return {
     async send({ method, path, body, headers, signal }) {
       const response = await pool.request({ method, path, body, headers, signal });
@@ -169,10 +174,14 @@ export function httpTransport(coreUrl: string): CoreTransport {
       return { status: response.statusCode, contentType: String(contentType ?? ''), text: await response.body.text() };
     },
     async stream({ method, path, body, headers, signal }) {
-      const response = await pool.request({ method, path, body, headers, signal });
+      const response = await streams.request({ method, path, body, headers, signal });
       return { status: response.statusCode, contentType: String(response.headers['content-type'] ?? ''), body: response.body };
     },
-    close: () => pool.close(),
+    // Open streams are cut (their clients reconnect elsewhere); ordinary calls finish first.
+    close: async () => {
+      await streams.destroy();
+      await pool.close();
+    },
   };
 }
 

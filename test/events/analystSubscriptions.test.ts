@@ -59,6 +59,24 @@ afterAll(async () => {
   await stack?.close();
 });
 
+/** A gateway of its own over the stack's core (HTTP), with other settings; close() ends its clients too. */
+async function ownGateway(overrides: Record<string, string>) {
+  const gateway = openGateway(testConfig(overrides), {
+    transport: httpTransport(stack.coreUrl!), internalSecret: INTERNAL_SECRET, revocations: stack.core.revocations, revocationsReachUs: true, logger: pino({ level: 'silent' }),
+  });
+  const server = http.createServer(gateway.app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      for (const client of clients.splice(0)) client.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await gateway.close();
+    },
+  };
+}
+
 describe('subscription events', () => {
   test('an order placed through REST arrives as its events, oldest first, each with its object', async () => {
     const subscription = await subscribe(analystToken, { types: ['order.*', 'fill.*'] });
@@ -138,28 +156,36 @@ describe('subscription events', () => {
   });
 
   test('a stream ends at its maximum age (EVENT_STREAM_MAX_AGE_MS) and frees its place', async () => {
-    const config = testConfig({ EVENT_STREAM_MAX_AGE_MS: '1000', EVENT_STREAMS_PER_KEY: '1' });
-    const gateway = openGateway(config, { transport: httpTransport(stack.coreUrl!), internalSecret: INTERNAL_SECRET, revocations: stack.core.revocations, revocationsReachUs: true, logger: pino({ level: 'silent' }) });
-    const server = http.createServer(gateway.app.callback());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const own = await ownGateway({ EVENT_STREAM_MAX_AGE_MS: '1000', EVENT_STREAMS_PER_KEY: '1' });
     try {
-      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const token = await tokenOf(trader.workspaceId);
-      const subscription = await subscribe(token, {}, EVENTS, base);
+      const subscription = await subscribe(token, {}, EVENTS, own.base);
       expect(subscription.status).toBe(200);
       await subscription.until((c) => c.closed, 10_000, 'the end of the stream');
-      let again = await subscribe(token, {}, EVENTS, base);
-      for (const deadline = Date.now() + 5000; again.status === 429 && Date.now() < deadline; again = await subscribe(token, {}, EVENTS, base)) {
+      let again = await subscribe(token, {}, EVENTS, own.base);
+      for (const deadline = Date.now() + 5000; again.status === 429 && Date.now() < deadline; again = await subscribe(token, {}, EVENTS, own.base)) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(again.status).toBe(200);
     } finally {
-      for (const client of clients.splice(0)) client.close();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await gateway.close();
+      await own.close();
     }
   });
+
+  test('open subscriptions never hold the connections ordinary calls to the core use (more streams than its pool of 64)', async () => {
+    const own = await ownGateway({ EVENT_STREAMS_PER_KEY: '100', RATE_LIMIT_DEFAULT: '10000' });
+    try {
+      const token = await tokenOf(trader.workspaceId);
+      const open = await Promise.all(Array.from({ length: 70 }, () => subscribe(token, {}, EVENTS, own.base)));
+      expect(open.filter((c) => c.status !== 200).map((c) => [c.status, c.refusal])).toEqual([]);
+      const response = await call(own.base, 'POST', '/analyst/graphql', { key: analystToken, body: { query: '{ workspace { id } }' } });
+      expect(ok(response, 'query').data.workspace.id).toBe(trader.workspaceId);
+      const order = await marketBuy(trader, subaccount, '1');
+      await open[69]!.next((e) => e.order?.id === order.id, 10_000, 'the order on the 70th subscription');
+    } finally {
+      await own.close();
+    }
+  }, 30_000);
 
   test('a plain query asked for as JSON is still answered as JSON', async () => {
     const response = await call(stack.gateways[0]!, 'POST', '/analyst/graphql', { key: analystToken, body: { query: '{ workspace { id } }' } });
