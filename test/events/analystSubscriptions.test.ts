@@ -153,6 +153,13 @@ describe('subscription events', () => {
     const order = await marketBuy(trader, subaccount, '1');
     await subscription.next((e) => e.fill?.orderId === order.id, 10_000, 'the fill');
     expect(subscription.events.every((e) => e.type.startsWith('fill.'))).toBe(true);
+
+    // As GraphiQL sends a subscription: GET, the document in the query string.
+    const byGet = await SubscriptionClient.open(stack.gateways[0]!, { cookie: session.cookie }, EVENTS, { types: ['order.*'] }, { 'x-environment': 'test' }, 'GET');
+    clients.push(byGet);
+    expect(byGet.status).toBe(200);
+    const next = await marketBuy(trader, subaccount, '1');
+    await byGet.next((e) => e.order?.id === next.id, 10_000, 'the order, over GET');
   });
 
   test('a stream ends at its maximum age (EVENT_STREAM_MAX_AGE_MS) and frees its place', async () => {

@@ -17,24 +17,27 @@ export class SubscriptionClient extends ServerSentEventsClient {
   /** With an answer that is no stream: its status and JSON (the error envelope, or a GraphQL answer). */
   refusal?: { status: number; body: any };
 
+  /** POSTs the document (or, with `method: 'GET'`, sends it in the query string, as GraphiQL does) asking for Server-Sent Events. */
   static async open(
     base: string,
     credential: { key?: string; cookie?: string },
     document: string,
     variables: Record<string, unknown> = {},
     headers: Record<string, string> = {},
+    method: 'GET' | 'POST' = 'POST',
   ): Promise<SubscriptionClient> {
     const controller = new AbortController();
-    const response = await fetch(`${base}/analyst/graphql`, {
-      method: 'POST',
+    const params = { query: document, variables: JSON.stringify(variables) };
+    const response = await fetch(`${base}/analyst/graphql${method === 'GET' ? `?${new URLSearchParams(params)}` : ''}`, {
+      method,
       headers: {
         accept: 'text/event-stream',
-        'content-type': 'application/json',
+        ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
         ...(credential.key ? { authorization: `Bearer ${credential.key}` } : {}),
         ...(credential.cookie ? { cookie: credential.cookie } : {}),
         ...headers,
       },
-      body: JSON.stringify({ query: document, variables }),
+      body: method === 'POST' ? JSON.stringify({ query: document, variables }) : undefined,
       signal: controller.signal,
     });
     const opened = new SubscriptionClient(response.status, response.headers, controller);
