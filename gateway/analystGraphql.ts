@@ -22,6 +22,12 @@ export interface AnalystSubscriptions {
   admission: StreamAdmission;
   /** How long one lasts before it is ended, for the client to subscribe again with its credential checked anew (EVENT_STREAM_MAX_AGE_MS). */
   maxAgeMs: number;
+  /**
+   * How often an open one's credential is looked up again (EVENT_STREAM_HEARTBEAT_MS): a session
+   * signed out (here or everywhere) or a token revoked ends its subscriptions within this time, as
+   * no broadcast tells the gateway of either.
+   */
+  recheckMs: number;
 }
 
 /** GraphiQL, bundled in @graphql-yoga/render-graphiql: nothing is fetched from a CDN. */
@@ -95,18 +101,18 @@ export function registerAnalystGraphql(
   });
   router.get(ANALYST_GRAPHQL_PATH, graphiql, authenticated, limit, (ctx) => {
     refuseUnsafeParams(ctx.query);
-    return answer(ctx, deps.core, subscriptions, { method: 'GET', path: ctx.url, headers: {} });
+    return answer(ctx, deps, subscriptions, { method: 'GET', path: ctx.url, headers: {} });
   });
   router.post(ANALYST_GRAPHQL_PATH, authenticated, limit, jsonBody(), (ctx) => {
     refuseUnsafeParams(ctx.state.body as Record<string, unknown>);
-    return answer(ctx, deps.core, subscriptions, { method: 'POST', path: ANALYST_GRAPHQL_PATH, body: JSON.stringify(ctx.state.body), headers: { 'content-type': 'application/json' } });
+    return answer(ctx, deps, subscriptions, { method: 'POST', path: ANALYST_GRAPHQL_PATH, body: JSON.stringify(ctx.state.body), headers: { 'content-type': 'application/json' } });
   });
 }
 
 type ForwardedRequest = { method: 'GET' | 'POST'; path: string; body?: string; headers: Record<string, string> };
 
-const answer = (ctx: Context, core: CoreClient, subscriptions: AnalystSubscriptions, request: ForwardedRequest) =>
-  ctx.get('Accept').includes('text/event-stream') ? stream(ctx, core, subscriptions, request) : forward(ctx, core, request);
+const answer = (ctx: Context, deps: AuthDeps, subscriptions: AnalystSubscriptions, request: ForwardedRequest) =>
+  ctx.get('Accept').includes('text/event-stream') ? stream(ctx, deps, subscriptions, request) : forward(ctx, deps.core, request);
 
 /**
  * At the edge, what the core would refuse before parsing anyway (contract/documentLimits.ts): a
@@ -183,10 +189,12 @@ function withRequestId(body: GraphQLBody, requestId: string): GraphQLBody {
  * credential's limit (429 rate_limited in the envelope past it), then the core's event stream
  * passed on as it arrives, each result's errors carrying the request id. It ends when the client
  * leaves, when the core ends it, when its time is up (the client subscribes again, its credential
- * checked anew) or when the credential is revoked or the gateway shuts down; its place is freed then.
+ * checked anew), when its credential no longer authenticates (looked up every `recheckMs`) or when
+ * the gateway shuts down; its place is freed then.
  * An answer that is no stream (the core refused the request as a whole) is answered as JSON.
  */
-async function stream(ctx: Context, core: CoreClient, { admission, maxAgeMs }: AnalystSubscriptions, request: ForwardedRequest) {
+async function stream(ctx: Context, deps: AuthDeps, { admission, maxAgeMs, recheckMs }: AnalystSubscriptions, request: ForwardedRequest) {
+  const { core } = deps;
   const { id, principal } = ctx.state.auth as Authenticated;
   const cancel = new AbortController();
   let end = () => cancel.abort();
@@ -210,6 +218,11 @@ async function stream(ctx: Context, core: CoreClient, { admission, maxAgeMs }: A
   }
   const body = requestIdsOnErrors(ctx.state.requestId as string);
   const maxAge = setTimeout(() => end(), maxAgeMs);
+  const recheck = setInterval(() => {
+    authenticateAnalyst(ctx, deps).catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 401) end(); // a core that is away ends nothing
+    });
+  }, recheckMs);
   // Ended from here: the client gets the end of a stream it can subscribe again after; the core's side is cancelled.
   end = () => {
     upstream.body.unpipe(body);
@@ -218,6 +231,7 @@ async function stream(ctx: Context, core: CoreClient, { admission, maxAgeMs }: A
   upstream.body.on('error', () => body.end());
   body.on('close', () => {
     clearTimeout(maxAge);
+    clearInterval(recheck);
     cancel.abort();
     upstream.body.destroy();
     release();

@@ -66,7 +66,7 @@ export function openGateway(
     authFailuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
     trustProxy: config.TRUST_PROXY,
     streams,
-    subscriptions: { admission, maxAgeMs: config.EVENT_STREAM_MAX_AGE_MS },
+    subscriptions: { admission, maxAgeMs: config.EVENT_STREAM_MAX_AGE_MS, recheckMs: config.EVENT_STREAM_HEARTBEAT_MS },
     operator: {
       metrics: new GatewayMetrics(),
       alsoServe: options.coreMetrics ? [options.coreMetrics] : [],

@@ -5,7 +5,8 @@
  * arrives as events in log order; another workspace's events never arrive and its ids answer
  * not_found; a document past the cost limits is refused before the stream begins; the credential's
  * limit of open streams refuses in the error envelope and frees a place when a client leaves; the
- * dashboard's session subscribes as it queries; a stream ends at its maximum age; a notice from the
+ * dashboard's session subscribes as it queries, until it signs out; a stream ends at its maximum
+ * age; many open streams leave the ordinary calls their connections; a notice from the
  * other core (over Redis) wakes a subscription long before its own poll would.
  */
 import http from 'node:http';
@@ -15,7 +16,7 @@ import { createDashboardToken } from '../../core/services/apiKeys';
 import { createUser } from '../../core/services/users';
 import { httpTransport } from '../../gateway/coreClient';
 import { openGateway } from '../../gateway/gatewayService';
-import { signIn } from '../support/dashboardSession';
+import { asPage, signIn } from '../support/dashboardSession';
 import { call, ok } from '../support/http';
 import { SubscriptionClient } from '../support/graphqlSubscription';
 import { ownDatabase } from '../support/ownDatabase';
@@ -174,6 +175,25 @@ describe('subscription events', () => {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(again.status).toBe(200);
+    } finally {
+      await own.close();
+    }
+  });
+
+  test('a session’s subscription ends once the session is signed out (its credential looked up every EVENT_STREAM_HEARTBEAT_MS)', async () => {
+    const own = await ownGateway({ EVENT_STREAM_HEARTBEAT_MS: '300' });
+    try {
+      const email = `signed-out-${Date.now()}@example.com`;
+      await createUser(stack.core.db, { workspaceId: trader.workspaceId, email, password: 'a long enough password', scope: 'read_only' });
+      const session = await signIn(own.base, email, 'a long enough password');
+      const subscription = await SubscriptionClient.open(own.base, { cookie: session.cookie }, EVENTS, {}, { 'x-environment': 'test' });
+      clients.push(subscription);
+      expect(subscription.status).toBe(200);
+      const order = await marketBuy(trader, subaccount, '1');
+      await subscription.next((e) => e.order?.id === order.id, 10_000, 'an order while signed in');
+      expect(subscription.closed).toBe(false);
+      expect((await asPage(own.base, session, 'DELETE', '/v1/session')).status).toBeLessThan(300);
+      await subscription.until((c) => c.closed, 10_000, 'the end of the stream after signing out');
     } finally {
       await own.close();
     }
