@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub, type PubSub } from '@graphql-yoga/subscription';
 import type { Environment } from './environment';
@@ -33,16 +34,34 @@ export interface EventNotices {
  * an error thrown at the sequencer or an unhandled rejection.
  */
 export function createEventNotices(redisUrl: string | undefined): EventNotices {
-  if (!redisUrl) return { pubSub: createPubSub<Topics>(), shared: false, close: async () => undefined };
+  if (!redisUrl) {
+    // Every subscription and event-stream hub of the process listens here: no warning past Node's 10 listeners.
+    const eventTarget = new EventTarget();
+    setMaxListeners(0, eventTarget);
+    return { pubSub: createPubSub<Topics>({ eventTarget: eventTarget as never }), shared: false, close: async () => undefined };
+  }
   const publisher = redisClient(redisUrl);
   const subscriber = redisClient(redisUrl);
   const quiet = <T>(promise: Promise<T>) => void promise.catch(() => undefined);
+  // SUBSCRIBE again on every connection, as the revocation bus does: one sent before the connection
+  // is ready can time out (REDIS_COMMAND_TIMEOUT_MS), and ioredis re-subscribes after a reconnect
+  // only what once succeeded; without this, a core or gateway could stay deaf to every notice.
+  const channels = new Set<string>();
+  subscriber.on('ready', () => {
+    for (const channel of channels) quiet(subscriber.subscribe(channel));
+  });
   const eventTarget = createRedisEventTarget({
     publishClient: { publish: (channel: string, message: string) => quiet(publisher.publish(channel, message)) } as never,
     subscribeClient: {
       on: (event: string, listener: (...args: unknown[]) => void) => subscriber.on(event, listener),
-      subscribe: (channel: string) => quiet(subscriber.subscribe(channel)),
-      unsubscribe: (channel: string) => quiet(subscriber.unsubscribe(channel)),
+      subscribe: (channel: string) => {
+        channels.add(channel);
+        if (subscriber.status === 'ready') quiet(subscriber.subscribe(channel));
+      },
+      unsubscribe: (channel: string) => {
+        channels.delete(channel);
+        quiet(subscriber.unsubscribe(channel));
+      },
     } as never,
   });
   return {

@@ -99,7 +99,7 @@ export async function openCore(
   });
   const keepAlive = new DeadMansSwitchKeepAlive(db, logger);
   const yoga = createCoreYoga({ db, config, internalSecret, revocations, venues, logger, credentialKeys, keepAlive, inProcessOnly: options.inProcessOnly });
-  const analyst = createAnalystYoga({ db, config, internalSecret, revocations, venues, logger, credentialKeys });
+  const analyst = createAnalystYoga({ db, config, internalSecret, revocations, venues, logger, credentialKeys, eventNotices: events });
   const isAnalyst = (path: string | undefined) => path?.startsWith(ANALYST_GRAPHQL_PATH) === true;
   const ops = coreOps({
     db, revocations, venues, metrics, logger,

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { Transform } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
@@ -7,11 +9,26 @@ import { ANALYST_GRAPHQL_PATH } from '../contract/endpoints';
 import type { Principal } from '../contract/principal';
 import { TEXT_RULE, unstorableTextPath } from '../contract/storableText';
 import { SESSION_COOKIE } from '../core/domain/sessionTokens';
-import type { CoreClient } from './coreClient';
+import type { CoreClient, CoreResponse, CoreStream } from './coreClient';
 import { environmentOf, sessionIdentity } from './dashboardSession';
 import { ApiError, upstreamUnavailable } from './errors';
 import { bearerAuth, type AuthDeps, type Authenticated } from './middleware/authenticate';
 import { jsonBody } from './middleware/jsonBody';
+import type { StreamAdmission } from './streamAdmission';
+
+/** What the analysts' subscriptions need at the edge. */
+export interface AnalystSubscriptions {
+  /** The per-credential limit of open streams (EVENT_STREAMS_PER_KEY), shared with GET /v1/events/stream. */
+  admission: StreamAdmission;
+  /** How long one lasts before it is ended, for the client to subscribe again with its credential checked anew (EVENT_STREAM_MAX_AGE_MS). */
+  maxAgeMs: number;
+  /**
+   * How often an open one's credential is looked up again (EVENT_STREAM_HEARTBEAT_MS): a session
+   * signed out (here or everywhere) or a token revoked ends its subscriptions within this time, as
+   * no broadcast tells the gateway of either.
+   */
+  recheckMs: number;
+}
 
 /** GraphiQL, bundled in @graphql-yoga/render-graphiql: nothing is fetched from a CDN. */
 const GRAPHIQL_PAGE = renderGraphiQL({
@@ -68,21 +85,34 @@ interface GraphQLBody {
  * credential's rate limit, a bounded JSON body.
  * The document goes to the core's analyst endpoint with an `analyst` principal signed like every
  * other; the core's GraphQL answer comes back as it is, each error carrying the request id.
+ * Asked for as Server-Sent Events (`Accept: text/event-stream`: a subscription), the answer streams
+ * through as the core sends it, counted against the credential's limit of open streams.
  */
-export function registerAnalystGraphql(router: Router, deps: AuthDeps, limit: Middleware, countingFailures: (authenticate: Middleware) => Middleware): void {
+export function registerAnalystGraphql(
+  router: Router,
+  deps: AuthDeps,
+  limit: Middleware,
+  countingFailures: (authenticate: Middleware) => Middleware,
+  subscriptions: AnalystSubscriptions,
+): void {
   const authenticated = countingFailures(async (ctx, next) => {
     ctx.state.auth = await authenticateAnalyst(ctx, deps);
     return next();
   });
   router.get(ANALYST_GRAPHQL_PATH, graphiql, authenticated, limit, (ctx) => {
     refuseUnsafeParams(ctx.query);
-    return forward(ctx, deps.core, { method: 'GET', path: ctx.url, headers: {} });
+    return answer(ctx, deps, subscriptions, { method: 'GET', path: ctx.url, headers: {} });
   });
   router.post(ANALYST_GRAPHQL_PATH, authenticated, limit, jsonBody(), (ctx) => {
     refuseUnsafeParams(ctx.state.body as Record<string, unknown>);
-    return forward(ctx, deps.core, { method: 'POST', path: ANALYST_GRAPHQL_PATH, body: JSON.stringify(ctx.state.body), headers: { 'content-type': 'application/json' } });
+    return answer(ctx, deps, subscriptions, { method: 'POST', path: ANALYST_GRAPHQL_PATH, body: JSON.stringify(ctx.state.body), headers: { 'content-type': 'application/json' } });
   });
 }
+
+type ForwardedRequest = { method: 'GET' | 'POST'; path: string; body?: string; headers: Record<string, string> };
+
+const answer = (ctx: Context, deps: AuthDeps, subscriptions: AnalystSubscriptions, request: ForwardedRequest) =>
+  ctx.get('Accept').includes('text/event-stream') ? stream(ctx, deps, subscriptions, request) : forward(ctx, deps.core, request);
 
 /**
  * At the edge, what the core would refuse before parsing anyway (contract/documentLimits.ts): a
@@ -129,18 +159,114 @@ async function authenticateAnalyst(ctx: Context, deps: AuthDeps): Promise<Authen
   return { ...token, principal: { kind: 'analyst', workspaceId, credentialId: tokenId, environment, access } };
 }
 
-async function forward(ctx: Context, core: CoreClient, request: { method: 'GET' | 'POST'; path: string; body?: string; headers: Record<string, string> }) {
+async function forward(ctx: Context, core: CoreClient, request: ForwardedRequest) {
   const { principal } = ctx.state.auth as Authenticated;
-  const response = await core.send(request, principal);
+  respond(ctx, await core.send(request, principal));
+}
+
+/** The core's JSON answer, each error carrying the request id. */
+function respond(ctx: Context, response: CoreResponse) {
   let body: GraphQLBody;
   try {
     body = JSON.parse(response.text) as GraphQLBody;
   } catch {
     throw upstreamUnavailable();
   }
-  for (const error of body.errors ?? []) error.extensions = { ...error.extensions, request_id: ctx.state.requestId };
+  withRequestId(body, ctx.state.requestId as string);
   ctx.set('Cache-Control', 'no-store');
   ctx.status = response.status;
   ctx.body = body;
   ctx.type = response.contentType || 'application/json';
+}
+
+function withRequestId(body: GraphQLBody, requestId: string): GraphQLBody {
+  for (const error of body.errors ?? []) error.extensions = { ...error.extensions, request_id: requestId };
+  return body;
+}
+
+/**
+ * A subscription (or any document asked for as Server-Sent Events): admitted against the
+ * credential's limit (429 rate_limited in the envelope past it), then the core's event stream
+ * passed on as it arrives, each result's errors carrying the request id. It ends when the client
+ * leaves, when the core ends it, when its time is up (the client subscribes again, its credential
+ * checked anew), when its credential no longer authenticates (looked up every `recheckMs`) or when
+ * the gateway shuts down; its place is freed then.
+ * An answer that is no stream (the core refused the request as a whole) is answered as JSON.
+ */
+async function stream(ctx: Context, deps: AuthDeps, { admission, maxAgeMs, recheckMs }: AnalystSubscriptions, request: ForwardedRequest) {
+  const { core } = deps;
+  const { id, principal } = ctx.state.auth as Authenticated;
+  const cancel = new AbortController();
+  let end = () => cancel.abort();
+  const release = await admission.admit(id, () => end());
+  let upstream: CoreStream;
+  try {
+    upstream = await core.stream({ ...request, headers: { ...request.headers, accept: 'text/event-stream' } }, principal, cancel.signal);
+  } catch (error) {
+    release();
+    throw error;
+  }
+  if (!upstream.contentType.startsWith('text/event-stream')) {
+    release();
+    const chunks: Buffer[] = [];
+    try {
+      for await (const chunk of upstream.body) chunks.push(chunk as Buffer);
+    } catch {
+      throw upstreamUnavailable();
+    }
+    return respond(ctx, { status: upstream.status, contentType: upstream.contentType, text: Buffer.concat(chunks).toString('utf8') });
+  }
+  const body = requestIdsOnErrors(ctx.state.requestId as string);
+  const maxAge = setTimeout(() => end(), maxAgeMs);
+  const recheck = setInterval(() => {
+    authenticateAnalyst(ctx, deps).catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 401) end(); // a core that is away ends nothing
+    });
+  }, recheckMs);
+  // Ended from here: the client gets the end of a stream it can subscribe again after; the core's side is cancelled.
+  end = () => {
+    upstream.body.unpipe(body);
+    body.end();
+  };
+  upstream.body.on('error', () => body.end());
+  body.on('close', () => {
+    clearTimeout(maxAge);
+    clearInterval(recheck);
+    cancel.abort();
+    upstream.body.destroy();
+    release();
+  });
+  upstream.body.pipe(body);
+  ctx.req.socket.setTimeout(0);
+  ctx.req.socket.setNoDelay(true);
+  ctx.status = upstream.status;
+  ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+  ctx.body = body;
+}
+
+/**
+ * The core's Server-Sent Events with the request id on every error, as on a JSON answer. Yoga
+ * writes each result as one `data:` line of JSON, so the stream is rewritten line by line.
+ */
+function requestIdsOnErrors(requestId: string): Transform {
+  const decoder = new StringDecoder('utf8');
+  let partial = '';
+  const rewrite = (line: string) => {
+    if (!line.startsWith('data: {') || !line.includes('"errors"')) return line;
+    try {
+      return `data: ${JSON.stringify(withRequestId(JSON.parse(line.slice('data: '.length)) as GraphQLBody, requestId))}`;
+    } catch {
+      return line;
+    }
+  };
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const lines = (partial + decoder.write(chunk)).split('\n');
+      partial = lines.pop()!;
+      done(null, lines.map((line) => `${rewrite(line)}\n`).join(''));
+    },
+    flush(done) {
+      done(null, partial + decoder.end());
+    },
+  });
 }

@@ -5,7 +5,7 @@ import type { Logger } from '../core/support/logger';
 import { AuthCache } from './authCache';
 import { catalogKey, type CatalogCache } from './catalogCache';
 import type { CoreClient } from './coreClient';
-import { registerAnalystGraphql } from './analystGraphql';
+import { registerAnalystGraphql, type AnalystSubscriptions } from './analystGraphql';
 import { registerDashboardPage } from './dashboardPage';
 import { answerOf, GATEWAY, sessionPrincipal, sessionTokenHash, signInLimiters } from './dashboardSession';
 import { accessLog } from './middleware/accessLog';
@@ -42,6 +42,8 @@ export interface GatewayDeps {
   operator: OperatorDeps;
   /** GET /v1/events/stream. */
   streams: EventStreams;
+  /** The analysts' GraphQL subscriptions: their per-credential limit (shared with the event streams) and how long one lasts. */
+  subscriptions: AnalystSubscriptions;
 }
 
 /** The window of AUTH_FAILURES_PER_MINUTE. */
@@ -85,7 +87,7 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
   });
   // Dashboard tokens are revoked in the database, with no revocation event: the analysts' endpoint
   // looks its credential up on every request (as the core did), never from the cache.
-  registerAnalystGraphql(router, { ...authDeps, cache: new AuthCache<Authenticated>(0) }, limit, countingFailures);
+  registerAnalystGraphql(router, { ...authDeps, cache: new AuthCache<Authenticated>(0) }, limit, countingFailures, deps.subscriptions);
 
   const signInLimits = signInLimiters({
     redis: deps.redis,

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import { PRINCIPAL_HEADER, signPrincipal, type Principal } from '../contract/principal';
 import { CORE_BUDGET_HEADER, CORE_GRAPHQL_PATH } from '../contract/endpoints';
@@ -11,6 +12,8 @@ import { ApiError, upstreamUnavailable } from './errors';
  */
 export interface CoreTransport {
   send(request: CoreRequest): Promise<CoreResponse>;
+  /** The same request, its answer's body read as it arrives (a subscription's Server-Sent Events); `signal` ends it. */
+  stream(request: CoreRequest): Promise<CoreStream>;
   close(): Promise<void>;
 }
 
@@ -27,6 +30,12 @@ export interface CoreResponse {
   status: number;
   contentType: string;
   text: string;
+}
+
+export interface CoreStream {
+  status: number;
+  contentType: string;
+  body: Readable;
 }
 
 interface GraphQLResponse {
@@ -87,22 +96,48 @@ export class CoreClient {
    * (the analysts' GraphQL goes this way): the core's answer as it is, or 502 when it gives none in time.
    */
   async send(request: Omit<CoreRequest, 'signal'>, principal: Principal): Promise<CoreResponse> {
-    const headers = {
-      accept: 'application/graphql-response+json, application/json',
-      ...request.headers,
-      [PRINCIPAL_HEADER]: signPrincipal(principal, this.internalSecret),
-      [CORE_BUDGET_HEADER]: String(this.timeoutMs),
-    };
     // A plain timer rather than AbortSignal.timeout, which builds a DOMException on every call.
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);
     try {
-      return await this.transport.send({ ...request, headers, signal: controller.signal });
+      return await this.transport.send({ ...request, headers: this.signed(request.headers, principal), signal: controller.signal });
     } catch {
       throw upstreamUnavailable();
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * The same, for an answer that streams (a subscription): the core must begin its answer within
+   * the timeout (502 otherwise); its body then flows for as long as the core sends it, until
+   * `signal` (the client left, or the stream's time is up) ends it.
+   */
+  async stream(request: Omit<CoreRequest, 'signal'>, principal: Principal, signal: AbortSignal): Promise<CoreStream> {
+    const controller = new AbortController();
+    const abort = () => controller.abort();
+    signal.addEventListener('abort', abort, { once: true });
+    const timer = setTimeout(abort, this.timeoutMs);
+    try {
+      const answer = await this.transport.stream({ ...request, headers: this.signed(request.headers, principal), signal: controller.signal });
+      answer.body.once('close', () => signal.removeEventListener('abort', abort));
+      return answer;
+    } catch {
+      signal.removeEventListener('abort', abort);
+      controller.abort();
+      throw upstreamUnavailable();
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private signed(headers: Record<string, string>, principal: Principal): Record<string, string> {
+    return {
+      accept: 'application/graphql-response+json, application/json',
+      ...headers,
+      [PRINCIPAL_HEADER]: signPrincipal(principal, this.internalSecret),
+      [CORE_BUDGET_HEADER]: String(this.timeoutMs),
+    };
   }
 
   close() {
@@ -126,14 +161,27 @@ function toApiError(error: NonNullable<GraphQLResponse['errors']>[number], repla
 
 /** Over HTTP to CORE_URL, on a keep-alive connection pool. */
 export function httpTransport(coreUrl: string): CoreTransport {
-  const pool = new Pool(new URL(coreUrl).origin, { connections: 64, pipelining: 1, keepAliveTimeout: 30_000 });
+  const origin = new URL(coreUrl).origin;
+  const pool = new Pool(origin, { connections: 64, pipelining: 1, keepAliveTimeout: 30_000 });
+  // Streams hold their connection for as long as they last (up to EVENT_STREAM_MAX_AGE_MS): a pool
+  // of their own, so that open subscriptions never take the connections ordinary calls wait for.
+  // Their number is bounded per credential (StreamAdmission), not here.
+  const streams = new Pool(origin, { connections: null, pipelining: 1 });
   return {
     async send({ method, path, body, headers, signal }) {
       const response = await pool.request({ method, path, body, headers, signal });
       const contentType = response.headers['content-type'];
       return { status: response.statusCode, contentType: String(contentType ?? ''), text: await response.body.text() };
     },
-    close: () => pool.close(),
+    async stream({ method, path, body, headers, signal }) {
+      const response = await streams.request({ method, path, body, headers, signal });
+      return { status: response.statusCode, contentType: String(response.headers['content-type'] ?? ''), body: response.body };
+    },
+    // Open streams are cut (their clients reconnect elsewhere); ordinary calls finish first.
+    close: async () => {
+      await streams.destroy();
+      await pool.close();
+    },
   };
 }
 
@@ -143,6 +191,15 @@ export function inProcessTransport(core: { fetch(url: string, init: RequestInit)
     async send({ method, path, body, headers, signal }) {
       const response = await core.fetch(`http://core${path}`, { method, body, headers, signal });
       return { status: response.status, contentType: response.headers.get('content-type') ?? '', text: await response.text() };
+    },
+    async stream({ method, path, body, headers, signal }) {
+      const response = await core.fetch(`http://core${path}`, { method, body, headers, signal });
+      // Yoga's Response body is a web stream of its fetch ponyfill, iterable but no instance of Node's
+      // ReadableStream (Readable.fromWeb refuses it). Aborting ends the body too: destroying it
+      // returns the iterator, which cancels the core's stream and so ends the subscription.
+      const stream = Readable.from((response.body ?? []) as unknown as AsyncIterable<Uint8Array>);
+      signal.addEventListener('abort', () => stream.destroy(), { once: true });
+      return { status: response.status, contentType: response.headers.get('content-type') ?? '', body: stream };
     },
     close: async () => undefined,
   };

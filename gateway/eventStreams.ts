@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import type Redis from 'ioredis';
 import type { Context } from 'koa';
 import { EVENT_NOTICE_TOPIC, type EventNotices } from '../contract/eventNotices';
 import type { Principal } from '../contract/principal';
@@ -8,6 +7,7 @@ import type { Logger } from '../core/support/logger';
 import type { CoreClient } from './coreClient';
 import { ApiError } from './errors';
 import { restEventPage } from '../contract/eventShape';
+import type { StreamAdmission } from './streamAdmission';
 
 /**
  * Server-Sent Events of the event log (GET /v1/events/stream, docs/events.md).
@@ -25,8 +25,6 @@ import { restEventPage } from '../contract/eventShape';
 export interface EventStreamOptions {
   /** A comment line every so often (EVENT_STREAM_HEARTBEAT_MS, 15 s), so proxies and clients see the connection is alive. */
   heartbeatMs: number;
-  /** Concurrent streams per credential, across every gateway sharing REDIS_URL (EVENT_STREAMS_PER_KEY). */
-  maxPerCredential: number;
   /** How often a hub reads the log even without a notice (EVENT_STREAM_POLL_MS). */
   pollMs: number;
   /** How long a stream lasts before it is ended for the client to reconnect (EVENT_STREAM_MAX_AGE_MS). */
@@ -183,7 +181,6 @@ const afterOf = (id: string) => (id === 'evt_' ? undefined : id);
 
 export class EventStreams {
   private readonly hubs = new Map<string, Hub>();
-  private readonly counts = new Map<string, number>();
   private closing = false;
 
   constructor(
@@ -191,7 +188,8 @@ export class EventStreams {
     notices: EventNotices,
     private readonly logger: Logger,
     private readonly options: EventStreamOptions,
-    private readonly redis?: Redis,
+    /** The per-credential limit, shared with the analysts' subscriptions; it also ends a revoked credential's streams. */
+    private readonly admission: StreamAdmission,
   ) {
     void (async () => {
       for await (const notice of notices.pubSub.subscribe(EVENT_NOTICE_TOPIC)) {
@@ -203,18 +201,19 @@ export class EventStreams {
 
   /** Opens a stream as the answer of `ctx` (the response stays open until the client leaves or the stream ends). */
   async open(ctx: Context, request: StreamRequest): Promise<void> {
-    if (this.closing) throw new ApiError('service_unavailable', 'The gateway is shutting down; reconnect.');
+    if (this.closing) throw new ApiError('service_unavailable', 'The gateway is shutting down: reconnect (with Last-Event-ID) and another one answers.');
     // The filter (types, subaccount) and the start are the core's to check: what it refuses is
     // answered in the error envelope before the stream begins.
     await this.core.execute('ListEvents', { ...filterOf(request), after: request.after, limit: 1 }, request.principal);
-    const release = await this.admit(request.credentialId);
+    let stream: Stream | undefined;
+    const release = await this.admission.admit(request.credentialId, () => stream?.end());
     const key = `${request.principal.workspaceId}:${request.principal.environment}`;
     let hub = this.hubs.get(key);
     if (!hub) {
       hub = new Hub(this.core, this.logger, this.options.pollMs);
       this.hubs.set(key, hub);
     }
-    const stream = new Stream(request, request.after ?? 'evt_', (ended) => {
+    stream = new Stream(request, request.after ?? 'evt_', (ended) => {
       hub.streams.delete(ended);
       release();
       if (hub.streams.size === 0 && this.hubs.get(key) === hub) {
@@ -275,41 +274,6 @@ export class EventStreams {
     }
   }
 
-  /** Counts the stream against its credential's limit (Redis across replicas); the function frees its place. */
-  private async admit(credentialId: string): Promise<() => void> {
-    const max = this.options.maxPerCredential;
-    const refused = () =>
-      new ApiError('rate_limited', `At most ${max} event streams may be open at once per credential; close one first.`, { headers: { 'Retry-After': '1' } });
-    if (this.redis) {
-      const key = `mk:event-streams:${credentialId}`;
-      const member = randomUUID();
-      const now = Date.now();
-      // Members expire unless renewed: a gateway that dies does not hold its places for ever.
-      const ttl = this.options.heartbeatMs * 3;
-      const admitted = (await this.redis.eval(ADMIT_SCRIPT, 1, key, String(now), String(now + ttl), member, String(max), String(ttl))) as number;
-      if (admitted !== 1) throw refused();
-      const renew = setInterval(() => void this.redis!.zadd(key, Date.now() + ttl, member).catch(() => undefined), this.options.heartbeatMs);
-      renew.unref();
-      return once(() => {
-        clearInterval(renew);
-        void this.redis!.zrem(key, member).catch(() => undefined);
-      });
-    }
-    const open = this.counts.get(credentialId) ?? 0;
-    if (open >= max) throw refused();
-    this.counts.set(credentialId, open + 1);
-    return once(() => {
-      const left = (this.counts.get(credentialId) ?? 1) - 1;
-      if (left > 0) this.counts.set(credentialId, left);
-      else this.counts.delete(credentialId);
-    });
-  }
-
-  /** Ends every stream of this credential (a revoked key). */
-  endCredential(credentialId: string): void {
-    for (const hub of this.hubs.values()) for (const stream of hub.streams) if (stream.request.credentialId === credentialId) stream.end();
-  }
-
   /** Ends every stream (shutdown: clients reconnect elsewhere with Last-Event-ID) and takes no new one. */
   close(): void {
     this.closing = true;
@@ -329,21 +293,3 @@ const filterOf = (request: StreamRequest) => ({
   ...(request.types.length ? { types: request.types } : {}),
   ...(request.subaccountId ? { subaccountId: request.subaccountId } : {}),
 });
-
-function once(f: () => void): () => void {
-  let done = false;
-  return () => {
-    if (!done) {
-      done = true;
-      f();
-    }
-  };
-}
-
-/** KEYS[1] the credential's set; ARGV: now, expiry, member, max, ttl ms. 1 when admitted. */
-const ADMIT_SCRIPT = `
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-return 1`;

@@ -8,6 +8,7 @@ import type { Logger } from '../core/support/logger';
 import { createEventNotices, type EventNotices } from '../contract/eventNotices';
 import { buildGatewayApp } from './app';
 import { EventStreams } from './eventStreams';
+import { StreamAdmission } from './streamAdmission';
 import { AuthCache } from './authCache';
 import { CatalogCache } from './catalogCache';
 import { CoreClient, type CoreTransport } from './coreClient';
@@ -46,14 +47,14 @@ export function openGateway(
   const authCache = new AuthCache<Authenticated>(ttl, options.revocations);
   const redis = config.REDIS_URL ? redisClient(config.REDIS_URL) : undefined;
   const ownNotices = options.events ? undefined : createEventNotices(config.REDIS_URL);
+  const admission = new StreamAdmission({ maxPerCredential: config.EVENT_STREAMS_PER_KEY, heartbeatMs: config.EVENT_STREAM_HEARTBEAT_MS }, redis);
   const streams = new EventStreams(core, options.events ?? ownNotices!, options.logger, {
     heartbeatMs: config.EVENT_STREAM_HEARTBEAT_MS,
-    maxPerCredential: config.EVENT_STREAMS_PER_KEY,
     pollMs: config.EVENT_STREAM_POLL_MS,
     maxAgeMs: config.EVENT_STREAM_MAX_AGE_MS,
-  }, redis);
-  // A revoked key's streams end with it (docs/events.md).
-  options.revocations.subscribe((keyId) => streams.endCredential(keyId));
+  }, admission);
+  // A revoked key's streams and subscriptions end with it (docs/events.md).
+  options.revocations.subscribe((keyId) => admission.endCredential(keyId));
   const app = buildGatewayApp({
     core,
     authCache,
@@ -65,6 +66,7 @@ export function openGateway(
     authFailuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
     trustProxy: config.TRUST_PROXY,
     streams,
+    subscriptions: { admission, maxAgeMs: config.EVENT_STREAM_MAX_AGE_MS, recheckMs: config.EVENT_STREAM_HEARTBEAT_MS },
     operator: {
       metrics: new GatewayMetrics(),
       alsoServe: options.coreMetrics ? [options.coreMetrics] : [],
@@ -74,9 +76,13 @@ export function openGateway(
   });
   return {
     app,
-    endStreams: () => streams.close(),
+    endStreams: () => {
+      streams.close();
+      admission.close();
+    },
     async close() {
       streams.close();
+      admission.close();
       await ownNotices?.close();
       redis?.disconnect();
       await core.close();

@@ -8,6 +8,7 @@ import { refuseUnsafeRequests } from './requestLimits';
 import { schema } from './schema';
 import { signedPrincipalOf } from './signedPrincipal';
 import type { CoreDeps } from './yoga';
+import type { EventNotices } from '../../contract/eventNotices';
 
 export type AnalystYoga = YogaServerInstance<Record<string, never>, CoreContext>;
 
@@ -17,9 +18,11 @@ export type AnalystYoga = YogaServerInstance<Record<string, never>, CoreContext>
  * complexity after (see builder.ts). The gateway authenticates the analyst (a dashboard token, or
  * the dashboard's session cookie as a read-only analyst), limits the rate, serves GraphiQL and
  * forwards the request here with an `analyst` principal signed like every other; the core trusts
- * nothing else. Read-only credentials cannot run mutations.
+ * nothing else. Read-only credentials cannot run mutations. Subscriptions (the event log as it
+ * grows) are served here only, over Server-Sent Events (`Accept: text/event-stream`, graphql-yoga's
+ * default), following the core's event notices.
  */
-export function createAnalystYoga(deps: CoreDeps): AnalystYoga {
+export function createAnalystYoga(deps: CoreDeps & { eventNotices: EventNotices }): AnalystYoga {
   const mask = maskError(deps.logger);
   return createYoga<Record<string, never>, CoreContext>({
     schema,

@@ -4,8 +4,7 @@ import PrismaPlugin from '@pothos/plugin-prisma';
 import type PrismaTypes from '../generated/pothos-types';
 import { getDatamodel } from '../generated/pothos-types';
 import type { CoreContext } from './context';
-import { DomainError } from '../domain/errors';
-import { ANALYST_QUERY_LIMITS, fieldCost } from './queryCost';
+import { ANALYST_QUERY_LIMITS, complexityRefusal, fieldCost } from './queryCost';
 
 export { ANALYST_QUERY_LIMITS };
 
@@ -29,11 +28,7 @@ export const builder = new SchemaBuilder<{
     limit: (ctx) => (ctx.principal.kind === 'analyst' ? ANALYST_QUERY_LIMITS : {}),
     complexityError: (kind, result) => {
       const measure = kind.toLowerCase() as 'depth' | 'breadth' | 'complexity';
-      return new DomainError(
-        'invalid_request',
-        `The query's ${measure} is ${result[measure]}, above the limit of ${ANALYST_QUERY_LIMITS[measure]}; ask for less (smaller limits, fewer nested lists, fewer aliased copies). A list costs what it selects times its limit (50 when left out); see docs/analyst-graphql.md.`,
-        measure,
-      );
+      return complexityRefusal(measure, result[measure]);
     },
   },
   prisma: {
@@ -47,3 +42,4 @@ export const builder = new SchemaBuilder<{
 
 builder.queryType({});
 builder.mutationType({});
+builder.subscriptionType({ description: 'Served by the analysts’ endpoint only (docs/analyst-graphql.md, "Subscriptions"), over Server-Sent Events.' });

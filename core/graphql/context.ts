@@ -1,9 +1,11 @@
+import { contextCacheSymbol } from '@pothos/core';
 import type { Config } from '../config';
 import type { CredentialKeys } from '../domain/credentialVault';
 import type { Db } from '../db/prismaClient';
 import { DomainError } from '../domain/errors';
 import type { Principal } from '../../contract/principal';
 import type { RevocationBus } from '../../contract/revocationBus';
+import type { EventNotices } from '../../contract/eventNotices';
 import type { VenueRegistry } from '../venues/venue';
 import type { Scope } from '../services/scope';
 import type { ClaimInWrite } from '../services/claimInWrite';
@@ -42,17 +44,30 @@ export interface CoreContext {
   deadline: number;
   /** The core's knowledge of the armed dead-man's switches, which API-key requests keep alive (services/deadMansSwitch.ts). */
   keepAlive?: DeadMansSwitchKeepAlive;
+  /** The event log's notices, which subscriptions follow: given to the analysts' endpoint only (analystYoga.ts). */
+  eventNotices?: EventNotices;
 }
 
 /** The core's shared parts every request's context carries. */
-export type ContextDeps = Pick<CoreContext, 'db' | 'config' | 'revocations' | 'venues' | 'logger' | 'credentialKeys' | 'keepAlive'>;
+export type ContextDeps = Pick<CoreContext, 'db' | 'config' | 'revocations' | 'venues' | 'logger' | 'credentialKeys' | 'keepAlive' | 'eventNotices'>;
 
 /** A request's context: the shared parts, who is asking, when its venue calls must end, and fresh per-request loaders. */
 export function contextFor(deps: ContextDeps, principal: Principal, deadline: number): CoreContext {
-  const { db, config, revocations, venues, logger, credentialKeys, keepAlive } = deps;
+  const { db, config, revocations, venues, logger, credentialKeys, keepAlive, eventNotices } = deps;
   // An authenticated API-key request keeps its workspace's armed dead-man's switches alive (at most one write per quarter timeout).
   keepAlive?.touch(principal);
-  return { db, principal, config, revocations, venues, loaders: createLoaders(db, venues, { deadline }), logger, credentialKeys, deadline, keepAlive };
+  return { db, principal, config, revocations, venues, loaders: createLoaders(db, venues, { deadline }), logger, credentialKeys, deadline, keepAlive, eventNotices };
+}
+
+/**
+ * A subscription's context lives as long as the subscription: before each event it forgets what
+ * earlier events loaded (the request's DataLoaders and Pothos's per-context caches, which would
+ * otherwise answer stale rows and grow without end) and gets a venue deadline of its own.
+ */
+export function renewForNextEvent(ctx: CoreContext): void {
+  ctx.deadline = Date.now() + ctx.config.CORE_TIMEOUT_MS;
+  ctx.loaders = createLoaders(ctx.db, ctx.venues, { deadline: ctx.deadline });
+  (ctx as unknown as Record<symbol, unknown>)[contextCacheSymbol] = {};
 }
 
 /**

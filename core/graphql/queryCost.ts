@@ -1,4 +1,6 @@
-import { getNamedType, GraphQLList, GraphQLNonNull, isObjectType, type GraphQLField, type GraphQLOutputType } from 'graphql';
+import { getNamedType, GraphQLList, GraphQLNonNull, isObjectType, Kind, type GraphQLField, type GraphQLOutputType, type GraphQLResolveInfo } from 'graphql';
+import { complexityFromQuery } from '@pothos/plugin-complexity';
+import { DomainError } from '../domain/errors';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../domain/pagination';
 
 /**
@@ -40,4 +42,28 @@ export function fieldCost<Context>(args: Record<string, unknown>, _ctx: Context,
   if (field.args.some((arg) => arg.name === 'limit')) return { field: 1, multiplier: itemsAsked(args.limit) };
   if (isList(field.type) || isPage(field.type)) return { field: 1, multiplier: UNBOUNDED_LIST_ITEMS };
   return { field: 1, multiplier: 1 };
+}
+
+type Measure = keyof typeof ANALYST_QUERY_LIMITS;
+
+/** The refusal of a document past one of the limits: 400 invalid_request naming the measure. */
+export function complexityRefusal(measure: Measure, value: number): DomainError {
+  return new DomainError(
+    'invalid_request',
+    `The query's ${measure} is ${value}, above the limit of ${ANALYST_QUERY_LIMITS[measure]}; ask for less (smaller limits, fewer nested lists, fewer aliased copies). A list costs what it selects times its limit (50 when left out); see docs/analyst-graphql.md.`,
+    measure,
+  );
+}
+
+/**
+ * A subscription's document measured like a query's, once, when it subscribes: the complexity
+ * plugin checks a field when it resolves, which for a subscription is each event, after the
+ * stream has begun. Its selection is what every event will load.
+ */
+export function refuseCostlySubscription<Context extends object>(ctx: Context, info: GraphQLResolveInfo): void {
+  const document = { kind: Kind.DOCUMENT, definitions: [info.operation, ...Object.values(info.fragments)] } as const;
+  const cost = complexityFromQuery(document, { schema: info.schema, ctx, variables: info.variableValues });
+  for (const measure of Object.keys(ANALYST_QUERY_LIMITS) as Measure[]) {
+    if (cost[measure] > ANALYST_QUERY_LIMITS[measure]) throw complexityRefusal(measure, cost[measure]);
+  }
 }

@@ -75,6 +75,21 @@ export async function request<T>(
   throw toError(response.status, payload);
 }
 
+/**
+ * GET /v1/events/stream as this page's other requests are sent (the session cookie, X-Environment,
+ * which EventSource cannot send), from just after `lastEventId` when given: the open response, whose
+ * body the caller reads as Server-Sent Events, or the refusal as an ApiRequestError.
+ */
+export async function openEventStream(query: Query, lastEventId: string | undefined, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+  const headers: Record<string, string> = { Accept: 'text/event-stream', 'X-Environment': environment };
+  if (lastEventId !== undefined) headers['Last-Event-ID'] = lastEventId;
+  const response = await fetch(withQuery('/v1/events/stream', query), { headers, credentials: 'same-origin', cache: 'no-store', signal });
+  if (response.ok && response.body) return response.body;
+  const payload: unknown = await response.json().catch(() => undefined);
+  if (response.status === 401) onUnauthorized?.();
+  throw toError(response.status, payload);
+}
+
 function toError(status: number, payload: unknown): ApiRequestError {
   const error = (payload as { error?: Record<string, unknown> } | undefined)?.error;
   const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);

@@ -3,12 +3,13 @@ import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { getAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { parseKeyring } from '../../core/domain/credentialVault';
 import { openStoredCredential } from '../../core/db/storedCredentials';
 import { createUser } from '../../core/services/users';
+import { expectText, launchChromium } from '../support/browser';
 import { databaseUrl, testConfig } from '../support/env';
 import { buildWorkspace } from '../support/factories';
 import { call, envelopeOf } from '../support/http';
@@ -16,12 +17,6 @@ import { ROOT } from '../support/processes';
 import { startStack, type Stack } from '../support/stack';
 
 const run = promisify(execFile);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** Without the background-networking flags Chromium reaches for Google's hosts, which this closed network refuses. */
-const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync',
-];
 const OUTPUT = path.join(ROOT, 'test-output');
 const PASSWORD = 'a long enough password';
 const NEW_PASSWORD = 'another long enough password';
@@ -66,7 +61,7 @@ describe('dashboard in a browser', () => {
     await createUser(stack.core.db, { workspaceId: workspace.id, email, password: PASSWORD });
     marketId = (await stack.core.db.market.findFirstOrThrow({ where: { venueMarketId: 'UNEMP-ABOVE-45', venue: 'sim_kalshi' } })).id;
     fs.mkdirSync(OUTPUT, { recursive: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     page = await context.newPage();
@@ -365,15 +360,3 @@ describe('dashboard in a browser', () => {
     return { cookie: `mk_session=${cookie.value}` };
   }
 });
-
-async function expectText(locator: ReturnType<Page['getByTestId']>, expected: string | RegExp): Promise<void> {
-  await locator.waitFor();
-  const deadline = Date.now() + 10_000;
-  let text = '';
-  while (Date.now() < deadline) {
-    text = ((await locator.textContent()) ?? '').replace(/\u00a0/g, ' '); // editors render spaces as no-break spaces
-    if (typeof expected === 'string' ? text.includes(expected) : expected.test(text)) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`expected ${String(expected)} in "${text}"`);
-}

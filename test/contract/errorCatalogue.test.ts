@@ -64,6 +64,7 @@ function coreAnswering(error: unknown): CoreTransport {
   const masked = maskError(logger)(error);
   return {
     send: async () => ({ status: 200, contentType: 'application/json', text: JSON.stringify({ data: null, errors: [masked.toJSON()] }) }),
+    stream: () => Promise.reject(new Error('no streams here')),
     close: async () => undefined,
   };
 }
@@ -110,7 +111,7 @@ describe('the catalogue, the OpenAPI document, the gateway and the core agree', 
     const gatewayCode: CoreErrorCode = 'upstream_unavailable';
     expect(isCoreErrorCode(gatewayCode)).toBe(false);
     const client = new CoreClient(
-      { send: async () => ({ status: 200, contentType: 'application/json', text: JSON.stringify({ errors: [{ message: 'x', extensions: { code: 'upstream_unavailable' } }] }) }), close: async () => undefined },
+      { send: async () => ({ status: 200, contentType: 'application/json', text: JSON.stringify({ errors: [{ message: 'x', extensions: { code: 'upstream_unavailable' } }] }) }), stream: () => Promise.reject(new Error('no streams here')), close: async () => undefined },
       loadOperations(),
       'secret',
       1000,

@@ -137,7 +137,7 @@ describe('request-level failures answer the error envelope', () => {
   });
 
   it('502 upstream_unavailable when the core does not answer', async () => {
-    const down: CoreTransport = { send: () => Promise.reject(new Error('connection refused')), close: async () => undefined };
+    const down: CoreTransport = { send: () => Promise.reject(new Error('connection refused')), stream: () => Promise.reject(new Error('connection refused')), close: async () => undefined };
     const response = await query('mk_dash_' + 'x'.repeat(40), '{ workspace { id } }', { url: await gatewayWith(down) });
     expect(response.status).toBe(502);
     expect(envelopeOf(response).code).toBe('upstream_unavailable');

@@ -31,7 +31,7 @@ async function gatewayWith(overrides: Record<string, string>): Promise<{ base: s
   const config: Config = testConfig({ AUTH_FAILURES_PER_MINUTE: String(LIMIT), ...overrides });
   const inner = inProcessTransport(stack.core);
   let calls = 0;
-  const transport: CoreTransport = { send: (request) => ((calls += 1), inner.send(request)), close: () => inner.close() };
+  const transport: CoreTransport = { send: (request) => ((calls += 1), inner.send(request)), stream: (request) => ((calls += 1), inner.stream(request)), close: () => inner.close() };
   const gateway = openGateway(config, { transport, internalSecret: INTERNAL_SECRET, revocations: stack.core.revocations, revocationsReachUs: true, logger: pino({ level: 'silent' }) });
   gateways.push(gateway);
   const server = http.createServer(gateway.app.callback());

@@ -1,8 +1,11 @@
 import type { EventObjectType } from '../../domain/events';
+import { DomainError } from '../../domain/errors';
+import { followEvents } from '../../services/eventFeed';
 import { listEvents, type LoggedEvent, type RiskLimitBreach } from '../../services/eventLog';
 import { builder } from '../builder';
 import { checkFilterIds } from '../filterIds';
-import { requestScope } from '../context';
+import { renewForNextEvent, requestScope } from '../context';
+import { refuseCostlySubscription } from '../queryCost';
 import { ChildOrderType, ComplexOrderType } from './complexOrder';
 import { ExchangeCredentialType } from './credential';
 import { DeadMansSwitchType } from './deadMansSwitch';
@@ -78,5 +81,27 @@ builder.queryField('events', (t) =>
       await checkFilterIds(ctx.db, scope, args, { live: false });
       return listEvents(ctx.db, scope, args);
     },
+  }),
+);
+
+builder.subscriptionField('events', (t) =>
+  t.field({
+    type: EventType,
+    description:
+      'The event log of the scope as it grows: every event after `after` (or from now on), oldest first, each once, within seconds of its change. Analysts’ endpoint only, over Server-Sent Events (docs/analyst-graphql.md).',
+    args: {
+      types: t.arg.stringList({ required: false, description: 'Event types, exact or <object>.* (order.*).' }),
+      subaccountId: t.arg.string({ required: false }),
+      after: t.arg.string({ required: false, description: 'An event id: start just after it (resuming); from now on when left out.' }),
+    },
+    subscribe: async (_root, args, ctx, info) => {
+      const { eventNotices } = ctx;
+      if (ctx.principal.kind !== 'analyst' || !eventNotices) throw new DomainError('forbidden', 'Subscriptions are served by the analysts’ GraphQL only.');
+      refuseCostlySubscription(ctx, info);
+      const scope = requestScope(ctx);
+      await checkFilterIds(ctx.db, scope, args, { live: false });
+      return followEvents(ctx.db, scope, eventNotices, args, { pollMs: ctx.config.EVENT_STREAM_POLL_MS, logger: ctx.logger, beforeEach: () => renewForNextEvent(ctx) });
+    },
+    resolve: (event) => event,
   }),
 );

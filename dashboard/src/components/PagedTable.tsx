@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { withQuery, type Query } from '../api';
 import type { Page } from '../types';
 import { useApiData } from '../useApiData';
+import { useLiveEvents, type LiveState } from '../useLiveEvents';
 import { DataTable, type Column } from './DataTable';
 
 export interface PagedTableProps<T> {
@@ -18,7 +19,17 @@ export interface PagedTableProps<T> {
   /** Change it to fetch the current page again (after a write). */
   reloadSignal?: number;
   emptyText?: string;
+  /**
+   * Event types (`order.*`) after which the page shown is read again, as they happen
+   * (GET /v1/events/stream); the table says whether it is live. Test id `${name}-live`.
+   */
+  liveTypes?: string;
 }
+
+/** Reads after events are gathered for this long: a burst (an order and its fills) is one read. */
+const LIVE_READ_DELAY_MS = 150;
+
+const LIVE_LABELS: Record<LiveState, string> = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', off: 'Not live' };
 
 /**
  * A table over a `{ data, has_more, next_cursor }` list. Next follows next_cursor; Previous pops
@@ -35,6 +46,7 @@ export function PagedTable<T>({
   pageSize = 25,
   reloadSignal = 0,
   emptyText = 'Nothing yet.',
+  liveTypes,
 }: PagedTableProps<T>) {
   const base = withQuery(path, query);
   const [stack, setStack] = useState<{ base: string; cursors: string[] }>({ base, cursors: [] });
@@ -50,6 +62,18 @@ export function PagedTable<T>({
     if (reloadSignal > 0) reload();
   }, [reloadSignal, reload]);
 
+  // Live: the page shown is read again after events (and when the stream opens: what changed
+  // before it is not in it). Not rows patched from events: the filters and the page stay the API's.
+  const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(pending.current), []);
+  const readSoon = () => {
+    pending.current ??= setTimeout(() => {
+      pending.current = undefined;
+      reload();
+    }, LIVE_READ_DELAY_MS);
+  };
+  const live = useLiveEvents(liveTypes ?? null, { onOpen: readSoon, onEvent: readSoon });
+
   const next = () => {
     if (page?.next_cursor) setStack({ base, cursors: [...cursors, page.next_cursor] });
   };
@@ -57,6 +81,11 @@ export function PagedTable<T>({
 
   return (
     <div className="table-block">
+      {liveTypes && (
+        <p className={`live live-${live}`} data-testid={`${name}-live`} data-state={live}>
+          {LIVE_LABELS[live]}
+        </p>
+      )}
       <DataTable<T>
         testId={`${name}-table`}
         columns={columns}

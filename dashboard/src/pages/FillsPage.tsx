@@ -33,6 +33,7 @@ export function FillsPage() {
       name="fills"
       path="/v1/fills"
       columns={columns}
+      liveTypes="fill.*"
       rowKey={(fill) => fill.id}
       rowTestId={(fill) => `fill-row-${fill.id}`}
       emptyText="No fills."

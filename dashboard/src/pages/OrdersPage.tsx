@@ -44,6 +44,7 @@ export function OrdersPage() {
       path="/v1/orders"
       query={{ status: status || undefined }}
       columns={columns}
+      liveTypes="order.*"
       rowKey={(order) => order.id}
       rowTestId={(order) => `order-row-${order.id}`}
       emptyText="No orders."
