@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import Koa, { type Middleware } from 'koa';
+import Koa, { type Context, type Middleware } from 'koa';
 import type Redis from 'ioredis';
 import type { Logger } from '../core/support/logger';
 import { AuthCache } from './authCache';
@@ -107,6 +107,15 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
   // GET /v1/session looks the cookie up in its own operation, with no credential step before it:
   // its 401s count as failed authentications too.
   const countedIfLookup = (route: Route) => (answer: Middleware) => (route.auth === 'none' && route.sessionToken ? countingFailures(answer, 'at_once') : answer);
+  /** Whether the request's credential still authenticates now (an open stream's, asked again every heartbeat). */
+  const stillAuthenticated = (route: Route, ctx: Context) =>
+    authenticate({ auth: route.auth as 'api_key' | 'dashboard', session: route.session }, { ...authDeps, cache: new AuthCache<Authenticated>(0) })(ctx, async () => undefined).then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof ApiError && error.status === 401) return false;
+        throw error;
+      },
+    );
   for (const route of ROUTES) {
     const spelling = restSpelling(route);
     const limits = (kind: SignInLimit) => (route.signInLimits?.includes(kind) ? [signInLimits[kind]] : []);
@@ -145,6 +154,7 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
             types: (variables.types as string[] | undefined) ?? [],
             subaccountId: variables.subaccountId as string | undefined,
             after: typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : (variables.after as string | undefined),
+            recheck: () => stillAuthenticated(route, ctx),
           }).catch(spelling.refusal);
           return;
         }

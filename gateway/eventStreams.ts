@@ -7,6 +7,7 @@ import type { Logger } from '../core/support/logger';
 import type { CoreClient } from './coreClient';
 import { ApiError } from './errors';
 import { restEventPage } from '../contract/eventShape';
+import { eventId } from '../core/domain/events';
 import type { StreamAdmission } from './streamAdmission';
 
 /**
@@ -40,6 +41,8 @@ export interface StreamRequest {
   subaccountId?: string;
   /** Start after this event (Last-Event-ID or `after`); from now when absent. */
   after?: string;
+  /** Whether the stream's credential still authenticates (asked every heartbeat); false ends the stream. */
+  recheck?: () => Promise<boolean>;
 }
 
 /** What the hub reads: an event of ListEvents, as REST shows it. */
@@ -56,6 +59,10 @@ interface EventPage {
 
 /** Bytes a stream may have waiting for a slow client before it is disconnected. */
 const MAX_BUFFERED_BYTES = 1 << 20;
+/** How long an ended stream's connection stays for its client to read what was sent last. */
+const GRACE_MS = 5000;
+/** Reads of the log that fail in a row before a hub ends its streams (they reconnect, to another gateway maybe): never a stream that looks alive and says nothing. */
+const MAX_FAILED_READS = 3;
 const PAGE = 200;
 
 class Stream {
@@ -65,6 +72,8 @@ class Stream {
   /** Caught up with its hub: handed the events the hub reads. */
   joined = false;
   readonly body = new PassThrough();
+  /** Closes the connection itself (set once the answer is a stream). */
+  hangUp: () => void = () => this.body.destroy();
   private ended = false;
   constructor(
     readonly request: StreamRequest,
@@ -92,12 +101,20 @@ class Stream {
   write(chunk: string | Buffer) {
     if (this.ended) return;
     this.body.write(chunk);
-    if (this.body.writableLength > MAX_BUFFERED_BYTES) this.end(); // reconnecting with Last-Event-ID loses nothing
+    // A client this far behind is cut off at once (what waits for it is dropped with the
+    // connection); reconnecting with Last-Event-ID loses nothing.
+    if (this.body.writableLength > MAX_BUFFERED_BYTES) this.end({ now: true });
   }
-  end() {
+  /**
+   * Ends the stream: no more events; what was written is still sent, and the connection is closed
+   * after GRACE_MS whether or not the client read it (`now`: closed at once).
+   */
+  end(options: { now?: boolean } = {}) {
+    if (options.now) this.hangUp();
     if (this.ended) return;
     this.ended = true;
     this.body.end();
+    if (!options.now) setTimeout(() => this.hangUp(), GRACE_MS).unref();
     this.onEnd(this);
   }
 }
@@ -108,6 +125,7 @@ class Hub {
   head?: string;
   private reading?: Promise<void>;
   private again = false;
+  private failedReads = 0;
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -129,7 +147,7 @@ class Hub {
   async start(principal: Principal): Promise<string> {
     if (this.head === undefined) {
       const newest = (await this.core.execute('ListEvents', { limit: 1 }, principal)) as EventPage;
-      this.head ??= newest.data[0]?.id ?? 'evt_';
+      this.head ??= newest.data[0]?.id ?? LOG_START;
     }
     return this.head;
   }
@@ -146,7 +164,7 @@ class Hub {
         const principal = this.principal();
         if (!principal || this.head === undefined) return;
         for (;;) {
-          const page = restEventPage((await this.core.execute('ListEvents', { after: afterOf(this.head), limit: PAGE }, principal)) as never) as EventPage;
+          const page = restEventPage((await this.core.execute('ListEvents', { after: this.head, limit: PAGE }, principal)) as never) as EventPage;
           for (const event of page.data) {
             const frame = frameOf(event);
             for (const stream of this.streams) if (stream.joined) stream.offer(event, frame);
@@ -155,8 +173,16 @@ class Hub {
           if (!page.has_more) break;
         }
       } while (this.again);
+      this.failedReads = 0;
     })()
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'reading the event log for streams failed; the next notice or poll reads again'))
+      .catch((error: unknown) => {
+        this.failedReads += 1;
+        this.logger.warn({ err: error, failedReads: this.failedReads }, 'reading the event log for streams failed; the next notice or poll reads again');
+        if (this.failedReads >= MAX_FAILED_READS) {
+          this.failedReads = 0;
+          for (const stream of this.streams) stream.end();
+        }
+      })
       .finally(() => {
         this.reading = undefined;
       });
@@ -176,8 +202,8 @@ class Hub {
  */
 const frameOf = (event: RestEvent) => Buffer.from(`id: ${event.id}\ndata: ${JSON.stringify(event)}\n\n`);
 
-/** ListEvents takes a real event id; the start of an empty log (`evt_`) reads from the beginning. */
-const afterOf = (id: string) => (id === 'evt_' ? undefined : id);
+/** Before the first event of every log: `after` it reads a log from its beginning, oldest first. */
+const LOG_START = eventId(0n);
 
 export class EventStreams {
   private readonly hubs = new Map<string, Hub>();
@@ -213,9 +239,8 @@ export class EventStreams {
       hub = new Hub(this.core, this.logger, this.options.pollMs);
       this.hubs.set(key, hub);
     }
-    stream = new Stream(request, request.after ?? 'evt_', (ended) => {
+    stream = new Stream(request, request.after ?? LOG_START, (ended) => {
       hub.streams.delete(ended);
-      release();
       if (hub.streams.size === 0 && this.hubs.get(key) === hub) {
         hub.close();
         this.hubs.delete(key);
@@ -225,7 +250,8 @@ export class EventStreams {
     try {
       if (request.after === undefined) stream.cursor = await hub.start(request.principal);
     } catch (error) {
-      stream.end();
+      stream.end({ now: true });
+      release();
       throw error;
     }
 
@@ -233,8 +259,30 @@ export class EventStreams {
       // The head of a stream, and no stream: nothing would ever be sent on it.
       ctx.status = 200;
       ctx.type = 'text/event-stream';
-      stream.end();
+      stream.end({ now: true });
+      release();
       return;
+    }
+    // The stream's place is the connection's: freed when the connection is gone, however it ends.
+    const response = ctx.res;
+    stream.hangUp = () => response.destroy();
+    response.once('close', () => {
+      stream.end();
+      release();
+    });
+    if (request.recheck) {
+      // A credential whose end is not announced (a dashboard session signed out, a dashboard token
+      // revoked; an API key's revocation missed while Redis was away) ends its streams within a heartbeat.
+      const recheck = request.recheck;
+      const timer = setInterval(() => {
+        recheck().then(
+          (valid) => {
+            if (!valid) stream.end();
+          },
+          () => undefined, // the core away: nothing is known, nothing ends
+        );
+      }, this.options.heartbeatMs);
+      response.once('close', () => clearInterval(timer));
     }
     ctx.req.socket.setTimeout(0);
     ctx.req.socket.setNoDelay(true);
@@ -264,7 +312,7 @@ export class EventStreams {
           stream.joined = true; // what the hub reads next (on a notice or its poll) is offered to it
           return;
         }
-        const page = restEventPage((await this.core.execute('ListEvents', { after: afterOf(stream.cursor), limit: PAGE }, stream.request.principal)) as never) as EventPage;
+        const page = restEventPage((await this.core.execute('ListEvents', { after: stream.cursor, limit: PAGE }, stream.request.principal)) as never) as EventPage;
         for (const event of page.data) stream.offer(event, frameOf(event));
         if (page.data.length === 0) stream.cursor = hub.head!;
       }

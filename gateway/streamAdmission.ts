@@ -54,7 +54,9 @@ export class StreamAdmission {
     const ttl = this.options.heartbeatMs * 3;
     const admitted = (await redis.eval(ADMIT_SCRIPT, 1, key, String(now), String(now + ttl), member, String(max), String(ttl))) as number;
     if (admitted !== 1) throw refused();
-    const renew = setInterval(() => void redis.zadd(key, Date.now() + ttl, member).catch(() => undefined), this.options.heartbeatMs);
+    // The member's expiry and the set's together: a set whose own TTL lapsed while its streams
+    // lived would forget them, and admit past the limit.
+    const renew = setInterval(() => void redis.eval(RENEW_SCRIPT, 1, key, String(Date.now() + ttl), member, String(ttl)).catch(() => undefined), this.options.heartbeatMs);
     renew.unref();
     return () => {
       clearInterval(renew);
@@ -83,6 +85,12 @@ function once(f: () => void): () => void {
     }
   };
 }
+
+/** KEYS[1] the credential's set; ARGV: the member's new expiry, the member, ttl ms. */
+const RENEW_SCRIPT = `
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1`;
 
 /** KEYS[1] the credential's set; ARGV: now, expiry, member, max, ttl ms. 1 when admitted. */
 const ADMIT_SCRIPT = `

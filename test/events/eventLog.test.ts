@@ -6,6 +6,8 @@
 import { call, envelopeOf, ok } from '../support/http';
 import { EventStreamClient, type StreamedEvent } from '../support/eventStream';
 import { ownDatabase } from '../support/ownDatabase';
+import { asPage, signIn } from '../support/dashboardSession';
+import { createUser } from '../../core/services/users';
 import { testConfig } from '../support/env';
 import { startStack, type Stack } from '../support/stack';
 import { createSubaccount, getOrder, marketOf, newTrader, placed, placeOrder, setRiskLimits, type Market, type Trader } from '../trading/helpers';
@@ -14,6 +16,7 @@ let stack: Stack;
 let market: Market;
 let trader: Trader;
 let subaccount: string;
+const PASSWORD = 'correct horse battery staple 42';
 
 beforeAll(async () => {
   const url = await ownDatabase('event_log');
@@ -166,6 +169,37 @@ describe('GET /v1/events/stream', () => {
       expect(logged.filter((e) => missed.includes(e.data.id)).length).toBe(15); // accepted, rested, canceled each
     } finally {
       second.close();
+    }
+  });
+
+  test('a stream opened before its workspace has any event gets the first ones, order.accepted first', async () => {
+    const fresh = await newTrader(stack.core.db, trader.base, 'Fresh log');
+    const freshSub = await createSubaccount(fresh, 'fresh'); // creating a subaccount writes no event
+    expect(ok(await events('?limit=200', fresh.secret), 'empty log').data).toEqual([]);
+    const stream = await EventStreamClient.open(trader.base, { key: fresh.secret });
+    try {
+      const order = await placed(fresh, { subaccount_id: freshSub, market_id: market.id, side: 'yes', action: 'buy', type: 'limit', price: '0.02', quantity: '1' });
+      await stream.next((e) => e.type === 'order.rested' && e.data.id === order.id, 3000, 'the first order rested');
+      expect(stream.events.map((e) => e.type)).toEqual(['order.accepted', 'order.rested']);
+    } finally {
+      stream.close();
+    }
+  });
+
+  test('a dashboard session’s stream ends within a heartbeat of signing out (sign-outs are not broadcast)', async () => {
+    const email = `events-${Date.now()}@example.com`;
+    await createUser(stack.core.db, { workspaceId: trader.workspaceId, email, password: PASSWORD, scope: 'full' });
+    const page = await signIn(trader.base, email, PASSWORD);
+    const stream = await EventStreamClient.open(trader.base, { cookie: page.cookie }, { headers: { 'x-environment': 'test' } });
+    try {
+      expect(stream.status).toBe(200);
+      const order = await buy('0.02');
+      await stream.next((e) => e.data.id === order.id, 3000, 'an event of the session’s workspace');
+      expect(stream.closed).toBe(false);
+      ok(await asPage(trader.base, page, 'DELETE', '/v1/session'), 'sign out');
+      await stream.until((s) => s.closed, 2000, 'the end of the stream'); // heartbeat 300 ms here
+    } finally {
+      stream.close();
     }
   });
 

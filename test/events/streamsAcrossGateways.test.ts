@@ -24,7 +24,7 @@ let market: Market;
 
 beforeAll(async () => {
   const url = await ownDatabase('event_streams_two_gateways');
-  const common = { INTERNAL_TOKEN: INTERNAL_SECRET, LOG_LEVEL: 'info', REDIS_URL: redisUrl(), DATABASE_URL: url, EVENT_STREAMS_PER_KEY: '2' };
+  const common = { INTERNAL_TOKEN: INTERNAL_SECRET, LOG_LEVEL: 'info', REDIS_URL: redisUrl(), DATABASE_URL: url, EVENT_STREAMS_PER_KEY: '2', EVENT_STREAM_HEARTBEAT_MS: '200' };
   cores = await Promise.all([0, 1].map(() => startProcess('bin/startCore.ts', { ...common, CORE_PORT: '0' })));
   gateways = await Promise.all(cores.map((core) => startProcess('bin/startGateway.ts', { ...common, PORT: '0', CORE_URL: core.url, RATE_LIMIT_DEFAULT: '100000' })));
   db = createPrismaClient(url, 2);
@@ -72,12 +72,20 @@ test('the per-credential limit counts the streams of both gateways; a closed str
   const second = await EventStreamClient.open(gateways[1]!.url, { key: secret });
   try {
     expect([first.status, second.status]).toEqual([200, 200]);
-    for (const gateway of gateways) {
-      const third = await EventStreamClient.open(gateway.url, { key: secret });
-      expect(third.status).toBe(429);
-      expect(third.error).toMatchObject({ code: 'rate_limited' });
-      expect(third.headers.get('retry-after')).toBe('1');
+    // Tried again and again for well past the places' own expiry (3 heartbeats of 200 ms): the
+    // places are renewed with their set, so a third stream is refused every time.
+    const statuses = new Set<number>();
+    for (let i = 0, until = Date.now() + 1500; Date.now() < until; i += 1) {
+      const third = await EventStreamClient.open(gateways[i % 2]!.url, { key: secret });
+      statuses.add(third.status);
+      if (third.status === 429) {
+        expect(third.error).toMatchObject({ code: 'rate_limited' });
+        expect(third.headers.get('retry-after')).toBe('1');
+      } else {
+        third.close();
+      }
     }
+    expect([...statuses]).toEqual([429]);
     second.close();
     let again: EventStreamClient | undefined;
     const deadline = Date.now() + 5000;
