@@ -46,6 +46,11 @@ export interface CoreContext {
   keepAlive?: DeadMansSwitchKeepAlive;
   /** The event log's notices, which subscriptions follow: given to the analysts' endpoint only (analystYoga.ts). */
   eventNotices?: EventNotices;
+  /**
+   * Set when the request reads events: what they show is the past, so no order of theirs (nested
+   * ones included: a child order's) asks its venue for its queue position now (schema/order.ts).
+   */
+  readsEvents?: boolean;
 }
 
 /** The core's shared parts every request's context carries. */

@@ -124,7 +124,14 @@ describe('GET /v1/events', () => {
       if (!breach) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(breach?.data).toMatchObject({ subaccount_id: limited, market_id: market.id, limit: 'max_order_notional', price: '0.4', quantity: '2', client_order_id: 'too-big-1' });
-    expect(ok(await events(`?subaccount_id=${limited}&types=risk_limits.updated`), 'limits').data).toHaveLength(1);
+    await setRiskLimits(trader, limited, { max_order_notional: '0.5' }); // the same value again: no change, no event
+    await setRiskLimits(trader, limited, { max_open_orders: 3 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const updates = ok(await events(`?subaccount_id=${limited}&types=risk_limits.updated`), 'limits').data;
+    expect(updates).toHaveLength(2); // newest first
+    expect(updates.map((e) => e.data.max_order_notional)).toEqual(['0.5', '0.5']);
+    expect(updates[0]!.data.max_open_orders).toBe(3);
+    expect(updates[1]!.data.max_open_orders).not.toBe(3);
   });
 });
 

@@ -79,6 +79,7 @@ builder.queryField('events', (t) =>
     resolve: async (_root, args, ctx) => {
       const scope = requestScope(ctx);
       await checkFilterIds(ctx.db, scope, args, { live: false });
+      ctx.readsEvents = true;
       return listEvents(ctx.db, scope, args);
     },
   }),
@@ -100,6 +101,7 @@ builder.subscriptionField('events', (t) =>
       refuseCostlySubscription(ctx, info);
       const scope = requestScope(ctx);
       await checkFilterIds(ctx.db, scope, args, { live: false });
+      ctx.readsEvents = true;
       return followEvents(ctx.db, scope, eventNotices, args, { pollMs: ctx.config.EVENT_STREAM_POLL_MS, logger: ctx.logger, beforeEach: () => renewForNextEvent(ctx) });
     },
     resolve: (event) => event,

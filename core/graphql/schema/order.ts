@@ -48,9 +48,9 @@ export const OrderType = builder.prismaObject('Order', {
     queuePosition: t.field({
       type: QueuePosition,
       nullable: true,
-      description: 'For a resting order: its place in the queue at the venue now; null otherwise, and in events (a snapshot of the past).',
+      description: 'For a resting order: its place in the queue at the venue now; null otherwise, and in events (they show the past), a child order’s included.',
       resolve: (o, _args, ctx) =>
-        isResting(o.status) && !snapshotTypeOf(o)
+        isResting(o.status) && !snapshotTypeOf(o) && !ctx.readsEvents
           ? ctx.loaders.queuePosition.load({ orderId: o.id, venue: o.venue, subaccountId: o.subaccountId })
           : null,
     }),
