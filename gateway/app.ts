@@ -58,9 +58,9 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
   // Behind one trusted proxy: the client address is the last X-Forwarded-For entry (the one the
   // proxy appended), never an earlier one, which the client wrote itself.
   const app = new Koa({ proxy: deps.trustProxy, maxIpsCount: 1 });
-  app.on('error', (error: { code?: unknown }) => {
+  app.on('error', (error: { code?: unknown }, ctx?: Context) => {
     // An event stream's client that leaves ends its response early: that is how streams end.
-    if (error?.code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+    if (error?.code === 'ERR_STREAM_PREMATURE_CLOSE' && ctx?.response.type === 'text/event-stream') return;
     deps.logger.warn({ err: error }, 'koa error after the response');
   });
   const router = new Router();
