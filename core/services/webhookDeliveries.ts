@@ -7,7 +7,8 @@ import { queryRows } from '../db/sql';
 import { Prisma, type WebhookEndpoint } from '../generated/prisma/client';
 import { eventId } from '../domain/events';
 import {
-  ATTEMPT_HEADER, EVENT_ID_HEADER, literalAddressOf, nextAttemptAt, refusedAddress, SIGNATURE_HEADER, signatureHeader, type RetrySchedule,
+  ATTEMPT_HEADER, EVENT_ID_HEADER, isRefusedAddress, literalAddressOf, nextAttemptAt, REFUSED_LITERAL, REFUSED_RESOLVED, SIGNATURE_HEADER,
+  signatureHeader, type RetrySchedule,
 } from '../domain/webhooks';
 import type { CredentialKeys } from '../domain/credentialVault';
 import type { EventRenderer } from '../graphql/eventRendering';
@@ -96,8 +97,7 @@ export function startWebhookWorker(db: Db, keys: CredentialKeys, render: EventRe
   const attempt = async (endpoint: WebhookEndpoint, claim: Claimed): Promise<Outcome> => {
     const url = new URL(endpoint.url);
     const literal = literalAddressOf(url);
-    const refused = literal && !options.allowPrivateAddresses ? refusedAddress(literal) : null;
-    if (refused) return { httpStatus: null, error: `refused to connect: ${refused}` };
+    if (literal && !options.allowPrivateAddresses && isRefusedAddress(literal)) return { httpStatus: null, error: REFUSED_LITERAL };
     const event = await render(endpoint, BigInt(claim.eventSeq), Date.now() + options.timeoutMs);
     if (!event) return { httpStatus: null, error: 'the event is no longer in the log' };
     const body = JSON.stringify(event);
@@ -165,6 +165,7 @@ const finish = (db: Db, claim: Claimed, data: Finish) => finishStatement(db, cla
 /** What went wrong with a call, for the attempt's record: never more than the error's kind and message. */
 function messageOf(error: unknown, timeoutMs: number): string {
   const err = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (err?.code === PRIVATE_ADDRESS_CODE) return REFUSED_RESOLVED;
   if (err?.name === 'TimeoutError' || err?.name === 'AbortError' || err?.code === 'UND_ERR_HEADERS_TIMEOUT' || err?.code === 'UND_ERR_CONNECT_TIMEOUT') {
     return `timed out after ${timeoutMs} ms`;
   }
@@ -172,15 +173,17 @@ function messageOf(error: unknown, timeoutMs: number): string {
   return text.slice(0, 500);
 }
 
+const PRIVATE_ADDRESS_CODE = 'EWEBHOOKPRIVATE';
+
 /**
  * DNS as usual, but an answer with a loopback, private or link-local address fails the connection
- * (checked after resolution, so a public name pointing inside is refused too).
+ * (checked after resolution, so a public name pointing inside is refused too). The error names
+ * neither the host nor the address (messageOf records REFUSED_RESOLVED).
  */
 const publicOnlyLookup: LookupFunction = (hostname, lookupOptions, callback) => {
   dnsLookup(hostname, { ...lookupOptions, all: true }, (error, addresses: LookupAddress[]) => {
     if (error) return callback(error, '', 0);
-    const refused = addresses.map((a) => refusedAddress(a.address)).find((reason) => reason !== null);
-    if (refused) return callback(Object.assign(new Error(`refused to connect: ${hostname} resolves to ${refused}`), { code: 'EWEBHOOKPRIVATE' }), '', 0);
+    if (addresses.some((a) => isRefusedAddress(a.address))) return callback(Object.assign(new Error(REFUSED_RESOLVED), { code: PRIVATE_ADDRESS_CODE }), '', 0);
     if (lookupOptions.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
     return callback(null, addresses[0]!.address, addresses[0]!.family);
   });
