@@ -19,7 +19,7 @@ import { openWebhookSecret } from './webhookEndpoints';
 export interface WebhookWorkerOptions extends RetrySchedule {
   /** How often the worker looks for deliveries due (WEBHOOK_WORKER_INTERVAL_MS). */
   intervalMs: number;
-  /** Every call's limit, connecting to the last byte of the answer's head (WEBHOOK_TIMEOUT_MS). */
+  /** Every attempt's limit, rendering the event to the last byte of the answer's head (WEBHOOK_TIMEOUT_MS). */
   timeoutMs: number;
   /** Whether endpoints may reach loopback, private and link-local addresses (WEBHOOK_ALLOW_PRIVATE_URLS). */
   allowPrivateAddresses: boolean;
@@ -31,8 +31,12 @@ export type WebhookAttemptOutcome = 'acknowledged' | 'refused' | 'unanswered' | 
 
 /** Deliveries one core has under way at once; more due wait for the next rounds. */
 const MAX_IN_FLIGHT = 32;
-/** What a claim's lease adds to the call's own limit: rendering, signing and recording the outcome. */
-const LEASE_MARGIN_MS = 10_000;
+/**
+ * A claim's lease: twice the attempt's limit (which covers rendering and the call) and a margin for
+ * the endpoint's lookup and recording the outcome, so no attempt is still under way when its lease
+ * lapses and another core takes the delivery.
+ */
+const leaseMs = (timeoutMs: number) => 2 * timeoutMs + 10_000;
 
 interface Claimed {
   endpointId: string;
@@ -48,9 +52,10 @@ type Outcome = { httpStatus: number; error: null } | { httpStatus: null; error: 
  * due (FOR UPDATE SKIP LOCKED: two cores never take the same one), raising their attempt count and
  * moving their next attempt past a lease, in a statement committed before any call, so no database
  * lock is held while a receiver answers and no other core sends the same attempt meanwhile. Each
- * claimed delivery is then rendered (the event as GET /v1/events lists it), signed and POSTed within
- * `timeoutMs`; the attempt is recorded, and the delivery succeeds on a 2xx, or is scheduled again
- * (exponential backoff with jitter) until the window after its event is spent, then fails. A core
+ * claimed delivery is then rendered (the event as GET /v1/events lists it), signed and POSTed, all
+ * within `timeoutMs` (well inside the lease); the attempt is recorded, and the delivery succeeds on
+ * a 2xx, or is scheduled again (exponential backoff with jitter) until the window after its event
+ * is spent, then fails. A core
  * that dies mid-call leaves its claim to lapse: the attempt is made again (at least once).
  * Deliveries never touch an order's path: they are made by the sequencer and sent from here.
  */
@@ -98,14 +103,16 @@ export function startWebhookWorker(db: Db, keys: CredentialKeys, render: EventRe
     const url = new URL(endpoint.url);
     const literal = literalAddressOf(url);
     if (literal && !options.allowPrivateAddresses && isRefusedAddress(literal)) return { httpStatus: null, error: REFUSED_LITERAL };
-    const event = await render(endpoint, BigInt(claim.eventSeq), Date.now() + options.timeoutMs);
+    // One deadline for the whole attempt, rendering and the call: it ends within timeoutMs, well inside its lease.
+    const signal = AbortSignal.timeout(options.timeoutMs);
+    const event = await beforeAbort(render(endpoint, BigInt(claim.eventSeq), Date.now() + options.timeoutMs), signal);
     if (!event) return { httpStatus: null, error: 'the event is no longer in the log' };
     const body = JSON.stringify(event);
     const secret = openWebhookSecret(keys, endpoint);
     const response = await request(url, {
       method: 'POST',
       dispatcher: agent,
-      signal: AbortSignal.timeout(options.timeoutMs),
+      signal,
       headers: {
         'content-type': 'application/json',
         'user-agent': 'prediction-markets-webhooks/1',
@@ -122,7 +129,7 @@ export function startWebhookWorker(db: Db, keys: CredentialKeys, render: EventRe
   const round = async () => {
     const room = MAX_IN_FLIGHT - inFlight.size;
     if (room <= 0) return;
-    for (const claim of await claimDue(sql, room, options.timeoutMs + LEASE_MARGIN_MS)) {
+    for (const claim of await claimDue(sql, room, leaseMs(options.timeoutMs))) {
       const work: Promise<void> = deliver(claim)
         .catch((error: unknown) => logger.warn({ err: error, endpointId: claim.endpointId, eventId: eventId(claim.eventSeq) }, 'recording a webhook attempt failed; the delivery is tried again when its lease ends'))
         .finally(() => inFlight.delete(work));
@@ -152,6 +159,16 @@ function claimDue(sql: ReturnType<typeof sqlPoolOf>, limit: number, leaseMs: num
                 WHERE d.endpoint_id = due.endpoint_id AND d.event_seq = due.event_seq
             RETURNING d.endpoint_id, d.event_seq::text AS event_seq, d.attempts, d.created_at`,
   );
+}
+
+/** The work's result, or the signal's reason once it aborts first (the work is left to finish unheeded). */
+function beforeAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 type Finish = Prisma.WebhookDeliveryUpdateManyMutationInput;

@@ -82,6 +82,8 @@ let trader: Trader;
 let subaccount: string;
 let hooks: Awaited<ReturnType<typeof receiver>>;
 const FLAKY_FAILURES = 3;
+/** When /render-blocked answers its first attempt (500): once the test holds the event log locked. */
+let logLocked: Promise<void> = Promise.resolve();
 
 beforeAll(async () => {
   databaseUrl = await ownDatabase('webhooks');
@@ -93,6 +95,7 @@ beforeAll(async () => {
     if (request.path === '/flaky') return count <= FLAKY_FAILURES ? 500 : 200;
     if (request.path === '/down') return 503;
     if (request.path === '/hang') return null;
+    if (request.path === '/render-blocked') return count === 1 ? logLocked.then(() => 500) : null;
     // Slow, and the first attempt of each event fails: every delivery is claimed at least twice.
     if (request.path === '/slow') return new Promise((resolve) => setTimeout(() => resolve(request.headers['webhook-attempt'] === '1' ? 500 : 200), 150));
     return 200;
@@ -202,6 +205,32 @@ describe('delivery', () => {
     const timedOut = deliveries.flatMap((d) => d.attempts).find((a) => a.error !== null)!;
     expect(timedOut).toMatchObject({ http_status: null, error: 'timed out after 1000 ms' });
     expect(timedOut.duration_ms).toBeGreaterThanOrEqual(1000);
+  });
+
+  test('one limit covers rendering the event and the call: an attempt whose rendering waited is cut at WEBHOOK_TIMEOUT_MS, not given a fresh one for the call', async () => {
+    const { endpoint } = await register('/render-blocked', ['order.accepted']);
+    let lock!: () => void;
+    logLocked = new Promise((resolve) => (lock = resolve));
+    await restingBuy();
+    await waitFor(async () => hooks.at('/render-blocked').length, (n) => n === 1);
+    // The event log locked while attempt 1 fails: attempt 2 (due 100 ms later) waits in rendering for most of the second
+    // the lock is held, then its call hangs.
+    const db = new Client({ connectionString: databaseUrl });
+    await db.connect();
+    try {
+      await db.query('BEGIN');
+      await db.query('LOCK TABLE events IN ACCESS EXCLUSIVE MODE');
+      lock();
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await db.query('COMMIT');
+    } finally {
+      await db.end();
+    }
+    const [delivery] = await waitFor(() => deliveriesOf(endpoint.id), (list) => (list[0]?.attempts.length ?? 0) >= 2, 10_000);
+    const second = delivery!.attempts.find((a) => a.number === 2)!;
+    expect(second).toMatchObject({ http_status: null, error: 'timed out after 1000 ms' });
+    expect(second.duration_ms).toBeGreaterThanOrEqual(1000);
+    expect(second.duration_ms).toBeLessThan(1500); // the rendering's wait and the call together; two limits would be ~1700 ms
   });
 
   test('a deleted endpoint gets nothing new and answers not_found', async () => {
