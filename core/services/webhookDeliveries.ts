@@ -32,6 +32,12 @@ export type WebhookAttemptOutcome = 'acknowledged' | 'refused' | 'unanswered' | 
 /** Deliveries one core has under way at once; more due wait for the next rounds. */
 const MAX_IN_FLIGHT = 32;
 /**
+ * Deliveries of one endpoint a core has under way at once: an endpoint that hangs (each attempt
+ * costing the whole limit) with a backlog due holds this many of the core's calls, never all of
+ * them, so the other endpoints' deliveries keep flowing.
+ */
+const MAX_IN_FLIGHT_PER_ENDPOINT = 4;
+/**
  * A claim's lease: twice the attempt's limit (which covers rendering and the call) and a margin for
  * the endpoint's lookup and recording the outcome, so no attempt is still under way when its lease
  * lapses and another core takes the delivery.
@@ -55,7 +61,8 @@ type Outcome = { httpStatus: number; error: null } | { httpStatus: null; error: 
  * claimed delivery is then rendered (the event as GET /v1/events lists it), signed and POSTed, all
  * within `timeoutMs` (well inside the lease); the attempt is recorded, and the delivery succeeds on
  * a 2xx, or is scheduled again (exponential backoff with jitter) until the window after its event
- * is spent, then fails. A core
+ * is spent, then fails. A core has at most MAX_IN_FLIGHT_PER_ENDPOINT calls to one endpoint under
+ * way, so one that hangs with a backlog does not starve the others. A core
  * that dies mid-call leaves its claim to lapse: the attempt is made again (at least once).
  * Deliveries never touch an order's path: they are made by the sequencer and sent from here.
  */
@@ -67,6 +74,8 @@ export function startWebhookWorker(db: Db, keys: CredentialKeys, render: EventRe
     bodyTimeout: options.timeoutMs,
   });
   const inFlight = new Set<Promise<void>>();
+  /** This core's calls under way per endpoint (MAX_IN_FLIGHT_PER_ENDPOINT). */
+  const callsOf = new Map<string, number>();
 
   const deliver = async (claim: Claimed) => {
     const endpoint = await db.webhookEndpoint.findUnique({ where: { id: claim.endpointId } });
@@ -129,10 +138,16 @@ export function startWebhookWorker(db: Db, keys: CredentialKeys, render: EventRe
   const round = async () => {
     const room = MAX_IN_FLIGHT - inFlight.size;
     if (room <= 0) return;
-    for (const claim of await claimDue(sql, room, leaseMs(options.timeoutMs))) {
+    for (const claim of await claimDue(sql, room, callsOf, leaseMs(options.timeoutMs))) {
+      callsOf.set(claim.endpointId, (callsOf.get(claim.endpointId) ?? 0) + 1);
       const work: Promise<void> = deliver(claim)
         .catch((error: unknown) => logger.warn({ err: error, endpointId: claim.endpointId, eventId: eventId(claim.eventSeq) }, 'recording a webhook attempt failed; the delivery is tried again when its lease ends'))
-        .finally(() => inFlight.delete(work));
+        .finally(() => {
+          inFlight.delete(work);
+          const calls = callsOf.get(claim.endpointId)! - 1;
+          if (calls > 0) callsOf.set(claim.endpointId, calls);
+          else callsOf.delete(claim.endpointId);
+        });
       inFlight.add(work);
     }
   };
@@ -146,16 +161,26 @@ export function startWebhookWorker(db: Db, keys: CredentialKeys, render: EventRe
   };
 }
 
-/** Takes up to `limit` deliveries due: their next attempt counted and leased, committed at once. */
-function claimDue(sql: ReturnType<typeof sqlPoolOf>, limit: number, leaseMs: number): Promise<Claimed[]> {
+/**
+ * Takes up to `limit` deliveries due, oldest first, but of each endpoint only its oldest ones that
+ * fit beside this core's calls to it under way (`calls`) within MAX_IN_FLIGHT_PER_ENDPOINT: their
+ * next attempt counted and leased, committed at once.
+ */
+function claimDue(sql: ReturnType<typeof sqlPoolOf>, limit: number, calls: ReadonlyMap<string, number>, leaseMs: number): Promise<Claimed[]> {
   return queryRows<Claimed>(
     sql,
     Prisma.sql`UPDATE webhook_deliveries d
                   SET attempts = d.attempts + 1, next_attempt_at = clock_timestamp() + ${leaseMs}::integer * interval '1 millisecond'
-                 FROM (SELECT endpoint_id, event_seq FROM webhook_deliveries
-                        WHERE status = 'pending' AND next_attempt_at <= clock_timestamp()
-                        ORDER BY next_attempt_at LIMIT ${limit}::integer
-                        FOR UPDATE SKIP LOCKED) due
+                 FROM (SELECT w.endpoint_id, w.event_seq
+                         FROM webhook_deliveries w
+                         JOIN (SELECT endpoint_id, event_seq, row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, event_seq) AS rank
+                                 FROM webhook_deliveries
+                                WHERE status = 'pending' AND next_attempt_at <= clock_timestamp()) ranked USING (endpoint_id, event_seq)
+                         LEFT JOIN unnest(${[...calls.keys()]}::text[], ${[...calls.values()]}::integer[]) AS busy(endpoint_id, calls) USING (endpoint_id)
+                        WHERE w.status = 'pending' AND w.next_attempt_at <= clock_timestamp()
+                          AND ranked.rank + coalesce(busy.calls, 0) <= ${MAX_IN_FLIGHT_PER_ENDPOINT}::integer
+                        ORDER BY w.next_attempt_at LIMIT ${limit}::integer
+                        FOR UPDATE OF w SKIP LOCKED) due
                 WHERE d.endpoint_id = due.endpoint_id AND d.event_seq = due.event_seq
             RETURNING d.endpoint_id, d.event_seq::text AS event_seq, d.attempts, d.created_at`,
   );
