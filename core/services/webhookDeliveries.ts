@@ -7,7 +7,8 @@ import { queryRows } from '../db/sql';
 import { Prisma, type WebhookEndpoint } from '../generated/prisma/client';
 import { eventId } from '../domain/events';
 import {
-  ATTEMPT_HEADER, EVENT_ID_HEADER, literalAddressOf, nextAttemptAt, refusedAddress, SIGNATURE_HEADER, signatureHeader, type RetrySchedule,
+  ATTEMPT_HEADER, EVENT_ID_HEADER, isRefusedAddress, literalAddressOf, nextAttemptAt, REFUSED_LITERAL, REFUSED_RESOLVED, SIGNATURE_HEADER,
+  signatureHeader, type RetrySchedule,
 } from '../domain/webhooks';
 import type { CredentialKeys } from '../domain/credentialVault';
 import type { EventRenderer } from '../graphql/eventRendering';
@@ -18,7 +19,7 @@ import { openWebhookSecret } from './webhookEndpoints';
 export interface WebhookWorkerOptions extends RetrySchedule {
   /** How often the worker looks for deliveries due (WEBHOOK_WORKER_INTERVAL_MS). */
   intervalMs: number;
-  /** Every call's limit, connecting to the last byte of the answer's head (WEBHOOK_TIMEOUT_MS). */
+  /** Every attempt's limit, rendering the event to the last byte of the answer's head (WEBHOOK_TIMEOUT_MS). */
   timeoutMs: number;
   /** Whether endpoints may reach loopback, private and link-local addresses (WEBHOOK_ALLOW_PRIVATE_URLS). */
   allowPrivateAddresses: boolean;
@@ -30,8 +31,18 @@ export type WebhookAttemptOutcome = 'acknowledged' | 'refused' | 'unanswered' | 
 
 /** Deliveries one core has under way at once; more due wait for the next rounds. */
 const MAX_IN_FLIGHT = 32;
-/** What a claim's lease adds to the call's own limit: rendering, signing and recording the outcome. */
-const LEASE_MARGIN_MS = 10_000;
+/**
+ * Deliveries of one endpoint a core has under way at once: an endpoint that hangs (each attempt
+ * costing the whole limit) with a backlog due holds this many of the core's calls, never all of
+ * them, so the other endpoints' deliveries keep flowing.
+ */
+const MAX_IN_FLIGHT_PER_ENDPOINT = 4;
+/**
+ * A claim's lease: twice the attempt's limit (which covers rendering and the call) and a margin for
+ * the endpoint's lookup and recording the outcome, so no attempt is still under way when its lease
+ * lapses and another core takes the delivery.
+ */
+const leaseMs = (timeoutMs: number) => 2 * timeoutMs + 10_000;
 
 interface Claimed {
   endpointId: string;
@@ -47,9 +58,11 @@ type Outcome = { httpStatus: number; error: null } | { httpStatus: null; error: 
  * due (FOR UPDATE SKIP LOCKED: two cores never take the same one), raising their attempt count and
  * moving their next attempt past a lease, in a statement committed before any call, so no database
  * lock is held while a receiver answers and no other core sends the same attempt meanwhile. Each
- * claimed delivery is then rendered (the event as GET /v1/events lists it), signed and POSTed within
- * `timeoutMs`; the attempt is recorded, and the delivery succeeds on a 2xx, or is scheduled again
- * (exponential backoff with jitter) until the window after its event is spent, then fails. A core
+ * claimed delivery is then rendered (the event as GET /v1/events lists it), signed and POSTed, all
+ * within `timeoutMs` (well inside the lease); the attempt is recorded, and the delivery succeeds on
+ * a 2xx, or is scheduled again (exponential backoff with jitter) until the window after its event
+ * is spent, then fails. A core has at most MAX_IN_FLIGHT_PER_ENDPOINT calls to one endpoint under
+ * way, so one that hangs with a backlog does not starve the others. A core
  * that dies mid-call leaves its claim to lapse: the attempt is made again (at least once).
  * Deliveries never touch an order's path: they are made by the sequencer and sent from here.
  */
@@ -61,6 +74,8 @@ export function startWebhookWorker(db: Db, keys: CredentialKeys, render: EventRe
     bodyTimeout: options.timeoutMs,
   });
   const inFlight = new Set<Promise<void>>();
+  /** This core's calls under way per endpoint (MAX_IN_FLIGHT_PER_ENDPOINT). */
+  const callsOf = new Map<string, number>();
 
   const deliver = async (claim: Claimed) => {
     const endpoint = await db.webhookEndpoint.findUnique({ where: { id: claim.endpointId } });
@@ -96,16 +111,17 @@ export function startWebhookWorker(db: Db, keys: CredentialKeys, render: EventRe
   const attempt = async (endpoint: WebhookEndpoint, claim: Claimed): Promise<Outcome> => {
     const url = new URL(endpoint.url);
     const literal = literalAddressOf(url);
-    const refused = literal && !options.allowPrivateAddresses ? refusedAddress(literal) : null;
-    if (refused) return { httpStatus: null, error: `refused to connect: ${refused}` };
-    const event = await render(endpoint, BigInt(claim.eventSeq), Date.now() + options.timeoutMs);
+    if (literal && !options.allowPrivateAddresses && isRefusedAddress(literal)) return { httpStatus: null, error: REFUSED_LITERAL };
+    // One deadline for the whole attempt, rendering and the call: it ends within timeoutMs, well inside its lease.
+    const signal = AbortSignal.timeout(options.timeoutMs);
+    const event = await beforeAbort(render(endpoint, BigInt(claim.eventSeq), Date.now() + options.timeoutMs), signal);
     if (!event) return { httpStatus: null, error: 'the event is no longer in the log' };
     const body = JSON.stringify(event);
     const secret = openWebhookSecret(keys, endpoint);
     const response = await request(url, {
       method: 'POST',
       dispatcher: agent,
-      signal: AbortSignal.timeout(options.timeoutMs),
+      signal,
       headers: {
         'content-type': 'application/json',
         'user-agent': 'prediction-markets-webhooks/1',
@@ -122,10 +138,16 @@ export function startWebhookWorker(db: Db, keys: CredentialKeys, render: EventRe
   const round = async () => {
     const room = MAX_IN_FLIGHT - inFlight.size;
     if (room <= 0) return;
-    for (const claim of await claimDue(sql, room, options.timeoutMs + LEASE_MARGIN_MS)) {
+    for (const claim of await claimDue(sql, room, callsOf, leaseMs(options.timeoutMs))) {
+      callsOf.set(claim.endpointId, (callsOf.get(claim.endpointId) ?? 0) + 1);
       const work: Promise<void> = deliver(claim)
         .catch((error: unknown) => logger.warn({ err: error, endpointId: claim.endpointId, eventId: eventId(claim.eventSeq) }, 'recording a webhook attempt failed; the delivery is tried again when its lease ends'))
-        .finally(() => inFlight.delete(work));
+        .finally(() => {
+          inFlight.delete(work);
+          const calls = callsOf.get(claim.endpointId)! - 1;
+          if (calls > 0) callsOf.set(claim.endpointId, calls);
+          else callsOf.delete(claim.endpointId);
+        });
       inFlight.add(work);
     }
   };
@@ -139,19 +161,39 @@ export function startWebhookWorker(db: Db, keys: CredentialKeys, render: EventRe
   };
 }
 
-/** Takes up to `limit` deliveries due: their next attempt counted and leased, committed at once. */
-function claimDue(sql: ReturnType<typeof sqlPoolOf>, limit: number, leaseMs: number): Promise<Claimed[]> {
+/**
+ * Takes up to `limit` deliveries due, oldest first, but of each endpoint only its oldest ones that
+ * fit beside this core's calls to it under way (`calls`) within MAX_IN_FLIGHT_PER_ENDPOINT: their
+ * next attempt counted and leased, committed at once.
+ */
+function claimDue(sql: ReturnType<typeof sqlPoolOf>, limit: number, calls: ReadonlyMap<string, number>, leaseMs: number): Promise<Claimed[]> {
   return queryRows<Claimed>(
     sql,
     Prisma.sql`UPDATE webhook_deliveries d
                   SET attempts = d.attempts + 1, next_attempt_at = clock_timestamp() + ${leaseMs}::integer * interval '1 millisecond'
-                 FROM (SELECT endpoint_id, event_seq FROM webhook_deliveries
-                        WHERE status = 'pending' AND next_attempt_at <= clock_timestamp()
-                        ORDER BY next_attempt_at LIMIT ${limit}::integer
-                        FOR UPDATE SKIP LOCKED) due
+                 FROM (SELECT w.endpoint_id, w.event_seq
+                         FROM webhook_deliveries w
+                         JOIN (SELECT endpoint_id, event_seq, row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, event_seq) AS rank
+                                 FROM webhook_deliveries
+                                WHERE status = 'pending' AND next_attempt_at <= clock_timestamp()) ranked USING (endpoint_id, event_seq)
+                         LEFT JOIN unnest(${[...calls.keys()]}::text[], ${[...calls.values()]}::integer[]) AS busy(endpoint_id, calls) USING (endpoint_id)
+                        WHERE w.status = 'pending' AND w.next_attempt_at <= clock_timestamp()
+                          AND ranked.rank + coalesce(busy.calls, 0) <= ${MAX_IN_FLIGHT_PER_ENDPOINT}::integer
+                        ORDER BY w.next_attempt_at LIMIT ${limit}::integer
+                        FOR UPDATE OF w SKIP LOCKED) due
                 WHERE d.endpoint_id = due.endpoint_id AND d.event_seq = due.event_seq
             RETURNING d.endpoint_id, d.event_seq::text AS event_seq, d.attempts, d.created_at`,
   );
+}
+
+/** The work's result, or the signal's reason once it aborts first (the work is left to finish unheeded). */
+function beforeAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 type Finish = Prisma.WebhookDeliveryUpdateManyMutationInput;
@@ -165,6 +207,7 @@ const finish = (db: Db, claim: Claimed, data: Finish) => finishStatement(db, cla
 /** What went wrong with a call, for the attempt's record: never more than the error's kind and message. */
 function messageOf(error: unknown, timeoutMs: number): string {
   const err = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (err?.code === PRIVATE_ADDRESS_CODE) return REFUSED_RESOLVED;
   if (err?.name === 'TimeoutError' || err?.name === 'AbortError' || err?.code === 'UND_ERR_HEADERS_TIMEOUT' || err?.code === 'UND_ERR_CONNECT_TIMEOUT') {
     return `timed out after ${timeoutMs} ms`;
   }
@@ -172,15 +215,17 @@ function messageOf(error: unknown, timeoutMs: number): string {
   return text.slice(0, 500);
 }
 
+const PRIVATE_ADDRESS_CODE = 'EWEBHOOKPRIVATE';
+
 /**
  * DNS as usual, but an answer with a loopback, private or link-local address fails the connection
- * (checked after resolution, so a public name pointing inside is refused too).
+ * (checked after resolution, so a public name pointing inside is refused too). The error names
+ * neither the host nor the address (messageOf records REFUSED_RESOLVED).
  */
 const publicOnlyLookup: LookupFunction = (hostname, lookupOptions, callback) => {
   dnsLookup(hostname, { ...lookupOptions, all: true }, (error, addresses: LookupAddress[]) => {
     if (error) return callback(error, '', 0);
-    const refused = addresses.map((a) => refusedAddress(a.address)).find((reason) => reason !== null);
-    if (refused) return callback(Object.assign(new Error(`refused to connect: ${hostname} resolves to ${refused}`), { code: 'EWEBHOOKPRIVATE' }), '', 0);
+    if (addresses.some((a) => isRefusedAddress(a.address))) return callback(Object.assign(new Error(REFUSED_RESOLVED), { code: PRIVATE_ADDRESS_CODE }), '', 0);
     if (lookupOptions.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
     return callback(null, addresses[0]!.address, addresses[0]!.family);
   });

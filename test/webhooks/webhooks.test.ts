@@ -36,6 +36,8 @@ interface Received {
   path: string;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** When it arrived (Date.now()). */
+  at: number;
 }
 
 /** A receiver on loopback: every request kept; `answer` decides the status, now or later (or never answers: null). */
@@ -46,7 +48,7 @@ async function receiver(answer: (request: Received, count: number) => number | n
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const request = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const request = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
       received.push(request);
       const status = answer(request, received.filter((r) => r.path === request.path).length);
       if (status === null) hanging.push(res);
@@ -82,6 +84,8 @@ let trader: Trader;
 let subaccount: string;
 let hooks: Awaited<ReturnType<typeof receiver>>;
 const FLAKY_FAILURES = 3;
+/** When /render-blocked answers its first attempt (500): once the test holds the event log locked. */
+let logLocked: Promise<void> = Promise.resolve();
 
 beforeAll(async () => {
   databaseUrl = await ownDatabase('webhooks');
@@ -93,6 +97,7 @@ beforeAll(async () => {
     if (request.path === '/flaky') return count <= FLAKY_FAILURES ? 500 : 200;
     if (request.path === '/down') return 503;
     if (request.path === '/hang') return null;
+    if (request.path === '/render-blocked') return count === 1 ? logLocked.then(() => 500) : null;
     // Slow, and the first attempt of each event fails: every delivery is claimed at least twice.
     if (request.path === '/slow') return new Promise((resolve) => setTimeout(() => resolve(request.headers['webhook-attempt'] === '1' ? 500 : 200), 150));
     return 200;
@@ -204,6 +209,32 @@ describe('delivery', () => {
     expect(timedOut.duration_ms).toBeGreaterThanOrEqual(1000);
   });
 
+  test('one limit covers rendering the event and the call: an attempt whose rendering waited is cut at WEBHOOK_TIMEOUT_MS, not given a fresh one for the call', async () => {
+    const { endpoint } = await register('/render-blocked', ['order.accepted']);
+    let lock!: () => void;
+    logLocked = new Promise((resolve) => (lock = resolve));
+    await restingBuy();
+    await waitFor(async () => hooks.at('/render-blocked').length, (n) => n === 1);
+    // The event log locked while attempt 1 fails: attempt 2 (due 100 ms later) waits in rendering for most of the second
+    // the lock is held, then its call hangs.
+    const db = new Client({ connectionString: databaseUrl });
+    await db.connect();
+    try {
+      await db.query('BEGIN');
+      await db.query('LOCK TABLE events IN ACCESS EXCLUSIVE MODE');
+      lock();
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await db.query('COMMIT');
+    } finally {
+      await db.end();
+    }
+    const [delivery] = await waitFor(() => deliveriesOf(endpoint.id), (list) => (list[0]?.attempts.length ?? 0) >= 2, 10_000);
+    const second = delivery!.attempts.find((a) => a.number === 2)!;
+    expect(second).toMatchObject({ http_status: null, error: 'timed out after 1000 ms' });
+    expect(second.duration_ms).toBeGreaterThanOrEqual(1000);
+    expect(second.duration_ms).toBeLessThan(1500); // the rendering's wait and the call together; two limits would be ~1700 ms
+  });
+
   test('a deleted endpoint gets nothing new and answers not_found', async () => {
     const kept = await register('/kept', ['order.accepted']);
     const deleted = await register('/deleted', ['order.accepted']);
@@ -267,6 +298,61 @@ describe('two cores', () => {
     expect(new Set(pairs).size).toBe(pairs.length);
     expect(deliveries.every((d) => d.attempt_count === 2 && d.attempts.map((a) => a.http_status).join() === '500,200')).toBe(true);
     expect(requests).toHaveLength(expected * 2);
+  });
+});
+
+describe('an endpoint that hangs with a backlog', () => {
+  /** Calls limited to 30 s: a hanging receiver holds each call far longer than any wait below. */
+  const TIMEOUT_MS = 30_000;
+  let fair: Stack;
+  let busy: Trader;
+  let quiet: Trader;
+  let fairMarket: Market;
+  let receiving: Awaited<ReturnType<typeof receiver>>;
+
+  beforeAll(async () => {
+    fair = await startStack(testConfig({ DATABASE_URL: await ownDatabase('webhooks_fair'), ...FAST, WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) }));
+    fairMarket = await marketOf(fair.core.db, 'sim_kalshi', 'NYC-SNOW-XMAS');
+    busy = await newTrader(fair.core.db, fair.gateways[0]!, 'Webhooks busy');
+    quiet = await newTrader(fair.core.db, fair.gateways[0]!, 'Webhooks quiet');
+    receiving = await receiver((request) => (request.path === '/dead' ? null : 200));
+  }, 60_000);
+  afterAll(async () => {
+    await receiving?.close(); // first: the hanging calls end now, not after 30 s
+    await fair?.close();
+  });
+
+  const registerOn = async (who: Trader, path: string, eventTypes: string[]) =>
+    ok(await call(who.base, 'POST', '/v1/webhook_endpoints', { key: who.secret, body: { url: receiving.url(path), event_types: eventTypes } }), 'register').endpoint as { id: string };
+
+  test("another workspace's endpoint still gets its event while one that hangs has more deliveries due than a core has calls; the hanging calls' leases outlast twice the limit", async () => {
+    const dead = await registerOn(busy, '/dead', ['order.*']);
+    const busySubaccount = await createSubaccount(busy, 'busy');
+    const backlog = 18; // two events each: 36 deliveries due, more than the 32 calls a core makes at once
+    for (let i = 0; i < backlog; i += 1) {
+      await placed(busy, { subaccount_id: busySubaccount, market_id: fairMarket.id, side: 'yes', action: 'buy', type: 'limit', price: '0.02', quantity: '1' });
+    }
+    await waitFor(() => fair.core.db.webhookDelivery.count({ where: { endpointId: dead.id } }), (n) => n === 2 * backlog);
+    await waitFor(async () => receiving.at('/dead').length, (n) => n > 0);
+
+    const alive = await registerOn(quiet, '/alive', ['order.accepted']);
+    const order = await placed(quiet, { subaccount_id: await createSubaccount(quiet, 'quiet'), market_id: fairMarket.id, side: 'yes', action: 'buy', type: 'limit', price: '0.02', quantity: '1' });
+    const [event] = await waitFor(async () => receiving.at('/alive').map((r) => JSON.parse(r.body)), (list) => list.length > 0);
+    expect(event.data.id).toBe(order.id);
+
+    // It did not wait for the hanging calls to time out: none has ended, and they hold a few of the core's calls, not all.
+    expect(await fair.core.db.webhookAttempt.count({ where: { endpointId: dead.id } })).toBe(0);
+    expect(receiving.at('/dead').length).toBeLessThanOrEqual(4);
+    const acknowledged = await waitFor(() => fair.core.db.webhookDelivery.findMany({ where: { endpointId: alive.id } }), (rows) => rows[0]?.status === 'succeeded');
+    expect(acknowledged).toHaveLength(1);
+
+    // No other core could take a hanging attempt: its lease (next_attempt_at while under way) lasts more than twice the
+    // attempt's limit (rendering and the call) after the call reached the receiver.
+    const [first] = receiving.at('/dead');
+    const seq = BigInt(String(first!.headers['webhook-id']).slice('evt_'.length));
+    const leased = await fair.core.db.webhookDelivery.findUniqueOrThrow({ where: { endpointId_eventSeq: { endpointId: dead.id, eventSeq: seq } } });
+    expect(leased).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(leased.nextAttemptAt.getTime() - first!.at).toBeGreaterThan(2 * TIMEOUT_MS);
   });
 });
 
@@ -358,7 +444,12 @@ describe('private addresses', () => {
         (list) => list[0]?.attempts.length > 0,
       );
       expect(deliveries[0]!.attempts[0]).toMatchObject({ http_status: null, error: expect.stringMatching(/refused to connect: .*loopback, private or link-local/) });
+      expect(deliveries[0]).toMatchObject({ last_error: deliveries[0]!.attempts[0]!.error });
     }
+    // The name's resolution is not told: no address (localhost is 127.0.0.1 or ::1) in what the attempt records.
+    const [byNameDelivery] = ok(await call(guardedTrader.base, 'GET', `/v1/webhook_endpoints/${byName.endpoint.id}/deliveries`, { key: guardedTrader.secret }), 'by name').data as DeliveryView[];
+    expect(byNameDelivery!.attempts[0]!.error).toBe('refused to connect: the host resolves to a loopback, private or link-local address (WEBHOOK_ALLOW_PRIVATE_URLS is off)');
+    expect(byNameDelivery!.last_error).not.toMatch(/127\.0\.0\.1|::1|localhost/);
     expect(hooks.at('/private-ip')).toEqual([]);
     expect(hooks.at('/private-name')).toEqual([]);
   });
