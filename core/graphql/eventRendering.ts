@@ -2,11 +2,10 @@ import { execute } from 'graphql';
 import { restEvent } from '../../contract/eventShape';
 import { loadOperations } from '../../contract/operations';
 import { eventId } from '../domain/events';
+import type { EventRenderer } from '../services/webhookDeliveries';
 import { contextFor, type ContextDeps } from './context';
 import { schema } from './schema';
 
-/** One event as GET /v1/events lists it (the same JSON), or null when the scope has no such event. */
-export type EventRenderer = (endpoint: { id: string; workspaceId: string; environment: 'test' | 'live' }, seq: bigint, deadline: number) => Promise<Record<string, unknown> | null>;
 
 /**
  * Renders events for webhook deliveries exactly as REST lists them: the persisted ListEvents

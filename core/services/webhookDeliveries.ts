@@ -11,7 +11,6 @@ import {
   signatureHeader, type RetrySchedule,
 } from '../domain/webhooks';
 import type { CredentialKeys } from '../domain/credentialVault';
-import type { EventRenderer } from '../graphql/eventRendering';
 import type { Logger } from '../support/logger';
 import { runPeriodically } from '../support/periodic';
 import { openWebhookSecret } from './webhookEndpoints';
@@ -52,6 +51,12 @@ interface Claimed {
 }
 
 type Outcome = { httpStatus: number; error: null } | { httpStatus: null; error: string };
+
+/**
+ * One event as GET /v1/events lists it (the same JSON), or null when the scope has no such event:
+ * made by the GraphQL layer (core/graphql/eventRendering.ts), which the core hands to the worker.
+ */
+export type EventRenderer = (endpoint: { id: string; workspaceId: string; environment: 'test' | 'live' }, seq: bigint, deadline: number) => Promise<Record<string, unknown> | null>;
 
 /**
  * The webhook delivery worker, in every core (docs/webhooks.md). Each round claims the deliveries
