@@ -47,6 +47,7 @@ export function openGateway(
   const authCache = new AuthCache<Authenticated>(ttl, options.revocations);
   const redis = config.REDIS_URL ? redisClient(config.REDIS_URL) : undefined;
   const ownNotices = options.events ? undefined : createEventNotices(config.REDIS_URL);
+  const metrics = new GatewayMetrics();
   const admission = new StreamAdmission({ maxPerCredential: config.EVENT_STREAMS_PER_KEY, heartbeatMs: config.EVENT_STREAM_HEARTBEAT_MS }, redis);
   const streams = new EventStreams(core, options.events ?? ownNotices!, options.logger, {
     heartbeatMs: config.EVENT_STREAM_HEARTBEAT_MS,
@@ -55,6 +56,7 @@ export function openGateway(
   }, admission);
   // A revoked key's streams and subscriptions end with it (docs/events.md).
   options.revocations.subscribe((keyId) => admission.endCredential(keyId));
+  metrics.countStreams(() => admission.openHere);
   const app = buildGatewayApp({
     core,
     authCache,
@@ -68,7 +70,7 @@ export function openGateway(
     streams,
     subscriptions: { admission, maxAgeMs: config.EVENT_STREAM_MAX_AGE_MS, recheckMs: config.EVENT_STREAM_HEARTBEAT_MS },
     operator: {
-      metrics: new GatewayMetrics(),
+      metrics,
       alsoServe: options.coreMetrics ? [options.coreMetrics] : [],
       metricsToken: config.METRICS_TOKEN,
       readiness: gatewayReadiness({ core, redis, revocations: options.revocations, timeoutMs: config.READINESS_TIMEOUT_MS }),

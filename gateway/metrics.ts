@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import { Counter, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
 import { httpDurationHistogram, METRIC_PREFIX, secondsSince } from '../core/support/metrics';
 import type { ApiErrorCode } from './errors';
 
@@ -41,6 +41,18 @@ export class GatewayMetrics {
   constructor() {
     // Every limiter's series exists from the start, at 0: a rate over it needs no first refusal.
     for (const limiter of RATE_LIMITERS) this.rateLimitRejections.inc({ limiter }, 0);
+  }
+
+  /** The gauge of open event streams and subscriptions, read from `count` at each scrape. */
+  countStreams(count: () => number): void {
+    new Gauge({
+      name: `${METRIC_PREFIX}gateway_event_streams_open`,
+      help: 'Event streams (GET /v1/events/stream) and analysts’ subscriptions open on this gateway.',
+      registers: [this.registry],
+      collect() {
+        this.set(count());
+      },
+    });
   }
 
   rateLimited(limiter: RateLimiterName): void {

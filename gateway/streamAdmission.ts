@@ -64,6 +64,13 @@ export class StreamAdmission {
     };
   }
 
+  /** Streams and subscriptions open on this gateway (its metrics). */
+  get openHere(): number {
+    let open = 0;
+    for (const ends of this.open.values()) open += ends.size;
+    return open;
+  }
+
   /** Ends every stream of this credential open here (a revoked key). */
   endCredential(credentialId: string): void {
     for (const end of [...(this.open.get(credentialId) ?? [])]) end();

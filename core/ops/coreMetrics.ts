@@ -3,6 +3,7 @@ import type { Db } from '../db/prismaClient';
 import { UNCONFIRMED_STATUSES } from '../domain/orderLifecycle';
 import { isSimulated, VENUES, type VenueName } from '../domain/venues';
 import { reconciliationBacklog, type BacklogGroup } from '../services/orderBacklog';
+import { eventBacklog, type EventBacklog } from '../services/eventBacklog';
 import type { Logger } from '../support/logger';
 import { httpDurationHistogram, METRIC_PREFIX } from '../support/metrics';
 import { withinTime } from '../support/readiness';
@@ -57,6 +58,7 @@ export class CoreMetrics implements VenueCallObserver {
   });
   private readonly lastCalls = new Map<VenueName, { at: Date; reached: boolean }>();
   private backlogRead?: Promise<BacklogGroup[] | null>;
+  private eventBacklogRead?: Promise<EventBacklog | null>;
 
   constructor(private readonly options: CoreMetricsOptions) {
     const backlog = () => this.backlog();
@@ -84,6 +86,39 @@ export class CoreMetrics implements VenueCallObserver {
         for (const group of (await backlog()) ?? []) this.set({ venue: group.venue, status: group.status }, group.oldestSeconds);
       },
     });
+    this.eventGauges();
+  }
+
+  /** The event log's gauges: one query per scrape, shared; absent when the database did not answer in time. */
+  private eventGauges(): void {
+    const read = () => this.eventBacklog();
+    const gauge = (name: string, help: string, value: (backlog: EventBacklog) => number) =>
+      new Gauge({
+        name: `${METRIC_PREFIX}${name}`,
+        help,
+        registers: [this.registry],
+        async collect() {
+          this.reset();
+          const backlog = await read();
+          if (backlog) this.set(value(backlog));
+        },
+      });
+    gauge('event_log_unnumbered_events', 'Events committed and not numbered yet (docs/events.md): nobody can read them until the sequencer numbers them.', (b) => b.unnumbered);
+    gauge('event_log_unnumbered_oldest_seconds', 'Age of the oldest event not numbered yet; 0 when none. Growing: numbering has stopped.', (b) => b.oldestUnnumberedSeconds);
+    gauge('webhook_deliveries_due', 'Webhook deliveries due now and not under way (docs/webhooks.md).', (b) => b.webhooksDue);
+    gauge('webhook_deliveries_due_oldest_seconds', 'How long the longest-waiting due webhook delivery has been due; 0 when none. Growing: the workers are not keeping up.', (b) => b.oldestWebhookDueSeconds);
+  }
+
+  private eventBacklog(): Promise<EventBacklog | null> {
+    this.eventBacklogRead ??= withinTime(eventBacklog(this.options.db), this.options.queryTimeoutMs)
+      .catch((error: unknown) => {
+        this.options.logger.warn({ err: error }, 'metrics: the event log backlog could not be read');
+        return null;
+      })
+      .finally(() => {
+        this.eventBacklogRead = undefined;
+      });
+    return this.eventBacklogRead;
   }
 
   record(call: VenueCall): void {

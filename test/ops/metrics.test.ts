@@ -8,6 +8,8 @@
  * A database of its own: the backlog gauges count every order of the database, exactly.
  */
 import canonicalize from 'canonicalize';
+import { Client } from 'pg';
+import { EventStreamClient } from '../support/eventStream';
 import { testConfig, redisUrl } from '../support/env';
 import { call, envelopeOf } from '../support/http';
 import { scrape } from '../support/metrics';
@@ -163,6 +165,34 @@ describe('one process (npm start): /metrics on the gateway’s port', () => {
     // An empty backlog is a 0 for every venue and status, not a missing series.
     expect(resolved.samples.filter((sample) => sample.name === 'mk_reconciler_backlog_orders')).toHaveLength(8);
     expect(resolved.value('mk_reconciler_backlog_oldest_seconds')).toBe(0);
+  });
+  it('the event log: open streams counted; events a stopped sequencer leaves unnumbered, with their age, until it numbers them', async () => {
+    const stream = await EventStreamClient.open(base, { key: trader.secret });
+    const sequencerLock = new Client({ connectionString: databaseUrl });
+    await sequencerLock.connect();
+    try {
+      expect(stream.status).toBe(200);
+      expect((await scrape(base)).value('mk_gateway_event_streams_open')).toBe(1);
+      // The sequencers wait for this lock (mk_sequence_events): numbering stops while it is held.
+      await sequencerLock.query('SELECT pg_advisory_lock(7215001515)');
+      await placeOrder(trader, resting('0.36'));
+      await stack.core.db.$executeRaw`UPDATE events SET created_at = created_at - interval '1 minute' WHERE seq IS NULL`;
+      const stalled = await scrape(base);
+      expect(stalled.value('mk_event_log_unnumbered_events')).toBe(2); // order.accepted, order.rested
+      expect(stalled.value('mk_event_log_unnumbered_oldest_seconds')).toBeGreaterThanOrEqual(60);
+      expect(stalled.value('mk_webhook_deliveries_due')).toBe(0);
+    } finally {
+      await sequencerLock.query('SELECT pg_advisory_unlock(7215001515)');
+      await sequencerLock.end();
+    }
+    try {
+      await stream.until((s) => s.events.some((e) => e.type === 'order.rested'), 3000, 'the events, once numbered');
+      const numbered = await scrape(base);
+      expect(numbered.value('mk_event_log_unnumbered_events')).toBe(0);
+      expect(numbered.value('mk_event_log_unnumbered_oldest_seconds')).toBe(0);
+    } finally {
+      stream.close();
+    }
   });
 });
 
