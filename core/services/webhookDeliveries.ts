@@ -169,23 +169,25 @@ export function startWebhookWorker(db: Db, keys: CredentialKeys, render: EventRe
 /**
  * Takes up to `limit` deliveries due, oldest first, but of each endpoint only its oldest ones that
  * fit beside this core's calls to it under way (`calls`) within MAX_IN_FLIGHT_PER_ENDPOINT: their
- * next attempt counted and leased, committed at once.
+ * next attempt counted and leased, committed at once. Each endpoint's are read from its own index
+ * range, a few rows each, so a backlog of any size costs a round no more than a lookup per endpoint.
  */
 function claimDue(sql: ReturnType<typeof sqlPoolOf>, limit: number, calls: ReadonlyMap<string, number>, leaseMs: number): Promise<Claimed[]> {
   return queryRows<Claimed>(
     sql,
     Prisma.sql`UPDATE webhook_deliveries d
                   SET attempts = d.attempts + 1, next_attempt_at = clock_timestamp() + ${leaseMs}::integer * interval '1 millisecond'
-                 FROM (SELECT w.endpoint_id, w.event_seq
-                         FROM webhook_deliveries w
-                         JOIN (SELECT endpoint_id, event_seq, row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, event_seq) AS rank
-                                 FROM webhook_deliveries
-                                WHERE status = 'pending' AND next_attempt_at <= clock_timestamp()) ranked USING (endpoint_id, event_seq)
-                         LEFT JOIN unnest(${[...calls.keys()]}::text[], ${[...calls.values()]}::integer[]) AS busy(endpoint_id, calls) USING (endpoint_id)
-                        WHERE w.status = 'pending' AND w.next_attempt_at <= clock_timestamp()
-                          AND ranked.rank + coalesce(busy.calls, 0) <= ${MAX_IN_FLIGHT_PER_ENDPOINT}::integer
-                        ORDER BY w.next_attempt_at LIMIT ${limit}::integer
-                        FOR UPDATE OF w SKIP LOCKED) due
+                 FROM (SELECT oldest.endpoint_id, oldest.event_seq
+                         FROM webhook_endpoints e
+                         LEFT JOIN unnest(${[...calls.keys()]}::text[], ${[...calls.values()]}::integer[]) AS busy(endpoint_id, calls) ON busy.endpoint_id = e.id
+                        CROSS JOIN LATERAL (
+                              SELECT w.endpoint_id, w.event_seq, w.next_attempt_at
+                                FROM webhook_deliveries w
+                               WHERE w.endpoint_id = e.id AND w.status = 'pending' AND w.next_attempt_at <= clock_timestamp()
+                               ORDER BY w.next_attempt_at, w.event_seq
+                               LIMIT greatest(0, ${MAX_IN_FLIGHT_PER_ENDPOINT}::integer - coalesce(busy.calls, 0))
+                                 FOR UPDATE OF w SKIP LOCKED) oldest
+                        ORDER BY oldest.next_attempt_at LIMIT ${limit}::integer) due
                 WHERE d.endpoint_id = due.endpoint_id AND d.event_seq = due.event_seq
             RETURNING d.endpoint_id, d.event_seq::text AS event_seq, d.attempts, d.created_at`,
   );
