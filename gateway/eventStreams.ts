@@ -59,6 +59,8 @@ interface EventPage {
 
 /** Bytes a stream may have waiting for a slow client before it is disconnected. */
 const MAX_BUFFERED_BYTES = 1 << 20;
+/** While a stream catches up from the log, it waits for its client above this much unread. */
+const CATCH_UP_BUFFERED_BYTES = 256 * 1024;
 /** How long an ended stream's connection stays for its client to read what was sent last. */
 const GRACE_MS = 5000;
 /** Reads of the log that fail in a row before a hub ends its streams (they reconnect, to another gateway maybe): never a stream that looks alive and says nothing. */
@@ -105,6 +107,20 @@ class Stream {
     // connection); reconnecting with Last-Event-ID loses nothing.
     if (this.body.writableLength > MAX_BUFFERED_BYTES) this.end({ now: true });
   }
+  /** Resolves when what waits for the client has gone out (or the stream ended). */
+  drained(): Promise<void> {
+    if (this.ended) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.body.off('drain', done);
+        this.body.off('close', done);
+        resolve();
+      };
+      this.body.once('drain', done);
+      this.body.once('close', done);
+    });
+  }
+
   /**
    * Ends the stream: no more events; what was written is still sent, and the connection is closed
    * after GRACE_MS whether or not the client read it (`now`: closed at once).
@@ -313,7 +329,11 @@ export class EventStreams {
           return;
         }
         const page = restEventPage((await this.core.execute('ListEvents', { after: stream.cursor, limit: PAGE }, stream.request.principal)) as never) as EventPage;
-        for (const event of page.data) stream.offer(event, frameOf(event));
+        for (const event of page.data) {
+          // Catching up goes at the client's pace (the hub's events, live, go at the log's).
+          if (stream.body.writableLength > CATCH_UP_BUFFERED_BYTES) await stream.drained();
+          stream.offer(event, frameOf(event));
+        }
         if (page.data.length === 0) stream.cursor = hub.head!;
       }
     } catch (error) {
