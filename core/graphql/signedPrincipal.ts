@@ -8,7 +8,9 @@ const MESSAGE = 'A valid signed principal is required.';
 /** The principal a request to the core carries, signed by a gateway with the internal secret; else 401. */
 export function signedPrincipalOf(request: Request, internalSecret: string): Principal {
   const principal = verifyPrincipal(request.headers.get(PRINCIPAL_HEADER), internalSecret);
-  if (!principal) throw graphqlError('unauthorized', MESSAGE);
+  // A webhook endpoint's principal is the core's own, for rendering its events in-process
+  // (eventRendering.ts): never one a request may carry.
+  if (!principal || principal.kind === 'webhook') throw graphqlError('unauthorized', MESSAGE);
   return principal;
 }
 
@@ -21,7 +23,8 @@ export function signedPrincipalOf(request: Request, internalSecret: string): Pri
 export function requireSignedPrincipal(internalSecret: string, next: http.RequestListener): http.RequestListener {
   return (req, res) => {
     const header = req.headers[PRINCIPAL_HEADER];
-    if (typeof header === 'string' && verifyPrincipal(header, internalSecret)) return next(req, res);
+    const principal = typeof header === 'string' ? verifyPrincipal(header, internalSecret) : undefined;
+    if (principal && principal.kind !== 'webhook') return next(req, res);
     res.writeHead(statusOf('unauthorized'), { 'content-type': 'application/json; charset=utf-8' });
     res.end(JSON.stringify({ errors: [{ message: MESSAGE, extensions: { code: 'unauthorized' } }] }));
   };

@@ -60,6 +60,13 @@ describe('the core GraphQL endpoint', () => {
     expect(unknown.body.errors![0].extensions.code).toBe('not_found');
   });
 
+  it('refuses a webhook endpoint’s principal, even correctly signed: it is the core’s own, never a request’s', async () => {
+    const header = signPrincipal({ kind: 'webhook', workspaceId: principal.workspaceId, endpointId: 'whe_x', environment: 'test' }, INTERNAL_SECRET);
+    const response = await post(persisted(searchHash, { limit: 1 }), header);
+    expect(response.status).toBe(401);
+    expect(response.body.errors![0].extensions.code).toBe('unauthorized');
+  });
+
   it('lets the gateway principal run only the internal operations', async () => {
     const header = signPrincipal({ kind: 'gateway' }, INTERNAL_SECRET);
     const response = await post(persisted(searchHash), header);
