@@ -86,8 +86,10 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
     onRefused: () => metrics.rateLimited('auth_failures'),
   });
   // Dashboard tokens are revoked in the database, with no revocation event: the analysts' endpoint
-  // looks its credential up on every request (as the core did), never from the cache.
-  registerAnalystGraphql(router, { ...authDeps, cache: new AuthCache<Authenticated>(0) }, limit, countingFailures, deps.subscriptions);
+  // looks its credential up on every request (as the core did), never from the cache, and so does
+  // an open event stream when its credential is checked again.
+  const uncachedAuthDeps = { ...authDeps, cache: new AuthCache<Authenticated>(0) };
+  registerAnalystGraphql(router, uncachedAuthDeps, limit, countingFailures, deps.subscriptions);
 
   const signInLimits = signInLimiters({
     redis: deps.redis,
@@ -109,7 +111,7 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
   const countedIfLookup = (route: Route) => (answer: Middleware) => (route.auth === 'none' && route.sessionToken ? countingFailures(answer, 'at_once') : answer);
   /** Whether the request's credential still authenticates now (an open stream's, asked again every heartbeat). */
   const stillAuthenticated = (route: Route, ctx: Context) =>
-    authenticate({ auth: route.auth as 'api_key' | 'dashboard', session: route.session }, { ...authDeps, cache: new AuthCache<Authenticated>(0) })(ctx, async () => undefined).then(
+    authenticate({ auth: route.auth as 'api_key' | 'dashboard', session: route.session }, uncachedAuthDeps)(ctx, async () => undefined).then(
       () => true,
       (error: unknown) => {
         if (error instanceof ApiError && error.status === 401) return false;

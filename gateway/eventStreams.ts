@@ -1,13 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
 import { EVENT_NOTICE_TOPIC, type EventNotices } from '../contract/eventNotices';
 import type { Principal } from '../contract/principal';
 import type { Logger } from '../core/support/logger';
 import type { CoreClient } from './coreClient';
-import { ApiError } from './errors';
 import { restEventPage } from '../contract/eventShape';
-import { eventId } from '../core/domain/events';
+import { eventId, parseTypeFilter, typeMatches, type TypeFilter } from '../core/domain/events';
 import type { StreamAdmission } from './streamAdmission';
 
 /**
@@ -42,7 +40,7 @@ export interface StreamRequest {
   /** Start after this event (Last-Event-ID or `after`); from now when absent. */
   after?: string;
   /** Whether the stream's credential still authenticates (asked every heartbeat); false ends the stream. */
-  recheck?: () => Promise<boolean>;
+  recheck: () => Promise<boolean>;
 }
 
 /** What the hub reads: an event of ListEvents, as REST shows it. */
@@ -68,7 +66,8 @@ const MAX_FAILED_READS = 3;
 const PAGE = 200;
 
 class Stream {
-  readonly id = randomUUID();
+  /** The types it takes (the core checked them before the stream began). */
+  private readonly types: TypeFilter | undefined;
   /** The last event this stream has been given (or decided not to take): its id, which sorts as the log does. */
   cursor: string;
   /** Caught up with its hub: handed the events the hub reads. */
@@ -83,6 +82,7 @@ class Stream {
     private readonly onEnd: (stream: Stream) => void,
   ) {
     this.cursor = start;
+    this.types = parseTypeFilter(request.types);
     this.body.on('close', () => this.end());
     this.body.on('error', () => this.end());
   }
@@ -90,9 +90,9 @@ class Stream {
     return !this.ended;
   }
   takes(event: RestEvent) {
-    const { types, subaccountId } = this.request;
+    const { subaccountId } = this.request;
     if (subaccountId && event.subaccount_id !== subaccountId) return false;
-    return types.length === 0 || types.some((type) => (type.endsWith('.*') ? event.type.startsWith(type.slice(0, -1)) : event.type === type));
+    return typeMatches(this.types, event.type);
   }
   /** Gives the stream the event (its `frame`) if it comes after its cursor (and its filter takes it). */
   offer(event: RestEvent, frame: Buffer) {
@@ -180,7 +180,7 @@ class Hub {
         const principal = this.principal();
         if (!principal || this.head === undefined) return;
         for (;;) {
-          const page = restEventPage((await this.core.execute('ListEvents', { after: this.head, limit: PAGE }, principal)) as never) as EventPage;
+          const page = await readAfter(this.core, this.head, principal);
           for (const event of page.data) {
             const frame = frameOf(event);
             for (const stream of this.streams) if (stream.joined) stream.offer(event, frame);
@@ -218,12 +218,15 @@ class Hub {
  */
 const frameOf = (event: RestEvent) => Buffer.from(`id: ${event.id}\ndata: ${JSON.stringify(event)}\n\n`);
 
+/** A page of the log after an event, oldest first, as REST shows it. */
+const readAfter = async (core: CoreClient, after: string, principal: Principal): Promise<EventPage> =>
+  restEventPage((await core.execute('ListEvents', { after, limit: PAGE }, principal)) as never) as EventPage;
+
 /** Before the first event of every log: `after` it reads a log from its beginning, oldest first. */
 const LOG_START = eventId(0n);
 
 export class EventStreams {
   private readonly hubs = new Map<string, Hub>();
-  private closing = false;
 
   constructor(
     private readonly core: CoreClient,
@@ -236,17 +239,22 @@ export class EventStreams {
     void (async () => {
       for await (const notice of notices.pubSub.subscribe(EVENT_NOTICE_TOPIC)) {
         const hub = this.hubs.get(`${notice.workspaceId}:${notice.environment}`);
-        if (hub?.head !== undefined && `evt_${notice.seq.padStart(26, '0')}` > hub.head) void hub.read();
+        if (hub?.head !== undefined && eventId(notice.seq) > hub.head) void hub.read();
       }
     })();
   }
 
   /** Opens a stream as the answer of `ctx` (the response stays open until the client leaves or the stream ends). */
   async open(ctx: Context, request: StreamRequest): Promise<void> {
-    if (this.closing) throw new ApiError('service_unavailable', 'The gateway is shutting down: reconnect (with Last-Event-ID) and another one answers.');
     // The filter (types, subaccount) and the start are the core's to check: what it refuses is
     // answered in the error envelope before the stream begins.
     await this.core.execute('ListEvents', { ...filterOf(request), after: request.after, limit: 1 }, request.principal);
+    if (ctx.method === 'HEAD') {
+      // The head of a stream, and no stream: nothing would ever be sent on it.
+      ctx.status = 200;
+      ctx.type = 'text/event-stream';
+      return;
+    }
     let stream: Stream | undefined;
     const release = await this.admission.admit(request.credentialId, () => stream?.end());
     const key = `${request.principal.workspaceId}:${request.principal.environment}`;
@@ -271,14 +279,6 @@ export class EventStreams {
       throw error;
     }
 
-    if (ctx.method === 'HEAD') {
-      // The head of a stream, and no stream: nothing would ever be sent on it.
-      ctx.status = 200;
-      ctx.type = 'text/event-stream';
-      stream.end({ now: true });
-      release();
-      return;
-    }
     // The stream's place is the connection's: freed when the connection is gone, however it ends.
     const response = ctx.res;
     stream.hangUp = () => response.destroy();
@@ -286,29 +286,22 @@ export class EventStreams {
       stream.end();
       release();
     });
-    if (request.recheck) {
-      // A credential whose end is not announced (a dashboard session signed out, a dashboard token
-      // revoked; an API key's revocation missed while Redis was away) ends its streams within a heartbeat.
-      const recheck = request.recheck;
-      const timer = setInterval(() => {
-        recheck().then(
-          (valid) => {
-            if (!valid) stream.end();
-          },
-          () => undefined, // the core away: nothing is known, nothing ends
-        );
-      }, this.options.heartbeatMs);
-      response.once('close', () => clearInterval(timer));
-    }
     ctx.req.socket.setTimeout(0);
     ctx.req.socket.setNoDelay(true);
     ctx.status = 200;
     ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
     ctx.body = stream.body;
     stream.write('retry: 1000\n\n');
-    const heartbeat = setInterval(() => stream.write(': keep-alive\n\n'), this.options.heartbeatMs);
+    // Every heartbeat: the keep-alive line, and the credential looked up again (a dashboard session
+    // signed out, a dashboard token revoked, an API key's revocation missed while Redis was away are
+    // not announced: their streams end within a heartbeat; a core that is away ends nothing).
+    const { recheck } = request;
+    const heartbeat = setInterval(() => {
+      stream.write(': keep-alive\n\n');
+      recheck().then((valid) => !valid && stream.end(), () => undefined);
+    }, this.options.heartbeatMs);
     const maxAge = setTimeout(() => stream.end(), this.options.maxAgeMs);
-    stream.body.on('close', () => {
+    response.once('close', () => {
       clearInterval(heartbeat);
       clearTimeout(maxAge);
     });
@@ -328,7 +321,7 @@ export class EventStreams {
           stream.joined = true; // what the hub reads next (on a notice or its poll) is offered to it
           return;
         }
-        const page = restEventPage((await this.core.execute('ListEvents', { after: stream.cursor, limit: PAGE }, stream.request.principal)) as never) as EventPage;
+        const page = await readAfter(this.core, stream.cursor, stream.request.principal);
         for (const event of page.data) {
           // Catching up goes at the client's pace (the hub's events, live, go at the log's).
           if (stream.body.writableLength > CATCH_UP_BUFFERED_BYTES) await stream.drained();
@@ -340,20 +333,6 @@ export class EventStreams {
       this.logger.warn({ err: error }, 'an event stream could not catch up; it ends, and the client reconnects');
       stream.end();
     }
-  }
-
-  /** Ends every stream (shutdown: clients reconnect elsewhere with Last-Event-ID) and takes no new one. */
-  close(): void {
-    this.closing = true;
-    for (const hub of [...this.hubs.values()]) hub.close();
-    this.hubs.clear();
-  }
-
-  /** Streams open on this gateway (metrics, benchmarks). */
-  get size(): number {
-    let size = 0;
-    for (const hub of this.hubs.values()) size += hub.streams.size;
-    return size;
   }
 }
 

@@ -79,11 +79,9 @@ export function openGateway(
   return {
     app,
     endStreams: () => {
-      streams.close();
       admission.close();
     },
     async close() {
-      streams.close();
       admission.close();
       await ownNotices?.close();
       redis?.disconnect();

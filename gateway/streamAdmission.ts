@@ -26,16 +26,17 @@ export class StreamAdmission {
   async admit(credentialId: string, end: () => void): Promise<() => void> {
     if (this.closing) throw new ApiError('service_unavailable', 'The gateway is shutting down; reconnect.');
     const max = this.options.maxPerCredential;
-    const ends = this.open.get(credentialId) ?? new Set();
     const refused = () =>
       new ApiError('rate_limited', `At most ${max} event streams and subscriptions may be open at once per credential; close one first.`, { headers: { 'Retry-After': '1' } });
     let free: () => void;
     if (this.redis) {
       free = await this.admitShared(credentialId, max, refused);
     } else {
-      if (ends.size >= max) throw refused();
+      if ((this.open.get(credentialId)?.size ?? 0) >= max) throw refused();
       free = () => undefined;
     }
+    // Read after the wait: two first streams of one credential admitted at once share one set.
+    const ends = this.open.get(credentialId) ?? new Set();
     ends.add(end);
     this.open.set(credentialId, ends);
     return once(() => {

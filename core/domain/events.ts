@@ -64,8 +64,6 @@ const EVENT_ID = /^evt_(\d{26})$/;
  */
 export const eventId = (seq: bigint | string): string => `evt_${seq.toString().padStart(26, '0')}`;
 
-export const isEventId = (id: string): boolean => EVENT_ID.test(id);
-
 /** A cursor of a list ordered by place in the log (events, webhook deliveries). */
 export const isSeqCursor = (value: unknown): value is { seq: string } =>
   typeof value === 'object' && value !== null && typeof (value as { seq?: unknown }).seq === 'string' && /^\d{1,26}$/.test((value as { seq: string }).seq);

@@ -3,7 +3,7 @@ import { queryRows } from '../db/sql';
 import { Prisma } from '../generated/prisma/client';
 import { invalidRequest } from '../domain/errors';
 import { EVENT_OBJECT_TABLES, eventId, isSeqCursor, parseTypeFilter, seqOfEventId, type EventObjectType } from '../domain/events';
-import { createdWithin, decodeCursor, encodeCursor, parseLimit, type Page } from '../domain/pagination';
+import { createdWithin, decodeCursor, parseLimit, toPage, type Page } from '../domain/pagination';
 import { scopedRows, type Scope } from './scope';
 
 /** One event as the API shows it: `data` is the object's row as the change left it. */
@@ -56,19 +56,19 @@ export async function listEvents(db: Db, scope: Scope, filter: EventFilter): Pro
     take: limit + 1,
     select: { seq: true, type: true, environment: true, subaccountId: true, objectType: true, objectId: true, previousStatus: true, createdAt: true },
   });
-  const hasMore = rows.length > limit;
-  const page = hasMore ? rows.slice(0, limit) : rows;
-  const data = await snapshotsOf(db, page.map((row) => row.seq!));
+  const page = toPage(rows, limit, (row) => ({ seq: row.seq!.toString() }));
+  const data = await snapshotsOf(db, page.data.map((row) => ({ seq: row.seq!, objectType: row.objectType as EventObjectType })));
   return {
-    data: page.map((row) => ({
+    data: page.data.map((row) => ({
       ...row,
       seq: row.seq!,
       id: eventId(row.seq!),
       objectType: row.objectType as EventObjectType,
       data: data.get(row.seq!.toString())!,
     })),
-    hasMore,
-    nextCursor: hasMore && !ascending ? encodeCursor({ seq: page[page.length - 1]!.seq!.toString() }) : null,
+    hasMore: page.hasMore,
+    // Oldest first, the next page is `after` the last event's id.
+    nextCursor: ascending ? null : page.nextCursor,
   };
 }
 
@@ -78,27 +78,21 @@ export async function latestEventId(db: Db, scope: Scope): Promise<string | null
   return row ? eventId(row.seq!) : null;
 }
 
-/** The objects that were snapshotted, as rows of their own tables (and so as the API shows them elsewhere). */
-const fromSnapshot = new WeakMap<object, EventObjectType>();
-
-/** What an event's data is (GraphQL resolves its union with it). */
-export const snapshotTypeOf = (data: object): EventObjectType | undefined => fromSnapshot.get(data);
-
 /**
- * The data of these events, by seq: each snapshot read back as a row of its table
- * (jsonb_populate_record), so numbers are exact decimals and times are times, exactly as the
- * resource's own reads give them; a breach is stored as the object it is.
+ * The data of these events (the page just read: each event's number and object type), by seq:
+ * each snapshot read back as a row of its table (jsonb_populate_record), so numbers are exact
+ * decimals and times are times, exactly as the resource's own reads give them; a breach is stored
+ * as the object it is. One statement per object type on the page.
  */
-async function snapshotsOf(db: Db, seqs: bigint[]): Promise<Map<string, object>> {
+async function snapshotsOf(db: Db, events: { seq: bigint; objectType: EventObjectType }[]): Promise<Map<string, object>> {
   const found = new Map<string, object>();
-  if (seqs.length === 0) return found;
   const sql = sqlPoolOf(db);
-  const kinds = await queryRows<{ seq: string; objectType: EventObjectType }>(
-    sql,
-    Prisma.sql`SELECT seq::text AS seq, object_type FROM events WHERE seq = ANY(${seqs.map(String)}::bigint[])`,
-  );
   const byType = new Map<EventObjectType, string[]>();
-  for (const { seq, objectType } of kinds) byType.set(objectType, [...(byType.get(objectType) ?? []), seq]);
+  for (const { seq, objectType } of events) {
+    const ofType = byType.get(objectType) ?? [];
+    ofType.push(seq.toString());
+    byType.set(objectType, ofType);
+  }
   await Promise.all(
     [...byType].map(async ([objectType, ofType]) => {
       const rows =
@@ -111,9 +105,7 @@ async function snapshotsOf(db: Db, seqs: bigint[]): Promise<Map<string, object>>
             );
       for (const row of rows) {
         const { eventSeq, ...rest } = row as { eventSeq: string; snapshot?: object } & Record<string, unknown>;
-        const data = objectType === 'risk_limit_breach' ? breachOf(rest.snapshot as Record<string, unknown>) : rest;
-        fromSnapshot.set(data, objectType);
-        found.set(eventSeq, data);
+        found.set(eventSeq, objectType === 'risk_limit_breach' ? breachOf(rest.snapshot as Record<string, unknown>) : rest);
       }
     }),
   );

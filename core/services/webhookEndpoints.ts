@@ -3,7 +3,7 @@ import { openCredential, rewrapCredential, sealCredential, type CredentialKeys }
 import { DomainError, invalidRequest, notFound } from '../domain/errors';
 import { eventId, isSeqCursor } from '../domain/events';
 import { isIdOf, newId } from '../domain/ids';
-import { decodeCursor, encodeCursor, isIdCursor, parseLimit, toPage, type Page } from '../domain/pagination';
+import { decodeCursor, isIdCursor, parseLimit, toPage, type Page } from '../domain/pagination';
 import { checkEndpointTypes, checkEndpointUrl, generateWebhookSecret } from '../domain/webhooks';
 import type { WebhookEndpoint } from '../generated/prisma/client';
 import { scopedRows, type Scope } from './scope';
@@ -139,16 +139,14 @@ export async function listWebhookDeliveries(db: Db, scope: Scope, endpointId: st
     take: limit + 1,
     include: { attemptsMade: { orderBy: { number: 'asc' } } },
   });
-  const hasMore = rows.length > limit;
-  const page = hasMore ? rows.slice(0, limit) : rows;
+  const page = toPage(rows, limit, (row) => ({ seq: row.eventSeq.toString() }));
   return {
-    data: page.map(({ attemptsMade, eventSeq, nextAttemptAt, ...row }) => ({
+    ...page,
+    data: page.data.map(({ attemptsMade, eventSeq, nextAttemptAt, ...row }) => ({
       ...row,
       eventId: eventId(eventSeq),
       nextAttemptAt: row.status === 'pending' ? nextAttemptAt : null,
       attemptList: attemptsMade.map(({ number, startedAt, durationMs, httpStatus, error }) => ({ number, startedAt, durationMs, httpStatus, error })),
     })),
-    hasMore,
-    nextCursor: hasMore ? encodeCursor({ seq: page[page.length - 1]!.eventSeq.toString() }) : null,
   };
 }

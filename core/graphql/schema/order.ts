@@ -1,7 +1,6 @@
 import { cancelOrder, getOrder, listOrders, placeOrder } from '../../services/orders';
 import { isResting, isUnconfirmed, isWorking } from '../../domain/orderLifecycle';
 import { venueName } from '../../domain/venues';
-import { snapshotTypeOf } from '../../services/eventLog';
 import { builder } from '../builder';
 import { checkFilterIds } from '../filterIds';
 import { requestScope, tradingScope } from '../context';
@@ -50,7 +49,7 @@ export const OrderType = builder.prismaObject('Order', {
       nullable: true,
       description: 'For a resting order: its place in the queue at the venue now; null otherwise, and in events (they show the past), a child order’s included.',
       resolve: (o, _args, ctx) =>
-        isResting(o.status) && !snapshotTypeOf(o) && !ctx.readsEvents
+        isResting(o.status) && !ctx.readsEvents
           ? ctx.loaders.queuePosition.load({ orderId: o.id, venue: o.venue, subaccountId: o.subaccountId })
           : null,
     }),
