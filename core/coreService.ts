@@ -23,8 +23,7 @@ import type { VenueRegistry } from './venues/venue';
 import { openVenues, type LiveVenueSetup } from './venues/registry';
 import { observedLiveVenue, type VenueCallObserver } from './venues/observedVenue';
 import { recordExecution } from './services/executions';
-import { failedTradeReport, recordNewFills, startLiveReconciler } from './services/liveReconciler';
-import { reverseFailedFills } from './services/fillReversals';
+import { recordFillsAndFailures, recordNewFills, startLiveReconciler } from './services/liveReconciler';
 import { startSimulatedReconciler } from './services/simulatedReconciler';
 import { runPeriodically } from './support/periodic';
 import type { KalshiEnvironment } from './domain/credentialShapes';
@@ -240,9 +239,8 @@ function openPolymarketLive(db: Db, config: Config, keyring: ReadonlyMap<string,
     stream: { enabled: config.POLYMARKET_USER_STREAM_ENABLED },
     decorate: (venue) => observedLiveVenue(venue, observer),
     sinks: {
-      recordFills: (fills) => recordNewFills(db, 'polymarket', fills, logger),
+      recordListing: (listed) => recordFillsAndFailures(db, 'polymarket', listed, logger),
       recordState: (orderId, state) => recordExecution(db, orderId, { fills: [], state }),
-      reportFailedFills: (fills) => reverseFailedFills(db, 'polymarket', fills, failedTradeReport('polymarket'), logger),
     },
   });
   return { venue: 'polymarket', accounts, marketData: books, close: () => books.close() };

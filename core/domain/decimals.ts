@@ -38,6 +38,11 @@ export const RATIO_DECIMALS = 6;
 export const SHARE_DECIMALS = 4;
 
 /** True for a string of the decimal shape. */
+/** The total quantity of some fills (0 for none), exact. */
+export function quantityOf(fills: readonly { quantity: Decimal.Value }[]): Decimal {
+  return fills.reduce<Decimal>((sum, fill) => sum.plus(fill.quantity), new Decimal(0));
+}
+
 export function isDecimalString(value: unknown): value is string {
   return typeof value === 'string' && DECIMAL_PATTERN.test(value);
 }

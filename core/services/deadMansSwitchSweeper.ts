@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sqlPoolOf, type Db } from '../db/prismaClient';
 import { allInOrder, inTransaction, queryPlain, queryRow, queryRows, type SqlClient } from '../db/sql';
+import { sqlList } from '../db/sqlLists';
 import { Prisma, type DeadMansSwitch, type OrderStatus } from '../generated/prisma/client';
 import { DomainError } from '../domain/errors';
 import { CANCELABLE_COMPLEX_ORDER_STATUSES, isResting, WORKING_STATUSES } from '../domain/orderLifecycle';
@@ -228,11 +229,11 @@ async function workingInScope(pool: Pool, firing: DeadMansSwitch) {
         queryPlain(c, Prisma.sql`SELECT id FROM subaccounts WHERE ${subaccounts} ORDER BY id FOR SHARE`),
         queryPlain<{ id: string; status: OrderStatus }>(
           c,
-          Prisma.sql`SELECT id, status FROM orders WHERE ${inScope} AND status IN (${Prisma.join(WORKING_STATUSES.map((s) => Prisma.sql`${s}::"OrderStatus"`))}) ORDER BY id`,
+          Prisma.sql`SELECT id, status FROM orders WHERE ${inScope} AND status IN ${sqlList(WORKING_STATUSES)} ORDER BY id`,
         ),
         queryPlain<{ id: string }>(
           c,
-          Prisma.sql`SELECT id FROM complex_orders WHERE ${inScope} AND status IN (${Prisma.join(CANCELABLE_COMPLEX_ORDER_STATUSES.map((s) => Prisma.sql`${s}::"ComplexOrderStatus"`))}) ORDER BY id`,
+          Prisma.sql`SELECT id FROM complex_orders WHERE ${inScope} AND status IN ${sqlList(CANCELABLE_COMPLEX_ORDER_STATUSES)} ORDER BY id`,
         ),
         tx.commit(c),
       ]),

@@ -2,7 +2,7 @@ import { sqlPoolOf, type Db } from '../db/prismaClient';
 import type { Order, Prisma } from '../generated/prisma/client';
 import { newId } from '../domain/ids';
 import { applyFill, type FillEffect } from '../domain/positionAccounting';
-import { averagePriceOf, Decimal, formatDecimal } from '../domain/decimals';
+import { averagePriceOf, Decimal, formatDecimal, quantityOf } from '../domain/decimals';
 import { statusAfterReport } from '../domain/orderLifecycle';
 import { tradesCanFail } from '../domain/venues';
 import type { VenueFill, VenueOrderState } from '../venues/venue';
@@ -174,7 +174,7 @@ async function applyToPositionAndCash(
 }
 
 async function writeReceipt(tx: Tx, order: Order, fills: VenueFill[]) {
-  const quantity = fills.reduce((sum, f) => sum.add(f.quantity), new Decimal(0));
+  const quantity = quantityOf(fills);
   const notional = fills.reduce((sum, f) => sum.add(new Decimal(f.price).mul(f.quantity)), new Decimal(0));
   await createReceipt(tx, order, {
     ...(await receiptOrderHeader(tx, order)),

@@ -1,5 +1,5 @@
 import type { Prisma } from '../generated/prisma/client';
-import type { VenueColumn } from '../domain/venues';
+import { tradesCanFail, type VenueColumn } from '../domain/venues';
 
 type Tx = Prisma.TransactionClient;
 
@@ -25,9 +25,13 @@ export async function lockVenueFillIds(tx: Tx, venue: VenueColumn, venueFillIds:
 export async function recordedOrFailedVenueFillIds(tx: Tx, venue: VenueColumn, venueFillIds: readonly string[]): Promise<Set<string>> {
   if (venueFillIds.length === 0) return new Set();
   const ids = [...venueFillIds];
-  const rows = await tx.$queryRaw<{ venue_fill_id: string }[]>`
-    SELECT venue_fill_id FROM fills WHERE venue = ${venue}::"Venue" AND venue_fill_id = ANY(${ids}::text[])
-    UNION ALL
-    SELECT venue_fill_id FROM failed_venue_fills WHERE venue = ${venue}::"Venue" AND venue_fill_id = ANY(${ids}::text[])`;
+  // Only a venue whose trades can fail after the match (Polymarket) has failed trades to skip.
+  const rows = tradesCanFail(venue)
+    ? await tx.$queryRaw<{ venue_fill_id: string }[]>`
+        SELECT venue_fill_id FROM fills WHERE venue = ${venue}::"Venue" AND venue_fill_id = ANY(${ids}::text[])
+        UNION ALL
+        SELECT venue_fill_id FROM failed_venue_fills WHERE venue = ${venue}::"Venue" AND venue_fill_id = ANY(${ids}::text[])`
+    : await tx.$queryRaw<{ venue_fill_id: string }[]>`
+        SELECT venue_fill_id FROM fills WHERE venue = ${venue}::"Venue" AND venue_fill_id = ANY(${ids}::text[])`;
   return new Set(rows.map((row) => row.venue_fill_id));
 }

@@ -114,7 +114,7 @@ export async function recordFillsAndFailures(
 }
 
 /** The reason a reversal records for a venue's failed trade, reported now. */
-export const failedTradeReport = (venue: VenueColumn) => ({ reason: `the ${venue} trade FAILED: it did not settle`, reportedAt: new Date() });
+const failedTradeReport = (venue: VenueColumn) => ({ reason: `the ${venue} trade FAILED: it did not settle`, reportedAt: new Date() });
 
 /**
  * Records the fills not recorded yet and not reported FAILED, grouped by order, each order in its
@@ -128,7 +128,11 @@ export async function recordNewFills(db: Db, venue: VenueColumn, fills: readonly
   const seen = await recordedOrFailedVenueFillIds(db, venue, fills.map((f) => f.venueFillId));
   const fresh = fills.filter((f) => !seen.has(f.venueFillId));
   const byOrder = new Map<string, VenueFill[]>();
-  for (const fill of fresh) byOrder.set(fill.clientOrderId, [...(byOrder.get(fill.clientOrderId) ?? []), fill]);
+  for (const fill of fresh) {
+    const ofOrder = byOrder.get(fill.clientOrderId) ?? [];
+    ofOrder.push(fill);
+    byOrder.set(fill.clientOrderId, ofOrder);
+  }
   let recorded = 0;
   for (const [orderId, orderFills] of byOrder) {
     try {

@@ -1,5 +1,7 @@
-import { Decimal } from '../domain/decimals';
+import { Decimal, quantityOf } from '../domain/decimals';
 import type { Db } from '../db/prismaClient';
+import { sqlList } from '../db/sqlLists';
+import { RESTING_STATUSES } from '../domain/orderLifecycle';
 import type { VenueColumn } from '../domain/venues';
 import type { Logger } from '../support/logger';
 import type { LiveAccounts } from '../venues/liveAccounts';
@@ -39,11 +41,15 @@ export async function sweepWorkingOrders(
     const graceMs = options.graceMsOf(venueColumn);
     const working = await db.$queryRaw<{ id: string; subaccount_id: string; venue_order_id: string | null; filled_quantity: string; created_at: Date }[]>`
       SELECT id, subaccount_id, venue_order_id, filled_quantity::text AS filled_quantity, created_at FROM orders
-       WHERE environment = 'live' AND venue::text = ${venueColumn} AND status IN ('open', 'partially_filled')
+       WHERE environment = 'live' AND venue = ${venueColumn}::"Venue" AND status IN ${sqlList(RESTING_STATUSES)}
          AND created_at < now() - ${graceMs} * interval '1 millisecond'
        ORDER BY random()`; // orders the venue cannot answer for now do not keep the cap from the others
     const bySubaccount = new Map<string, typeof working>();
-    for (const row of working) bySubaccount.set(row.subaccount_id, [...(bySubaccount.get(row.subaccount_id) ?? []), row]);
+    for (const row of working) {
+      const ofSubaccount = bySubaccount.get(row.subaccount_id) ?? [];
+      ofSubaccount.push(row);
+      bySubaccount.set(row.subaccount_id, ofSubaccount);
+    }
     for (const [subaccountId, orders] of bySubaccount) {
       if (budget <= 0) return counts;
       const venue = await live.forSubaccount(subaccountId).catch(() => undefined);
@@ -61,7 +67,7 @@ export async function sweepWorkingOrders(
         try {
           if (new Decimal(state.filledQuantity).gt(order.filled_quantity)) {
             const fills = (await venue.fillsSince(new Date(order.created_at.getTime() - 60_000)).catch(() => null))?.filter((fill) => fill.clientOrderId === order.id);
-            const seen = (fills ?? []).reduce((sum, fill) => sum.plus(fill.quantity), new Decimal(0));
+            const seen = quantityOf(fills ?? []);
             if (fills === undefined || seen.lt(state.filledQuantity)) continue; // the fill sweep first
             await recordExecution(db, order.id, { fills, state });
           } else {

@@ -1,5 +1,5 @@
 /** The TCA input checked and parsed once: exact decimals and instants, or a 400 naming the field. */
-import { Decimal, parseDecimalString } from '../decimals';
+import { Decimal, parseDecimalString, quantityOf } from '../decimals';
 import { invalidRequest } from '../errors';
 import { directionOf, type Direction } from '../planning/executionFigures';
 import type { TcaFill, TcaInput } from './types';
@@ -99,7 +99,7 @@ export function parseTcaInput(input: TcaInput): ParsedTcaInput {
     };
   });
 
-  const filled = children.flatMap((child) => child.fills).reduce((sum, fill) => sum.plus(fill.quantity), new Decimal(0));
+  const filled = quantityOf(children.flatMap((child) => child.fills));
   if (filled.gt(intendedQuantity)) {
     throw invalidRequest('children', `The fills (${filled.toFixed()}) exceed the intended quantity (${intendedQuantity.toFixed()}).`);
   }

@@ -2,7 +2,7 @@ import { Decimal } from '../../domain/decimals';
 import { polymarketMarketOrderWorstPrice, polymarketTakerFee } from '../../domain/venueRules';
 import type { OrderAction, OutcomeSide, VenueTimeInForce } from '../../domain/orderTerms';
 import type { VenueFill, VenueOrderState } from '../venue';
-import { polymarketSaltFor, type PolymarketExactOrder, type TickSize } from './signing';
+import { polymarketSaltFor, type PolymarketExactOrder } from './signing';
 
 /**
  * Our orders and the CLOB V2 wire (shapes from the official client, github.com/Polymarket/
@@ -112,8 +112,6 @@ export function tickRuleRefusal(price: string, market: PolymarketMarketTerms): {
   if (value.lt(tick) || value.gt(new Decimal(1).minus(tick))) return { param: 'price', message: `price must be between ${tick.toFixed()} and ${new Decimal(1).minus(tick).toFixed()}.` };
   return null;
 }
-
-export const isTickSize = (tick: string): tick is TickSize => ['0.1', '0.01', '0.005', '0.0025', '0.001', '0.0001'].includes(tick);
 
 const record = (value: unknown): Record<string, unknown> | null => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null);
 const decimalText = (value: unknown): string | null => {

@@ -27,12 +27,14 @@ export interface PolymarketSettings {
 
 /** What an open Polymarket account reports as it happens; the core records it (services own the bookkeeping). */
 export interface PolymarketAccountSinks {
-  /** Fills of our orders, from the stream or a sweep; recording is idempotent by venue fill id. */
-  recordFills(fills: VenueFill[]): Promise<unknown>;
+  /**
+   * Fills of our orders from the stream or a sweep, and those whose trade ended FAILED (each
+   * recorded one reversed, one not recorded never recorded): the failures taken first
+   * (liveReconciler.ts recordFillsAndFailures); idempotent by venue fill id.
+   */
+  recordListing(listed: { fills: VenueFill[]; failed: VenueFill[] }): Promise<unknown>;
   /** A change the venue made to one of our orders without a fill (a cancel). */
   recordState(orderId: string, state: VenueOrderState): Promise<unknown>;
-  /** Fills whose trade ended FAILED: each recorded one is reversed, one not recorded never will be. */
-  reportFailedFills(fills: VenueFill[]): Promise<unknown>;
 }
 
 export interface PolymarketAccountsOptions {
@@ -96,11 +98,7 @@ export function polymarketAccounts(db: Db, options: PolymarketAccountsOptions): 
     if (options.stream?.enabled === false) return venue;
 
     const failed = (what: string) => (error: unknown) => log.error({ err: error }, `${what}; the fill sweep reconciles`);
-    const record = async ({ fills, failed: failures }: { fills: VenueFill[]; failed: VenueFill[] }) => {
-      // Failures first: a FAILED trade of the batch is then never recorded (see sweepLiveFills).
-      if (failures.length > 0) await options.sinks.reportFailedFills(failures);
-      await options.sinks.recordFills(fills);
-    };
+    const record = (listed: { fills: VenueFill[]; failed: VenueFill[] }) => options.sinks.recordListing(listed);
     const sweep = () =>
       venue
         .fillsAndFailuresSince(new Date(Date.now() - options.sweepWindowMs))

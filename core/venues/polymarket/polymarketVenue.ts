@@ -1,4 +1,4 @@
-import { Decimal } from '../../domain/decimals';
+import { Decimal, quantityOf } from '../../domain/decimals';
 import { DomainError } from '../../domain/errors';
 import type {
   LiveVenue,
@@ -146,7 +146,7 @@ export class PolymarketVenue implements LiveVenue {
     const fills = await this.fillsAndFailuresOfHash(hash, record, call).then((seen) => seen.fills).catch(() => 'unavailable' as const);
     if (fills === 'unavailable') return 'unavailable';
     if (fills.length === 0) return null;
-    const filled = fills.reduce((sum, fill) => sum.plus(fill.quantity), new Decimal(0));
+    const filled = quantityOf(fills);
     const remaining = Decimal.max(new Decimal(record.quantity).minus(filled), 0);
     // Gone from the order store with fills: matched in full, or the rest killed (FAK) or canceled.
     return { venueOrderId: hash, clientOrderId, status: remaining.isZero() ? 'filled' : 'canceled', filledQuantity: filled.toFixed(), remainingQuantity: '0' };
@@ -377,7 +377,7 @@ export class PolymarketVenue implements LiveVenue {
     if (found === null || found === 'unavailable') {
       // Matched, but its state cannot be read now: what the trades say, else the reconciler's sweep.
       if (fills === null) return { outcome: 'unknown', message: 'Polymarket matched the order, but its fills could not be read now; it is reconciled by its order hash.' };
-      const filled = fills.reduce((sum, fill) => sum.plus(fill.quantity), new Decimal(0));
+      const filled = quantityOf(fills);
       const remaining = Decimal.max(new Decimal(signed.size).minus(filled), 0);
       const resting = request.timeInForce === 'gtc' && !remaining.isZero();
       return { outcome: 'accepted', order: { venueOrderId: signed.hash, clientOrderId: request.clientOrderId, status: resting ? 'open' : remaining.isZero() ? 'filled' : 'canceled', filledQuantity: filled.toFixed(), remainingQuantity: resting ? remaining.toFixed() : '0' }, fills };
@@ -476,7 +476,7 @@ export class PolymarketVenue implements LiveVenue {
  * engine, or falls outside the lookback) leaves the venue's word as it is.
  */
 function withoutFailedMatches(state: VenueOrderState, failed: readonly VenueFill[]): VenueOrderState {
-  const failedSize = failed.reduce((sum, fill) => sum.plus(fill.quantity), new Decimal(0));
+  const failedSize = quantityOf(failed);
   if (state.status !== 'filled' || failedSize.isZero()) return state;
   const filled = Decimal.max(new Decimal(state.filledQuantity).minus(failedSize), 0);
   return { ...state, status: 'canceled', filledQuantity: filled.toFixed(), remainingQuantity: '0' };
