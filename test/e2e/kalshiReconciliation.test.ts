@@ -22,7 +22,6 @@
 import { randomBytes } from 'node:crypto';
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
 import { Decimal } from '../../core/domain/decimals';
-import { idempotencyReference } from '../../core/services/orders';
 import type { OrderRecord } from '../../fakes/kalshi/records';
 import { RATE_TIERS } from '../../fakes/kalshi/rateLimits';
 import { KalshiFake } from '../../fakes/kalshi/server';
@@ -32,7 +31,7 @@ import { call } from '../support/http';
 import { v2OrderBody } from '../support/kalshiOrders';
 import { ownDatabase } from '../support/ownDatabase';
 import { startProcess, type ServiceProcess } from '../support/processes';
-import { CoreLog, countBy, lostFirst, LONGEST_DELAY_MS, placeInBatches, postOrder, settled, until } from '../support/retryingClients';
+import { CoreLog, countBy, expectNoneUnconfirmed, expectOneOrderPerPlacement, lostFirst, LONGEST_DELAY_MS, placeInBatches, postOrder, settled, until } from '../support/retryingClients';
 import { startStack, type Stack } from '../support/stack';
 import { newKalshiKey, type KalshiKey } from '../support/kalshiKeys';
 
@@ -225,16 +224,8 @@ describe('200 live orders while Kalshi loses a third of the create answers, with
     expect(ours).toHaveLength(200);
     expect(atFake).toHaveLength(200);
     expect(new Set(atFake.map((order) => order.clientOrderId)).size).toBe(200);
-    for (const placement of placements) {
-      const clientOrderId = placement.idempotencyKey ? idempotencyReference({ apiKeyId: trader.apiKeyId, key: placement.idempotencyKey }) : undefined;
-      const mine = clientOrderId ? ours.filter((order) => order.clientOrderId === clientOrderId) : ours.filter((order) => order.id === placement.answers[0]!.orderId);
-      expect(mine).toHaveLength(1);
-      for (const answer of placement.answers) if (answer.orderId) expect(answer.orderId).toBe(mine[0]!.id);
-    }
-    for (const status of ['pending', 'unknown']) {
-      const left = await call(trader.base, 'GET', `/v1/orders?subaccount_id=${trader.subaccountId}&status=${status}`, { key: trader.key });
-      expect([left.status, left.body.data]).toEqual([200, []]);
-    }
+    expectOneOrderPerPlacement(ours, placements, trader.apiKeyId);
+    await expectNoneUnconfirmed(trader);
     expect(countBy(ours, (order) => order.status)).toEqual({ open: 160, filled: 40 });
     const fakeFills = fake.exchange.listFills(US, {});
     expect(fakeFills.length).toBeGreaterThanOrEqual(40);

@@ -21,7 +21,6 @@
  * fills; nothing left pending or unknown. The figures are printed (console.log) for the closing note.
  */
 import { Decimal } from '../../core/domain/decimals';
-import { idempotencyReference } from '../../core/services/orders';
 import type { Db } from '../../core/db/prismaClient';
 import type { OrderRecord } from '../../fakes/polymarket/exchange';
 import { PolymarketFake } from '../../fakes/polymarket/server';
@@ -32,7 +31,7 @@ import { newKek } from '../support/kalshiLive';
 import { ownDatabase } from '../support/ownDatabase';
 import { clobMaker } from '../support/polymarketClob';
 import { insertLivePolymarketMarket, newPolymarketTrader, PM_FED } from '../support/polymarketLive';
-import { CoreLog, countBy, lostFirst, LONGEST_DELAY_MS, placeInBatches, settled, type ClientOrder } from '../support/retryingClients';
+import { CoreLog, countBy, expectNoneUnconfirmed, expectOneOrderPerPlacement, lostFirst, LONGEST_DELAY_MS, placeInBatches, settled, type ClientOrder } from '../support/retryingClients';
 import { startStack, type Stack } from '../support/stack';
 
 const TIMEOUT_MS = 500; // POLYMARKET_TIMEOUT_MS: every delay below holds an answer longer
@@ -177,16 +176,8 @@ describe('200 live orders while Polymarket loses a third of the POST /order answ
     expect(ours).toHaveLength(200);
     expect(venueOrders).toHaveLength(200);
     expect(new Set(ours.map((order) => order.venueOrderId))).toEqual(new Set(venueOrders.map((order) => order.id)));
-    for (const placement of placements) {
-      const clientOrderId = placement.idempotencyKey ? idempotencyReference({ apiKeyId: trader.apiKeyId, key: placement.idempotencyKey }) : undefined;
-      const mine = clientOrderId ? ours.filter((order) => order.clientOrderId === clientOrderId) : ours.filter((order) => order.id === placement.answers[0]!.orderId);
-      expect(mine).toHaveLength(1);
-      for (const answer of placement.answers) if (answer.orderId) expect(answer.orderId).toBe(mine[0]!.id);
-    }
-    for (const status of ['pending', 'unknown']) {
-      const left = await call(trader.base, 'GET', `/v1/orders?subaccount_id=${trader.subaccountId}&status=${status}`, { key: trader.key });
-      expect([left.status, left.body.data]).toEqual([200, []]);
-    }
+    expectOneOrderPerPlacement(ours, placements, trader.apiKeyId);
+    await expectNoneUnconfirmed(trader);
     expect(countBy(ours, (order) => order.status)).toEqual({ open: 160, filled: 40 });
     expect(countBy(venueOrders, (order) => order.status)).toEqual({ LIVE: 160, MATCHED: 40 });
 

@@ -6,8 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { idempotencyReference } from '../../core/services/orders';
 import { createLogger, type Logger } from '../../core/support/logger';
 import type { HttpFault } from '../../fakes/faults';
+import { call } from './http';
 
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -170,3 +172,25 @@ export async function placeInBatches<T extends ClientOrder>(client: OrderClient,
 /** The orders whose first answer was not the order (lost, unknown, timed out), by the id a later answer gave. */
 export const lostFirst = (placements: readonly Placement[]): string[] =>
   placements.filter((p) => p.answers[0]!.kind !== 'answered').map((p) => p.answers.find((a) => a.orderId)?.orderId).filter((id): id is string => id !== undefined);
+
+/**
+ * One of our orders per request, retried or not: a request sent with an Idempotency-Key is the
+ * order of that key, one without is the order its first answer named; every answer of a request
+ * names that same order.
+ */
+export function expectOneOrderPerPlacement(ours: readonly { id: string; clientOrderId: string }[], placements: readonly Placement[], apiKeyId: string): void {
+  for (const placement of placements) {
+    const clientOrderId = placement.idempotencyKey ? idempotencyReference({ apiKeyId, key: placement.idempotencyKey }) : undefined;
+    const mine = clientOrderId ? ours.filter((order) => order.clientOrderId === clientOrderId) : ours.filter((order) => order.id === placement.answers[0]!.orderId);
+    expect(mine).toHaveLength(1);
+    for (const answer of placement.answers) if (answer.orderId) expect(answer.orderId).toBe(mine[0]!.id);
+  }
+}
+
+/** Nothing of the subaccount is left pending or unknown, as GET /v1/orders says. */
+export async function expectNoneUnconfirmed(trader: { base: string; key: string; subaccountId: string }): Promise<void> {
+  for (const status of ['pending', 'unknown']) {
+    const left = await call(trader.base, 'GET', `/v1/orders?subaccount_id=${trader.subaccountId}&status=${status}`, { key: trader.key });
+    expect([left.status, left.body.data]).toEqual([200, []]);
+  }
+}
