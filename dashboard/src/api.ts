@@ -68,11 +68,8 @@ export async function request<T>(
     signal: options.signal,
   });
 
-  const payload: unknown = await response.json().catch(() => undefined);
-  if (response.ok) return payload as T;
-
-  if (response.status === 401 && !isSignIn(method, path)) onUnauthorized?.();
-  throw toError(response.status, payload);
+  if (response.ok) return (await response.json().catch(() => undefined)) as T;
+  throw await refusalOf(response, isSignIn(method, path));
 }
 
 /**
@@ -85,9 +82,14 @@ export async function openEventStream(query: Query, lastEventId: string | undefi
   if (lastEventId !== undefined) headers['Last-Event-ID'] = lastEventId;
   const response = await fetch(withQuery('/v1/events/stream', query), { headers, credentials: 'same-origin', cache: 'no-store', signal });
   if (response.ok && response.body) return response.body;
+  throw await refusalOf(response, false);
+}
+
+/** A refused answer as an error; a 401 also tells the page its session is gone (not when signing in). */
+async function refusalOf(response: Response, signingIn: boolean): Promise<ApiRequestError> {
   const payload: unknown = await response.json().catch(() => undefined);
-  if (response.status === 401) onUnauthorized?.();
-  throw toError(response.status, payload);
+  if (response.status === 401 && !signingIn) onUnauthorized?.();
+  return toError(response.status, payload);
 }
 
 function toError(status: number, payload: unknown): ApiRequestError {
