@@ -12,6 +12,7 @@ import { SESSION_COOKIE } from '../core/domain/sessionTokens';
 import type { CoreClient, CoreResponse, CoreStream } from './coreClient';
 import { environmentOf, sessionIdentity } from './dashboardSession';
 import { ApiError, upstreamUnavailable } from './errors';
+import { answerAsEventStream } from './eventStreamAnswer';
 import { bearerAuth, type AuthDeps, type Authenticated } from './middleware/authenticate';
 import { jsonBody } from './middleware/jsonBody';
 import type { StreamAdmission } from './streamAdmission';
@@ -237,11 +238,7 @@ async function stream(ctx: Context, deps: AuthDeps, { admission, maxAgeMs, reche
     release();
   });
   upstream.body.pipe(body);
-  ctx.req.socket.setTimeout(0);
-  ctx.req.socket.setNoDelay(true);
-  ctx.status = upstream.status;
-  ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
-  ctx.body = body;
+  answerAsEventStream(ctx, body, upstream.status);
 }
 
 /**

@@ -4,6 +4,7 @@ import { EVENT_NOTICE_TOPIC, type EventNotices } from '../contract/eventNotices'
 import type { Principal } from '../contract/principal';
 import type { Logger } from '../core/support/logger';
 import type { CoreClient } from './coreClient';
+import { answerAsEventStream } from './eventStreamAnswer';
 import { restEventPage } from '../contract/eventShape';
 import { eventId, parseTypeFilter, typeMatches, type TypeFilter } from '../core/domain/events';
 import type { StreamAdmission } from './streamAdmission';
@@ -286,11 +287,7 @@ export class EventStreams {
       stream.end();
       release();
     });
-    ctx.req.socket.setTimeout(0);
-    ctx.req.socket.setNoDelay(true);
-    ctx.status = 200;
-    ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
-    ctx.body = stream.body;
+    answerAsEventStream(ctx, stream.body);
     stream.write('retry: 1000\n\n');
     // Every heartbeat: the keep-alive line, and the credential looked up again (a dashboard session
     // signed out, a dashboard token revoked, an API key's revocation missed while Redis was away are
