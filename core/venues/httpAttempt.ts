@@ -51,3 +51,22 @@ export function parseJsonBody(text: string): { ok: true; value: unknown } | { ok
     return { ok: false };
   }
 }
+
+export type QueryValues = Readonly<Record<string, string | number | boolean | readonly string[] | undefined>>;
+
+/**
+ * `?a=1&b=x&b=y`, or '' for nothing: undefined values left out, a list as the venue reads it,
+ * repeated (`b=x&b=y`, Polymarket) or joined with commas (`b=x,y`, Kalshi).
+ */
+export function queryStringOf(query: QueryValues | undefined, lists: 'repeat' | 'comma' = 'repeat'): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) {
+      if (lists === 'comma') params.append(name, value.join(','));
+      else for (const item of value as readonly string[]) params.append(name, item);
+    } else params.append(name, String(value));
+  }
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}

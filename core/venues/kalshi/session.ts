@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool } from 'undici';
 import { DomainError } from '../../domain/errors';
 import { kalshiEnvironmentNamed, type KalshiCredential } from '../../domain/credentialShapes';
-import { attemptRequest, parseJsonBody as parseJson, venuePool, type HttpAttempt as Attempt } from '../httpAttempt';
+import { attemptRequest, parseJsonBody as parseJson, queryStringOf, venuePool, type HttpAttempt as Attempt } from '../httpAttempt';
 import { kalshiEndpoints, type KalshiUrls } from './endpoints';
 import { kalshiRefusalError, rateLimited, readKalshiError } from './errors';
 import { kalshiSignerFromCredential, type KalshiSigner } from './signing';
@@ -125,7 +125,7 @@ export class KalshiSession {
   async request<T = unknown>(method: string, path: string, options: KalshiRequestOptions): Promise<KalshiOutcome<T>> {
     const verb = method.toUpperCase();
     const fullPath = `${this.basePath}${path.startsWith('/') ? path : `/${path}`}`;
-    const target = `${fullPath}${queryString(options.query)}`;
+    const target = `${fullPath}${queryStringOf(options.query, 'comma')}`;
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     const retryOn429 = options.retryOn429 ?? defaultRetryOn429(verb, options);
     const isWrite = options.kind === 'write';
@@ -199,18 +199,6 @@ function lostOutcome(isWrite: boolean, reason: KalshiLostReason, attempts: numbe
     return { kind: 'unknown', reason, attempts, error: new DomainError('venue_unavailable', `${what}; whether the venue acted is unknown until it is reconciled.`) };
   }
   return { kind: 'unavailable', reason, attempts, error: new DomainError('venue_unavailable', `${what}.`) };
-}
-
-function queryString(query: KalshiRequestOptions['query']): string {
-  if (query === undefined) return '';
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) params.set(name, value.join(','));
-    else params.set(name, String(value));
-  }
-  const text = params.toString();
-  return text === '' ? '' : `?${text}`;
 }
 
 /** The body of an answered call, or the outcome's error. */

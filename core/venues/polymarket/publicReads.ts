@@ -1,6 +1,6 @@
 import type { Pool } from 'undici';
 import { DomainError } from '../../domain/errors';
-import { attemptRequest, parseJsonBody, venuePool } from '../httpAttempt';
+import { attemptRequest, parseJsonBody, queryStringOf, venuePool, type QueryValues } from '../httpAttempt';
 
 /**
  * Unauthenticated GETs to Polymarket's public Gamma API (its markets listing): a
@@ -21,23 +21,11 @@ export interface PublicReadOptions {
   readonly name: string;
 }
 
-export type PublicQuery = Record<string, string | number | boolean | readonly string[] | undefined>;
+export type PublicQuery = QueryValues;
 
 export interface PublicAnswer {
   readonly status: number;
   readonly body: unknown;
-}
-
-/** `?a=1&b=x&b=y` with arrays repeated (as Gamma reads `condition_ids`), undefined left out. */
-function publicQueryString(query: PublicQuery = {}): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const item of value as readonly string[]) params.append(name, item);
-    else params.append(name, String(value));
-  }
-  const text = params.toString();
-  return text === '' ? '' : `?${text}`;
 }
 
 export class PolymarketPublicReads {
@@ -55,7 +43,7 @@ export class PolymarketPublicReads {
     const what = `${this.options.name} (GET ${path})`;
     const attempt = await attemptRequest(this.pool, {
       method: 'GET',
-      path: `${this.basePath}${path}${publicQueryString(query)}`,
+      path: `${this.basePath}${path}${queryStringOf(query)}`,
       headers: { accept: 'application/json' },
       timeoutMs: this.options.timeoutMs,
     });

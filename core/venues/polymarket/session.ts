@@ -1,7 +1,7 @@
 import type { Pool } from 'undici';
 import { DomainError } from '../../domain/errors';
 import type { ApiKeyCreds } from '@polymarket/clob-client-v2';
-import { attemptRequest, parseJsonBody, venuePool, type HttpAttempt } from '../httpAttempt';
+import { attemptRequest, parseJsonBody, queryStringOf, venuePool, type HttpAttempt } from '../httpAttempt';
 import { describeRefusal, readPolymarketRefusal, type PolymarketRefusal } from './errors';
 import type { PolymarketSigning } from './signing';
 
@@ -149,7 +149,7 @@ export class PolymarketSession {
     } else if (auth === 'l1') {
       headers = stringHeaders(await this.signing.l1Headers(0, await this.venueSeconds()));
     }
-    const result = await this.send(verb, `${path}${queryString(options.query)}`, body, headers, options.deadline);
+    const result = await this.send(verb, `${path}${queryStringOf(options.query)}`, body, headers, options.deadline);
     if (result.sent === 'not_sent') {
       return { kind: 'unavailable', reason: 'not_connected', error: new DomainError('venue_unavailable', 'Polymarket could not be reached; the request was not sent.') };
     }
@@ -203,14 +203,6 @@ function stringHeaders(headers: Record<string, string | number | boolean>): Reco
 /** An empty body (the venue's answer for an order it does not hold) reads as `null`. */
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   return text.trim() === '' ? { ok: true, value: null } : parseJsonBody(text);
-}
-
-function queryString(query: PolymarketRequestOptions['query']): string {
-  if (query === undefined) return '';
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, value);
-  const text = params.toString();
-  return text === '' ? '' : `?${text}`;
 }
 
 /** The body of an answered call, or the outcome's error. */
