@@ -121,7 +121,6 @@ export async function openCore(
         reconcileIntervalMs: config.LIVE_RECONCILE_INTERVAL_MS,
         sweepIntervalMs: config.LIVE_FILL_SWEEP_INTERVAL_MS,
         orderSweepIntervalMs: config.LIVE_ORDER_SWEEP_INTERVAL_MS,
-        leaseMsOf: (venue) => 2 * (venue === 'polymarket' ? config.POLYMARKET_TIMEOUT_MS : config.KALSHI_TIMEOUT_MS),
         pendingStaleMs: config.LIVE_PENDING_STALE_MS,
         resendMaxAgeMs: config.LIVE_RESEND_MAX_AGE_MS,
         sweepWindowMs: config.LIVE_FILL_SWEEP_WINDOW_MS,

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
 import { invalidRequest } from './errors';
+import { exponentialDelayMs } from './backoff';
 import { parseTypeFilter } from './events';
 
 /**
@@ -105,7 +106,7 @@ export interface RetrySchedule {
  * once); null once that is past the window that began at `since` (the delivery is then given up).
  */
 export function nextAttemptAt(schedule: RetrySchedule, attempts: number, since: Date, now: Date, random = Math.random): Date | null {
-  const full = Math.min(schedule.maxDelayMs, schedule.baseMs * 2 ** Math.min(attempts - 1, 40));
+  const full = exponentialDelayMs(schedule.baseMs, schedule.maxDelayMs, attempts);
   const at = new Date(now.getTime() + Math.round(full * (1 - random() / 4)));
   return at.getTime() > since.getTime() + schedule.windowMs ? null : at;
 }

@@ -31,8 +31,6 @@ import { claimUnconfirmedOrders, reconcileUnconfirmedOrder, type ReconcileCounts
  *   with our working ones, and records the end of those the venue ended on its own.
  */
 export interface LiveReconcilerOptions {
-  /** How long a claim keeps other cores off an order of this venue: more than one of its calls' timeout. */
-  leaseMsOf(venue: VenueColumn): number;
   pendingStaleMs: number;
   resendMaxAgeMs: number;
   sweepWindowMs: number;
@@ -41,13 +39,16 @@ export interface LiveReconcilerOptions {
 
 export type LiveAccountsByVenue = ReadonlyMap<VenueColumn, LiveAccounts>;
 
+/** How long a claim keeps other cores off an order of this venue: twice one of its calls' timeout. */
+const leaseMsOf = (accounts: LiveAccountsByVenue) => (venue: VenueColumn) => 2 * accounts.get(venue)!.callTimeoutMs;
+
 /** One round over the orders whose fate at the venue is not known. */
 export async function reconcileUnconfirmedOrders(db: Db, accounts: LiveAccountsByVenue, options: LiveReconcilerOptions): Promise<ReconcileCounts> {
   const counts: ReconcileCounts = { claimed: 0, found: 0, resent: 0, rejected: 0, deferred: 0 };
   if (accounts.size === 0) return counts;
   const claimed = [];
   // Each venue's orders under its own lease (its calls' timeout).
-  for (const venue of accounts.keys()) claimed.push(...(await claimUnconfirmedOrders(db, { ...options, leaseMs: options.leaseMsOf(venue), environment: 'live', venues: [venue] })));
+  for (const venue of accounts.keys()) claimed.push(...(await claimUnconfirmedOrders(db, { ...options, leaseMs: leaseMsOf(accounts)(venue), environment: 'live', venues: [venue] })));
   counts.claimed = claimed.length;
   for (const order of claimed) {
     const venue = await accounts.get(order.venue)!.forSubaccount(order.subaccountId).catch(() => undefined);
@@ -171,7 +172,7 @@ export function startLiveReconciler(
   const orderSweep = runPeriodically(
     options.orderSweepIntervalMs,
     async () => {
-      const { ended } = await sweepWorkingOrders(db, accounts, { graceMsOf: options.leaseMsOf }, logger);
+      const { ended } = await sweepWorkingOrders(db, accounts, { graceMsOf: leaseMsOf(accounts) }, logger);
       if (ended > 0) logger.info({ ended }, 'working-order sweep recorded orders the venue had ended on its own');
     },
     (error) => logger.error({ err: error }, 'live working-order sweep failed; retrying on the next round'),

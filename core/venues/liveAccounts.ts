@@ -23,6 +23,8 @@ interface OpenAccount {
  * removed (on this core or another) closes the old account, so a removed key signs nothing more
  * and a replaced one is used from the next request on. Two concurrent first uses open once.
  * `decorate` wraps each account as it opens (the core's metrics observe every call through it).
+ * `callTimeoutMs` is the venue's limit for one call (its `*_TIMEOUT_MS`): what a claim on one of
+ * its orders must outlast (the live reconciler's lease).
  */
 export class LiveAccounts {
   private readonly open = new Map<string, OpenAccount>();
@@ -30,6 +32,7 @@ export class LiveAccounts {
   constructor(
     private readonly db: Db,
     private readonly exchange: 'kalshi' | 'polymarket',
+    readonly callTimeoutMs: number,
     private readonly openAccount: OpenLiveAccount,
     private readonly decorate: (venue: LiveVenue) => LiveVenue = (venue) => venue,
   ) {}

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
+import { fullJitterMs } from '../domain/backoff';
 
 /**
  * What every venue's private WebSocket stream does the same way (Kalshi's `user_orders`/`fill`
@@ -310,8 +311,7 @@ export abstract class ReconnectingStream<P extends { readonly kind: string }, C 
     const { backoff, staleAfterMs } = this.settings;
     if (subscribedAtMs !== null && now - subscribedAtMs >= staleAfterMs) this.failuresInRow = 0;
     this.failuresInRow += 1;
-    const ceiling = Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.min(this.failuresInRow - 1, 30));
-    const delay = refused ? backoff.maxMs : Math.floor(this.settings.random() * ceiling);
+    const delay = refused ? backoff.maxMs : fullJitterMs(backoff, this.failuresInRow, this.settings.random);
     this.state = 'backing_off';
     this.backoffMs = delay;
     this.retryAtMs = now + delay;

@@ -43,7 +43,7 @@ export interface KalshiAccountsOptions {
  * account's REST fills, since Kalshi does not replay what a dropped socket missed.
  */
 export function kalshiAccounts(db: Db, options: KalshiAccountsOptions): LiveAccounts {
-  return new LiveAccounts(db, 'kalshi', async (subaccountId) => {
+  return new LiveAccounts(db, 'kalshi', options.config.KALSHI_TIMEOUT_MS, async (subaccountId) => {
     const credential = await openStoredCredential(db, options.keyring, subaccountId, 'kalshi');
     const environment = kalshiEnvironmentNamed(credential.environment);
     const session = kalshiSessionForCredential(options.config, credential); // refuses a credential without an environment

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool } from 'undici';
 import { DomainError } from '../../domain/errors';
+import { fullJitterMs } from '../../domain/backoff';
 import { kalshiEnvironmentNamed, type KalshiCredential } from '../../domain/credentialShapes';
 import { attemptRequest, parseJsonBody as parseJson, queryStringOf, venuePool, type HttpAttempt as Attempt } from '../httpAttempt';
 import { kalshiEndpoints, type KalshiUrls } from './endpoints';
@@ -175,8 +176,7 @@ export class KalshiSession {
   }
 
   private backoffMs(attempt: number): number {
-    const ceiling = Math.min(this.backoff.maxMs, this.backoff.baseMs * 2 ** (attempt - 1));
-    return Math.round(this.random() * ceiling);
+    return fullJitterMs(this.backoff, attempt, this.random);
   }
 
   private async send(method: string, signedPath: string, target: string, body: string | undefined, deadline: number | undefined): Promise<Attempt> {

@@ -76,7 +76,7 @@ export function polymarketUserChannelUrl(config: Pick<PolymarketSettings, 'POLYM
  * The live reconciler's periodic sweep (`fillsAndFailuresSince`) runs besides.
  */
 export function polymarketAccounts(db: Db, options: PolymarketAccountsOptions): LiveAccounts {
-  return new LiveAccounts(db, 'polymarket', async (subaccountId) => {
+  return new LiveAccounts(db, 'polymarket', options.config.POLYMARKET_TIMEOUT_MS, async (subaccountId) => {
     const credential = polymarketCredentialFromStored(await openStoredCredential(db, options.keyring, subaccountId, 'polymarket'));
     const session = new PolymarketSession({
       baseUrl: options.config.POLYMARKET_CLOB_URL,
