@@ -15,7 +15,7 @@ import { recordRiskLimitBreach } from './eventLog';
 import { deadMansSwitchFired } from '../domain/deadMansSwitch';
 import { maxTakerFee, rulesForMarket } from '../domain/marketRules';
 import type { MarketRules } from '../domain/venueRules';
-import { polymarketMarketOrderWorstPrice, validateOrderInput } from '../domain/venueRules';
+import { validateOrderInput } from '../domain/venueRules';
 import { venueName, type VenueColumn } from '../domain/venues';
 import type { VenueCallOptions, VenueNotSent, VenueOrderRequest, VenuePlaceResult, VenueRegistry } from '../venues/venue';
 import { recordExecution } from './executions';
@@ -125,10 +125,9 @@ export async function placeOrder(
       return { order: (await tx.together((c) => findOrder(c, state.existingOrderId!)))!, created: false, market };
     }
     if (state.deadMansSwitchLapsed) throw deadMansSwitchFired(subaccount.id);
-    // A live Polymarket market order is signed at a worst price, and its signed form is its identity
-    // at the venue (its hash is the order id): that price is fixed now, under the tick as it is now,
-    // and stored on the order, so no later change of the market's tick changes the order we send.
-    const orderPrice = price ?? (market.venue === 'polymarket' && input.type === 'market' ? new Decimal(polymarketMarketOrderWorstPrice(input.action, rules.tickSize)) : null);
+    // A market order the venue signs at a price (live Polymarket) is priced now, under the market's
+    // rules as they are now, and keeps that price (Venue.marketOrderPrice).
+    const orderPrice = price ?? (input.type === 'market' && venue.marketOrderPrice ? new Decimal(venue.marketOrderPrice(input.action, rules)) : null);
     const worstPrice = orderPrice ?? new Decimal(1);
     checkPreTradeRisk(
       { action: input.action, quantity, worstPrice, maxFee: maxTakerFee(rules, worstPrice, quantity) },

@@ -53,6 +53,7 @@ export function observedVenue(venue: Venue, observer: VenueCallObserver): Venue 
     orderBook: (venueMarketId, depth) => timed('order_book', () => venue.orderBook(venueMarketId, depth)),
     queuePosition: (clientOrderId, options) => timed('queue_position', () => venue.queuePosition(clientOrderId, options)),
     ...(venue.onFills ? { onFills: venue.onFills.bind(venue) } : {}),
+    ...(venue.marketOrderPrice ? { marketOrderPrice: venue.marketOrderPrice.bind(venue) } : {}),
   };
 }
 

@@ -12,6 +12,7 @@ import type { VenueColumn, VenueName } from '../domain/venues';
 import type { OrderAction, OutcomeSide, VenueTimeInForce } from '../domain/orderTerms';
 import type { BookLevelView, OrderBookView } from '../domain/orderBookView';
 import type { VenueReportedStatus } from '../domain/orderLifecycle';
+import type { MarketRules } from '../domain/venueRules';
 
 /** The domain defines these shapes; a venue adapter speaks them. */
 export type { BookLevelView, OrderAction, OrderBookView, OutcomeSide, VenueTimeInForce };
@@ -137,6 +138,14 @@ export interface Venue {
    * Returns a function that removes the listener.
    */
   onFills?(listener: (fills: VenueFill[]) => void): () => void;
+  /**
+   * The price a market order is sent at, where the venue's market order is a priced order whose
+   * signed form is its identity (Polymarket: the worst price, `polymarketMarketOrderWorstPrice`).
+   * Placement fixes it under the market's rules as they are then and stores it on the order, so
+   * that no later change of the market's tick changes the order we send. Left out where a market
+   * order goes without a price.
+   */
+  marketOrderPrice?(action: OrderAction, rules: Pick<MarketRules, 'tickSize'>): string;
 }
 
 /** A venue's public market data: what planning, marks and books need without an account. */

@@ -1,5 +1,7 @@
 import { Decimal, quantityOf } from '../../domain/decimals';
 import { DomainError } from '../../domain/errors';
+import type { OrderAction } from '../../domain/orderTerms';
+import { polymarketMarketOrderWorstPrice, type MarketRules } from '../../domain/venueRules';
 import type {
   LiveVenue,
   MarketData,
@@ -87,6 +89,11 @@ export class PolymarketVenue implements LiveVenue {
     this.markets = options.markets;
     this.books = options.books ?? new PolymarketBooks(options.session, options.markets);
     this.lookbackMs = options.lookbackMs ?? 60_000;
+  }
+
+  /** A market order is signed as a limit order at the worst price of the market's tick (see Venue). */
+  marketOrderPrice(action: OrderAction, rules: Pick<MarketRules, 'tickSize'>): string {
+    return polymarketMarketOrderWorstPrice(action, rules.tickSize);
   }
 
   async placeOrder(request: VenueOrderRequest, call: VenueCallOptions = {}): Promise<VenuePlaceResult> {
