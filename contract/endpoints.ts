@@ -12,6 +12,8 @@ export const ANALYST_GRAPHQL_PATH = '/analyst/graphql';
  * that it answers with the order's real state rather than the gateway answering 502.
  */
 export const CORE_BUDGET_HEADER = 'x-core-budget-ms';
+/** The request id the gateway answers the client with, for the core's log lines of the same request. */
+export const CORE_REQUEST_ID_HEADER = 'x-request-id';
 
 /**
  * The operator's endpoints, on the gateway's port and on the core's (docs/operations.md): liveness,

@@ -4,7 +4,7 @@ import { parseKeyring } from './domain/credentialVault';
 import { openDatabase } from './db/openDatabase';
 import { createPrismaClient, type Db } from './db/prismaClient';
 import type http from 'node:http';
-import { ANALYST_GRAPHQL_PATH } from '../contract/endpoints';
+import { ANALYST_GRAPHQL_PATH, CORE_REQUEST_ID_HEADER } from '../contract/endpoints';
 import { createAnalystYoga } from './graphql/analystYoga';
 import { requireSignedPrincipal } from './graphql/signedPrincipal';
 import { createCoreYoga } from './graphql/yoga';
@@ -26,6 +26,7 @@ import { recordExecution } from './services/executions';
 import { recordFillsAndFailures, recordNewFills, startLiveReconciler } from './services/liveReconciler';
 import { startSimulatedReconciler } from './services/simulatedReconciler';
 import { runPeriodically } from './support/periodic';
+import { inRequestNamed } from './support/requestContext';
 import type { KalshiEnvironment } from './domain/credentialShapes';
 import { kalshiAccounts } from './venues/kalshi/kalshiAccounts';
 import { kalshiMarketDataFor, type KalshiMarketData } from './venues/kalshi/marketData';
@@ -106,7 +107,10 @@ export async function openCore(
     metricsToken: config.METRICS_TOKEN,
     readinessTimeoutMs: config.READINESS_TIMEOUT_MS,
   });
-  const handler = ops.listener(requireSignedPrincipal(internalSecret, (req, res) => void (isAnalyst(req.url) ? analyst(req, res) : yoga(req, res))));
+  // Served in the context of the gateway's request (its id on every line logged meanwhile).
+  const handler = ops.listener(
+    requireSignedPrincipal(internalSecret, (req, res) => void inRequestNamed(req.headers[CORE_REQUEST_ID_HEADER], () => (isAnalyst(req.url) ? analyst(req, res) : yoga(req, res)))),
+  );
   const fetch = (url: string, init: RequestInit) => {
     const { pathname } = new URL(url);
     const answer = ops.answer(init.method ?? 'GET', pathname, new Headers(init.headers).get('authorization') ?? undefined);

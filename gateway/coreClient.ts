@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import { PRINCIPAL_HEADER, signPrincipal, type Principal } from '../contract/principal';
-import { CORE_BUDGET_HEADER, CORE_GRAPHQL_PATH } from '../contract/endpoints';
+import { CORE_BUDGET_HEADER, CORE_GRAPHQL_PATH, CORE_REQUEST_ID_HEADER } from '../contract/endpoints';
+import { currentRequestId } from '../core/support/requestContext';
 import type { PersistedOperation } from '../contract/operations';
 import { isCoreErrorCode } from '../contract/errors';
 import { ApiError, upstreamUnavailable } from './errors';
@@ -132,11 +133,13 @@ export class CoreClient {
   }
 
   private signed(headers: Record<string, string>, principal: Principal): Record<string, string> {
+    const requestId = currentRequestId();
     return {
       accept: 'application/graphql-response+json, application/json',
       ...headers,
       [PRINCIPAL_HEADER]: signPrincipal(principal, this.internalSecret),
       [CORE_BUDGET_HEADER]: String(this.timeoutMs),
+      ...(requestId ? { [CORE_REQUEST_ID_HEADER]: requestId } : {}),
     };
   }
 

@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { currentRequestId } from './requestContext';
 
 /** Paths that may carry secrets; pino replaces them before anything is written. */
 const redact = [
@@ -89,6 +90,16 @@ function withoutValues(message: string): string {
 
 /** A logger to stdout, or to `destination` (a test that reads what was logged). */
 export function createLogger(level: string, name: string, destination?: pino.DestinationStream): Logger {
-  const options = { level, name, redact: { paths: redact, censor: '[redacted]' }, serializers: { err: serializeError } };
+  const options = {
+    level,
+    name,
+    redact: { paths: redact, censor: '[redacted]' },
+    serializers: { err: serializeError },
+    // The request being served, if any (requestContext.ts); a line's own requestId takes precedence.
+    mixin: () => {
+      const requestId = currentRequestId();
+      return requestId ? { requestId } : {};
+    },
+  };
   return destination ? pino(options, destination) : pino(options);
 }
