@@ -7,6 +7,7 @@ import type { CoreClient } from './coreClient';
 import { answerAsEventStream } from './eventStreamAnswer';
 import { restEventPage } from '../contract/eventShape';
 import { eventId, parseTypeFilter, typeMatches, type TypeFilter } from '../core/domain/events';
+import { outsideRequest } from '../core/support/requestContext';
 import type { StreamAdmission } from './streamAdmission';
 
 /**
@@ -261,7 +262,8 @@ export class EventStreams {
     const key = `${request.principal.workspaceId}:${request.principal.environment}`;
     let hub = this.hubs.get(key);
     if (!hub) {
-      hub = new Hub(this.core, this.logger, this.options.pollMs);
+      // Shared by every stream of the scope: its polls serve none of them in particular.
+      hub = outsideRequest(() => new Hub(this.core, this.logger, this.options.pollMs));
       this.hubs.set(key, hub);
     }
     stream = new Stream(request, request.after ?? LOG_START, (ended) => {

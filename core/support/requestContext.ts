@@ -41,3 +41,8 @@ export function currentRequestId(): string | undefined {
 export function inRequestNamed<T>(header: unknown, work: () => T | Promise<T>): Promise<T> {
   return typeof header === 'string' && REQUEST_ID.test(header) ? inRequest(header, async () => work()) : Promise.resolve(work());
 }
+
+/** `work` outside any request: for what one request creates and many share (an event hub and its timer), whose lines name no request. */
+export function outsideRequest<T>(work: () => T): T {
+  return storage.exit(work);
+}

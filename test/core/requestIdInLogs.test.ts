@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { Client } from 'pg';
 import { createLogger } from '../../core/support/logger';
-import { inRequest } from '../../core/support/requestContext';
+import { inRequest, outsideRequest } from '../../core/support/requestContext';
 import { testConfig } from '../support/env';
 import { buildWorkspace } from '../support/factories';
 import { call, envelopeOf, ok } from '../support/http';
@@ -30,6 +30,17 @@ describe('request ids in the log', () => {
     await later;
     expect(lines.find((line) => line.msg === 'inside')).toMatchObject({ requestId: 'req_0123456789abcdef' });
     expect(lines.find((line) => line.msg === 'after')).not.toHaveProperty('requestId');
+  });
+
+  it('what a request creates for everyone (outsideRequest) logs without its id, even while the request lasts', async () => {
+    const { logger, lines } = logSink();
+    await inRequest('req_fedcba9876543210', async () => {
+      const shared = outsideRequest(() => new Promise<void>((resolve) => setTimeout(() => resolve(logger.info('shared')), 5)));
+      await shared;
+      logger.info('own');
+    });
+    expect(lines.find((line) => line.msg === 'shared')).not.toHaveProperty('requestId');
+    expect(lines.find((line) => line.msg === 'own')).toMatchObject({ requestId: 'req_fedcba9876543210' });
   });
 
   describe.each(['single', 'split'] as const)('%s deployment', (mode) => {
