@@ -35,7 +35,7 @@ export const MAX_PREVIOUS_SECRET_SECONDS = 7 * 86_400;
 export function checkPreviousSecretSeconds(value: number | null | undefined): number {
   const seconds = value ?? DEFAULT_PREVIOUS_SECRET_SECONDS;
   if (!Number.isInteger(seconds) || seconds < 0 || seconds > MAX_PREVIOUS_SECRET_SECONDS) {
-    throw invalidRequest('expirePreviousInSeconds', `expire_previous_in_seconds must be a whole number of seconds from 0 to ${MAX_PREVIOUS_SECRET_SECONDS} (7 days).`);
+    throw invalidRequest('expirePreviousInSeconds', `expirePreviousInSeconds must be a whole number of seconds from 0 to ${MAX_PREVIOUS_SECRET_SECONDS} (7 days).`);
   }
   return seconds;
 }
