@@ -84,8 +84,7 @@ export async function updateWebhookEndpoint(
   const url = input.url != null ? checkEndpointUrl(input.url) : undefined;
   const eventTypes = input.eventTypes != null ? checkEndpointTypes(input.eventTypes) : undefined;
   const description = checkDescription(input.description);
-  await getWebhookEndpoint(db, scope, id);
-  const { count } = await db.webhookEndpoint.updateMany({ where: { id, deletedAt: null }, data: { url, eventTypes, description } });
+  const { count } = await db.webhookEndpoint.updateMany({ where: { id, ...scopedRows(scope), deletedAt: null }, data: { url, eventTypes, description } });
   if (count === 0) throw notFound('webhook endpoint', id);
   return getWebhookEndpoint(db, scope, id);
 }

@@ -5,6 +5,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { call, ok } from './http';
 
 export const TOLERANCE_SECONDS = 300;
 
@@ -60,4 +61,11 @@ export async function receiver(answer: (request: Received, count: number) => num
       server.close(() => resolve());
     }),
   };
+}
+
+/** Deletes every webhook endpoint the key sees: after each test, so that later tests' events do not keep them busy. */
+export async function deleteEveryEndpoint(base: string, key: string): Promise<void> {
+  for (const endpoint of ok(await call(base, 'GET', '/v1/webhook_endpoints?limit=200', { key }), 'endpoints').data as { id: string }[]) {
+    ok(await call(base, 'DELETE', `/v1/webhook_endpoints/${endpoint.id}`, { key }), 'delete after the test');
+  }
 }

@@ -15,7 +15,7 @@ import { ownDatabase } from '../support/ownDatabase';
 import { testConfig } from '../support/env';
 import { CoreLog } from '../support/retryingClients';
 import { startStack, type Stack } from '../support/stack';
-import { receiver, verifyWebhook, type Receiver, type Received } from '../support/webhookReceivers';
+import { deleteEveryEndpoint, receiver, verifyWebhook, type Receiver, type Received } from '../support/webhookReceivers';
 import { createSubaccount, marketOf, newTrader, placed, waitFor, type Market, type Trader } from '../trading/helpers';
 
 const run = promisify(execFile);
@@ -49,12 +49,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-// Each test's endpoints are deleted after it, so that later tests' events do not keep them busy.
-afterEach(async () => {
-  for (const endpoint of ok(await api('GET', '/v1/webhook_endpoints?limit=200'), 'endpoints').data as { id: string }[]) {
-    ok(await api('DELETE', `/v1/webhook_endpoints/${endpoint.id}`), 'delete after the test');
-  }
-});
+afterEach(() => deleteEveryEndpoint(trader.base, trader.secret));
 
 const api = (method: string, path: string, body?: unknown, options: { key?: string; headers?: Record<string, string> } = {}) =>
   call(trader.base, method, path, { key: options.key ?? trader.secret, ...(options.headers ? { headers: options.headers } : {}), ...(body !== undefined ? { body } : {}) });
@@ -202,6 +197,7 @@ describe('updating an endpoint', () => {
     expect(JSON.parse((await deliveryOf('/retyped', order.id)).body).type).toBe('order.accepted');
     const cleared = ok(await api('PUT', `/v1/webhook_endpoints/${endpoint.id}`, { description: null }), 'clear the description');
     expect(cleared).toMatchObject({ url: hooks.url('/retyped'), event_types: ['order.accepted'], description: null });
+    expect(ok(await api('PUT', `/v1/webhook_endpoints/${endpoint.id}`, {}), 'change nothing')).toEqual(cleared);
   });
 });
 

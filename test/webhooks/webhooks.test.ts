@@ -15,7 +15,7 @@ import { call, envelopeOf, ok } from '../support/http';
 import { ownDatabase } from '../support/ownDatabase';
 import { testConfig } from '../support/env';
 import { startStack, type Stack } from '../support/stack';
-import { receiver, TOLERANCE_SECONDS, verifyWebhook, type Receiver } from '../support/webhookReceivers';
+import { deleteEveryEndpoint, receiver, TOLERANCE_SECONDS, verifyWebhook, type Receiver } from '../support/webhookReceivers';
 import { createSubaccount, marketOf, newTrader, placed, waitFor, type Market, type Trader } from '../trading/helpers';
 
 const run = promisify(execFile);
@@ -58,12 +58,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-// Each test's endpoints are deleted after it, so that later tests' events do not keep them busy.
-afterEach(async () => {
-  for (const endpoint of ok(await api('GET', '/v1/webhook_endpoints?limit=200'), 'endpoints').data as { id: string }[]) {
-    ok(await api('DELETE', `/v1/webhook_endpoints/${endpoint.id}`), 'delete after the test');
-  }
-});
+afterEach(() => deleteEveryEndpoint(trader.base, trader.secret));
 
 const api = (method: string, path: string, body?: unknown, key = trader.secret) => call(trader.base, method, path, { key, ...(body !== undefined ? { body } : {}) });
 const register = async (path: string, eventTypes: string[], who = trader) => {
