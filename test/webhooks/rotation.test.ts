@@ -3,13 +3,16 @@
  * end on real loopback HTTP: after a rotation each delivery carries the new secret's signature and
  * the previous one's until that expires, each checked with the documented recipe; a retried
  * rotation answers the same secret; an update sends a failing delivery's next attempt to the new
- * URL; bad input and another workspace's ids change nothing; no secret is ever answered again,
+ * URL; bad input and another workspace's ids change nothing; a KEK rewrap re-seals the previous
+ * secret too; no secret is ever answered again,
  * logged or stored in clear.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
+import { parseKeyring } from '../../core/domain/credentialVault';
+import { openSigningSecrets, rewrapWebhookSecrets } from '../../core/services/webhookEndpoints';
 import { call, envelopeOf, ok, type ApiResponse } from '../support/http';
 import { ownDatabase } from '../support/ownDatabase';
 import { testConfig } from '../support/env';
@@ -248,6 +251,25 @@ describe('refusals change nothing', () => {
     }
     expectRefused(await api('POST', '/v1/webhook_endpoints/whe_01jzzzzzzzzzzzzzzzzzzzzzzz/rotate_secret'), 404, 'not_found');
     expect(await stored(endpoint.id)).toEqual(before);
+  });
+});
+
+describe('key-encryption key rotation', () => {
+  test('credentials rewrap re-seals a previous secret that still signs with the current one, and clears one that expired', async () => {
+    const signing = await register('/rewrap-signing');
+    const signingNew = await rotate(signing.endpoint.id);
+    const expired = await register('/rewrap-expired');
+    await rotate(expired.endpoint.id);
+    await stack.core.db.$executeRaw`UPDATE webhook_endpoints SET previous_secret_expires_at = now() - interval '1 second' WHERE id = ${expired.endpoint.id}`;
+
+    const newKek = randomBytes(32).toString('base64');
+    const { rewrapped } = await rewrapWebhookSecrets(stack.core.db, parseKeyring({ CREDENTIALS_KEK: newKek, CREDENTIALS_KEK_ID: 'kek-new', CREDENTIALS_OLD_KEKS: `kek1:${CONFIG.CREDENTIALS_KEK}` }));
+    expect(rewrapped).toBeGreaterThanOrEqual(2);
+    const onlyNew = parseKeyring({ CREDENTIALS_KEK: newKek, CREDENTIALS_KEK_ID: 'kek-new' });
+    const row = await stack.core.db.webhookEndpoint.findUniqueOrThrow({ where: { id: signing.endpoint.id } });
+    expect(row.kekId).toBe('kek-new');
+    expect(openSigningSecrets(onlyNew, row, new Date())).toEqual([signingNew.secret, signing.secret]);
+    expect(await stack.core.db.webhookEndpoint.findUniqueOrThrow({ where: { id: expired.endpoint.id } })).toMatchObject({ kekId: 'kek-new', previousSecretCiphertext: null, previousSecretExpiresAt: null });
   });
 });
 
