@@ -4,8 +4,7 @@
  * the previous one's until that expires, each checked with the documented recipe; a retried
  * rotation answers the same secret; an update sends a failing delivery's next attempt to the new
  * URL; bad input and another workspace's ids change nothing; a KEK rewrap re-seals the previous
- * secret too; no secret is ever answered again,
- * logged or stored in clear.
+ * secret too; no secret is ever answered again, logged or stored in clear.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
