@@ -18,11 +18,27 @@ export const ATTEMPT_HEADER = 'Webhook-Attempt';
 
 /**
  * The Webhook-Signature header of a body sent at `timestamp` (unix seconds):
- * `t=<timestamp>,v1=<hex HMAC-SHA256 of "<timestamp>.<body>" keyed by the secret's text>`.
+ * `t=<timestamp>,v1=<hex HMAC-SHA256 of "<timestamp>.<body>" keyed by the secret's text>`, one v1
+ * per secret in the order given (after a rotation: the new secret's, then the previous one's), so
+ * that a receiver holding either accepts it (the Standard Webhooks convention).
  */
-export function signatureHeader(secret: string, timestamp: number, body: string): string {
-  const mac = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
-  return `t=${timestamp},v1=${mac}`;
+export function signatureHeader(secrets: readonly string[], timestamp: number, body: string): string {
+  const macs = secrets.map((secret) => `v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`);
+  return [`t=${timestamp}`, ...macs].join(',');
+}
+
+/** How long the previous secret keeps signing after a rotation when the request does not say (a day). */
+export const DEFAULT_PREVIOUS_SECRET_SECONDS = 86_400;
+/** The longest a previous secret may keep signing after a rotation (7 days). */
+export const MAX_PREVIOUS_SECRET_SECONDS = 7 * 86_400;
+
+/** A rotation's expire_previous_in_seconds: whole seconds from 0 (the previous secret stops at once) to 7 days. */
+export function checkPreviousSecretSeconds(value: number | null | undefined): number {
+  const seconds = value ?? DEFAULT_PREVIOUS_SECRET_SECONDS;
+  if (!Number.isInteger(seconds) || seconds < 0 || seconds > MAX_PREVIOUS_SECRET_SECONDS) {
+    throw invalidRequest('expirePreviousInSeconds', `expirePreviousInSeconds must be a whole number of seconds from 0 to ${MAX_PREVIOUS_SECRET_SECONDS} (7 days).`);
+  }
+  return seconds;
 }
 
 /** The longest URL an endpoint may have. */

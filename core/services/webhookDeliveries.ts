@@ -13,7 +13,7 @@ import {
 import type { CredentialKeys } from '../domain/credentialVault';
 import type { Logger } from '../support/logger';
 import { runPeriodically } from '../support/periodic';
-import { openWebhookSecret } from './webhookEndpoints';
+import { openSigningSecrets } from './webhookEndpoints';
 
 export interface WebhookWorkerOptions extends RetrySchedule {
   /** How often the worker looks for deliveries due (WEBHOOK_WORKER_INTERVAL_MS). */
@@ -63,7 +63,9 @@ export type EventRenderer = (endpoint: { id: string; workspaceId: string; enviro
  * due (FOR UPDATE SKIP LOCKED: two cores never take the same one), raising their attempt count and
  * moving their next attempt past a lease, in a statement committed before any call, so no database
  * lock is held while a receiver answers and no other core sends the same attempt meanwhile. Each
- * claimed delivery is then rendered (the event as GET /v1/events lists it), signed and POSTed, all
+ * claimed delivery is then rendered (the event as GET /v1/events lists it), signed (with the
+ * endpoint's secret, and its previous one while a rotation's overlap lasts) and POSTed to the URL
+ * the endpoint has at that moment, all
  * within `timeoutMs` (well inside the lease); the attempt is recorded, and the delivery succeeds on
  * a 2xx, or is scheduled again (exponential backoff with jitter) until the window after its event
  * is spent, then fails. A core has at most MAX_IN_FLIGHT_PER_ENDPOINT calls to one endpoint under
@@ -122,7 +124,8 @@ export function startWebhookWorker(db: Db, keys: CredentialKeys, render: EventRe
     const event = await beforeAbort(render(endpoint, BigInt(claim.eventSeq), Date.now() + options.timeoutMs), signal);
     if (!event) return { httpStatus: null, error: 'the event is no longer in the log' };
     const body = JSON.stringify(event);
-    const secret = openWebhookSecret(keys, endpoint);
+    const sentAt = new Date();
+    const secrets = openSigningSecrets(keys, endpoint, sentAt);
     const response = await request(url, {
       method: 'POST',
       dispatcher: agent,
@@ -130,7 +133,7 @@ export function startWebhookWorker(db: Db, keys: CredentialKeys, render: EventRe
       headers: {
         'content-type': 'application/json',
         'user-agent': 'prediction-markets-webhooks/1',
-        [SIGNATURE_HEADER]: signatureHeader(secret, Math.floor(Date.now() / 1000), body),
+        [SIGNATURE_HEADER]: signatureHeader(secrets, Math.floor(sentAt.getTime() / 1000), body),
         [EVENT_ID_HEADER]: eventId(claim.eventSeq),
         [ATTEMPT_HEADER]: String(claim.attempts),
       },

@@ -1,17 +1,18 @@
+import { createHash } from 'node:crypto';
 import type { Db } from '../db/prismaClient';
-import { openCredential, rewrapCredential, sealCredential, type CredentialKeys } from '../domain/credentialVault';
+import { openCredential, rewrapCredential, sealCredential, type CredentialKeys, type Kek } from '../domain/credentialVault';
 import { DomainError, invalidRequest, notFound } from '../domain/errors';
 import { eventId, isSeqCursor } from '../domain/events';
 import { isIdOf, newId } from '../domain/ids';
 import { decodeCursor, isIdCursor, parseLimit, toPage, type Page } from '../domain/pagination';
-import { checkEndpointTypes, checkEndpointUrl, generateWebhookSecret } from '../domain/webhooks';
+import { checkEndpointTypes, checkEndpointUrl, checkPreviousSecretSeconds, generateWebhookSecret } from '../domain/webhooks';
 import type { WebhookEndpoint } from '../generated/prisma/client';
 import { scopedRows, type Scope } from './scope';
 
-/** What is ever shown of an endpoint: never its secret (only once, at creation). */
-export type WebhookEndpointView = Omit<WebhookEndpoint, 'kekId' | 'secretCiphertext' | 'workspaceId'>;
+/** What is ever shown of an endpoint: never a secret (the current one only once, at creation or rotation). */
+export type WebhookEndpointView = Omit<WebhookEndpoint, 'kekId' | 'secretCiphertext' | 'previousSecretCiphertext' | 'secretRotationKey' | 'workspaceId'>;
 
-const VIEW = { id: true, environment: true, url: true, description: true, eventTypes: true, createdAt: true, deletedAt: true } as const;
+const VIEW = { id: true, environment: true, url: true, description: true, eventTypes: true, previousSecretExpiresAt: true, createdAt: true, deletedAt: true } as const;
 
 /** The AES-GCM additional data of an endpoint's secret: a blob copied to another endpoint does not open. */
 const secretAad = (endpointId: string) => `webhook_endpoint:${endpointId}`;
@@ -34,26 +35,100 @@ export async function createWebhookEndpoint(
 ): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
   const url = checkEndpointUrl(input.url);
   const eventTypes = checkEndpointTypes(input.eventTypes);
-  if (input.description != null && input.description.length > MAX_DESCRIPTION_LENGTH) {
-    throw invalidRequest('description', `description must be at most ${MAX_DESCRIPTION_LENGTH} characters.`);
-  }
-  if (!keys.current) {
-    throw new DomainError('forbidden', 'Webhook endpoints are disabled on this server: the operator must set CREDENTIALS_KEK (32 bytes, base64) to seal their secrets.');
-  }
+  const description = checkDescription(input.description);
+  const current = sealingKey(keys);
   if ((await db.webhookEndpoint.count({ where: { ...scopedRows(scope), deletedAt: null } })) >= MAX_ENDPOINTS) {
     throw new DomainError('conflict', `A workspace has at most ${MAX_ENDPOINTS} webhook endpoints per environment: delete one first.`);
   }
   const id = newId('webhookEndpoint');
   const secret = generateWebhookSecret();
-  const sealed = sealCredential(secret, keys.current, secretAad(id));
+  const sealed = sealCredential(secret, current, secretAad(id));
   const endpoint = await db.webhookEndpoint.create({
     data: {
-      id, ...scopedRows(scope), url, eventTypes, description: input.description ?? null,
+      id, ...scopedRows(scope), url, eventTypes, description: description ?? null,
       kekId: sealed.kekId, secretCiphertext: new Uint8Array(sealed.ciphertext),
     },
     select: VIEW,
   });
   return { endpoint, secret };
+}
+
+/** An endpoint's description as stored: at most MAX_DESCRIPTION_LENGTH characters (null or undefined as given). */
+function checkDescription<T extends string | null | undefined>(description: T): T {
+  if (description != null && description.length > MAX_DESCRIPTION_LENGTH) {
+    throw invalidRequest('description', `description must be at most ${MAX_DESCRIPTION_LENGTH} characters.`);
+  }
+  return description;
+}
+
+/** The key-encryption key secrets are sealed under: without CREDENTIALS_KEK nothing can be (403). */
+function sealingKey(keys: CredentialKeys): Kek {
+  if (!keys.current) {
+    throw new DomainError('forbidden', 'Webhook endpoints are disabled on this server: the operator must set CREDENTIALS_KEK (32 bytes, base64) to seal their secrets.');
+  }
+  return keys.current;
+}
+
+/**
+ * Changes an endpoint's url, event types or description, each checked as at creation; a field left
+ * out (undefined) keeps its value, a description of null removes it. Its secret and deliveries stay:
+ * pending deliveries go to the new url from their next attempt (the worker reads the endpoint on
+ * each), and new event types apply to the events numbered after the change. Answers it as changed.
+ */
+export async function updateWebhookEndpoint(
+  db: Db,
+  scope: Scope,
+  id: string,
+  input: { url?: string | null; eventTypes?: readonly string[] | null; description?: string | null },
+): Promise<WebhookEndpointView> {
+  const url = input.url != null ? checkEndpointUrl(input.url) : undefined;
+  const eventTypes = input.eventTypes != null ? checkEndpointTypes(input.eventTypes) : undefined;
+  const description = checkDescription(input.description);
+  const { count } = await db.webhookEndpoint.updateMany({ where: { id, ...scopedRows(scope), deletedAt: null }, data: { url, eventTypes, description } });
+  if (count === 0) throw notFound('webhook endpoint', id);
+  return getWebhookEndpoint(db, scope, id);
+}
+
+/**
+ * Gives an endpoint a new signing secret, answered this once as at creation. The one it replaces
+ * becomes the previous secret, re-sealed under the current KEK, and keeps signing every delivery
+ * beside the new one for `expirePreviousInSeconds` (0: it stops at once and is not kept); a
+ * previous secret still valid from an earlier rotation is dropped (only one is ever kept). With an
+ * Idempotency-Key (`retryOf`: the request's API key id and key), a retry of the rotation that made
+ * the current secret answers that secret again instead of rotating twice: its answer is never
+ * stored elsewhere. Two rotations at once: one wins, the other is 409 conflict.
+ */
+export async function rotateWebhookSecret(
+  db: Db,
+  keys: CredentialKeys,
+  scope: Scope,
+  id: string,
+  input: { expirePreviousInSeconds?: number | null },
+  retryOf?: { apiKeyId: string; key: string },
+): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
+  const seconds = checkPreviousSecretSeconds(input.expirePreviousInSeconds);
+  const current = sealingKey(keys);
+  await getWebhookEndpoint(db, scope, id);
+  const row = await db.webhookEndpoint.findUniqueOrThrow({ where: { id }, select: { id: true, kekId: true, secretCiphertext: true, secretRotationKey: true } });
+  const rotationKey = retryOf ? createHash('sha256').update(`${retryOf.apiKeyId}\n${retryOf.key}`).digest('hex') : null;
+  if (rotationKey !== null && row.secretRotationKey === rotationKey) {
+    return { endpoint: await getWebhookEndpoint(db, scope, id), secret: openWebhookSecret(keys, row) };
+  }
+  const previous = seconds > 0 ? rewrapCredential(row.secretCiphertext, keys.keyring, row.kekId, current, secretAad(id)) : null;
+  const secret = generateWebhookSecret();
+  const sealed = sealCredential(secret, current, secretAad(id));
+  const { count } = await db.webhookEndpoint.updateMany({
+    where: { id, deletedAt: null, kekId: row.kekId, secretCiphertext: { equals: row.secretCiphertext } },
+    data: {
+      kekId: sealed.kekId,
+      secretCiphertext: new Uint8Array(sealed.ciphertext),
+      previousSecretCiphertext: previous ? new Uint8Array(previous.ciphertext) : null,
+      previousSecretExpiresAt: previous ? new Date(Date.now() + seconds * 1000) : null,
+      secretRotationKey: rotationKey,
+    },
+  });
+  if (count === 0) throw new DomainError('conflict', 'The endpoint changed while its secret was rotated (another rotation, or its deletion): read it and retry.');
+  return { endpoint: await getWebhookEndpoint(db, scope, id), secret };
 }
 
 /** The scope's endpoints (deleted ones left out), newest first. */
@@ -95,19 +170,40 @@ export function openWebhookSecret(keys: CredentialKeys, endpoint: { id: string; 
   return openCredential(endpoint.secretCiphertext, keys.keyring, endpoint.kekId, secretAad(endpoint.id)).toString('utf8');
 }
 
+type SealedSecrets = Pick<WebhookEndpoint, 'id' | 'kekId' | 'secretCiphertext' | 'previousSecretCiphertext' | 'previousSecretExpiresAt'>;
+
+/** Whether an endpoint's previous secret still signs at `now` (never once it expired). */
+const previousValid = (endpoint: SealedSecrets, now: Date): endpoint is SealedSecrets & { previousSecretCiphertext: Uint8Array } =>
+  endpoint.previousSecretCiphertext !== null && endpoint.previousSecretExpiresAt !== null && endpoint.previousSecretExpiresAt > now;
+
+/** The secrets a delivery sent at `now` is signed with: the current one, then the previous one until it expires. */
+export function openSigningSecrets(keys: CredentialKeys, endpoint: SealedSecrets, now: Date): string[] {
+  const secrets = [openWebhookSecret(keys, endpoint)];
+  if (previousValid(endpoint, now)) secrets.push(openWebhookSecret(keys, { ...endpoint, secretCiphertext: endpoint.previousSecretCiphertext }));
+  return secrets;
+}
+
 /**
  * Key rotation, as rewrapStoredCredentials does for venue credentials: re-seals under the current
- * KEK every endpoint secret sealed under another one (deleted endpoints' too). Returns how many.
+ * KEK every endpoint secret sealed under another one (deleted endpoints' too), with its previous
+ * secret while that still signs. Returns how many endpoints.
  */
 export async function rewrapWebhookSecrets(db: Db, keys: CredentialKeys): Promise<{ rewrapped: number }> {
   const current = keys.current;
   if (!current) throw new Error('rewrapping webhook secrets needs CREDENTIALS_KEK');
   let rewrapped = 0;
-  for (const row of await db.webhookEndpoint.findMany({ where: { kekId: { not: current.id } }, select: { id: true, kekId: true, secretCiphertext: true } })) {
-    const sealed = rewrapCredential(row.secretCiphertext, keys.keyring, row.kekId, current, secretAad(row.id));
+  const now = new Date();
+  const rows = await db.webhookEndpoint.findMany({
+    where: { kekId: { not: current.id } },
+    select: { id: true, kekId: true, secretCiphertext: true, previousSecretCiphertext: true, previousSecretExpiresAt: true },
+  });
+  for (const row of rows) {
+    const rewrap = (blob: Uint8Array) => new Uint8Array(rewrapCredential(blob, keys.keyring, row.kekId, current, secretAad(row.id)).ciphertext);
+    // A previous secret (one kek_id covers both) is re-sealed while it still signs, and cleared once expired.
+    const previous = previousValid(row, now) ? rewrap(row.previousSecretCiphertext) : null;
     const { count } = await db.webhookEndpoint.updateMany({
       where: { id: row.id, kekId: row.kekId },
-      data: { kekId: sealed.kekId, secretCiphertext: new Uint8Array(sealed.ciphertext) },
+      data: { kekId: current.id, secretCiphertext: rewrap(row.secretCiphertext), previousSecretCiphertext: previous, previousSecretExpiresAt: previous ? row.previousSecretExpiresAt : null },
     });
     rewrapped += count;
   }

@@ -1,5 +1,6 @@
-/** Webhooks' pure rules (core/domain/webhooks.ts): which addresses a delivery refuses, the URL check, the retry schedule. */
-import { checkEndpointUrl, isRefusedAddress, literalAddressOf, nextAttemptAt } from '../../core/domain/webhooks';
+/** Webhooks' pure rules (core/domain/webhooks.ts): which addresses a delivery refuses, the URL check, the retry schedule, the signature, a rotation's overlap. */
+import { createHmac } from 'node:crypto';
+import { checkEndpointUrl, checkPreviousSecretSeconds, isRefusedAddress, literalAddressOf, nextAttemptAt, signatureHeader } from '../../core/domain/webhooks';
 
 describe('isRefusedAddress', () => {
   test.each([
@@ -74,5 +75,26 @@ describe('nextAttemptAt', () => {
     }
     expect(attempts).toBeGreaterThan(70);
     expect(attempts).toBeLessThan(90);
+  });
+});
+
+describe('signatureHeader', () => {
+  const mac = (secret: string) => createHmac('sha256', secret).update('1764041000.{"a":1}').digest('hex');
+
+  test('one v1 per secret, in the order given (the new secret, then the previous one), after one t', () => {
+    expect(signatureHeader(['whsec_new'], 1764041000, '{"a":1}')).toBe(`t=1764041000,v1=${mac('whsec_new')}`);
+    expect(signatureHeader(['whsec_new', 'whsec_old'], 1764041000, '{"a":1}')).toBe(`t=1764041000,v1=${mac('whsec_new')},v1=${mac('whsec_old')}`);
+  });
+});
+
+describe('checkPreviousSecretSeconds', () => {
+  test('whole seconds from 0 to 7 days; a day when left out', () => {
+    expect(checkPreviousSecretSeconds(undefined)).toBe(86_400);
+    expect(checkPreviousSecretSeconds(null)).toBe(86_400);
+    expect(checkPreviousSecretSeconds(0)).toBe(0);
+    expect(checkPreviousSecretSeconds(604_800)).toBe(604_800);
+    for (const bad of [-1, 604_801, 1.5, Number.NaN]) {
+      expect(() => checkPreviousSecretSeconds(bad)).toThrow(expect.objectContaining({ code: 'invalid_request', param: 'expirePreviousInSeconds' }));
+    }
   });
 });

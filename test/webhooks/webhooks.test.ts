@@ -6,9 +6,7 @@
  * placement, deletion, and the private-address refusal.
  */
 import { execFile } from 'node:child_process';
-import crypto, { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { parseKeyring } from '../../core/domain/credentialVault';
@@ -17,58 +15,10 @@ import { call, envelopeOf, ok } from '../support/http';
 import { ownDatabase } from '../support/ownDatabase';
 import { testConfig } from '../support/env';
 import { startStack, type Stack } from '../support/stack';
+import { deleteEveryEndpoint, receiver, TOLERANCE_SECONDS, verifyWebhook, type Receiver } from '../support/webhookReceivers';
 import { createSubaccount, marketOf, newTrader, placed, waitFor, type Market, type Trader } from '../trading/helpers';
 
 const run = promisify(execFile);
-
-/** The verification recipe of docs/webhooks.md, as a receiver would write it (not the core's code). */
-const TOLERANCE_SECONDS = 300;
-function verifyWebhook(secret: string, signatureHeader: string | undefined, rawBody: string | Buffer, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
-  const parts = Object.fromEntries(String(signatureHeader ?? '').split(',').map((part) => part.trim().split('=', 2)));
-  const timestamp = Number(parts.t);
-  if (!/^\d+$/.test(parts.t ?? '') || !/^[0-9a-f]{64}$/.test(parts.v1 ?? '')) return false;
-  if (Math.abs(nowSeconds - timestamp) > TOLERANCE_SECONDS) return false;
-  const expected = crypto.createHmac('sha256', secret).update(`${parts.t}.`).update(rawBody).digest();
-  return crypto.timingSafeEqual(expected, Buffer.from(parts.v1!, 'hex'));
-}
-
-interface Received {
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  /** When it arrived (Date.now()). */
-  at: number;
-}
-
-/** A receiver on loopback: every request kept; `answer` decides the status, now or later (or never answers: null). */
-async function receiver(answer: (request: Received, count: number) => number | null | Promise<number>) {
-  const received: Received[] = [];
-  const hanging: http.ServerResponse[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const request = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
-      received.push(request);
-      const status = answer(request, received.filter((r) => r.path === request.path).length);
-      if (status === null) hanging.push(res);
-      else void Promise.resolve(status).then((code) => res.writeHead(code).end());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: (path: string) => `http://127.0.0.1:${port}${path}`,
-    port,
-    received,
-    at: (path: string) => received.filter((r) => r.path === path),
-    close: () => new Promise<void>((resolve) => {
-      for (const res of hanging) res.destroy();
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
-}
 
 const KEK = randomBytes(32).toString('base64');
 /** A quick schedule: 100 ms doubling to 1 s apart, given up 4 s after the event; calls limited to 1 s. */
@@ -82,7 +32,7 @@ let databaseUrl: string;
 let market: Market;
 let trader: Trader;
 let subaccount: string;
-let hooks: Awaited<ReturnType<typeof receiver>>;
+let hooks: Receiver;
 const FLAKY_FAILURES = 3;
 /** When /render-blocked answers its first attempt (500): once the test holds the event log locked. */
 let logLocked: Promise<void> = Promise.resolve();
@@ -108,12 +58,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-// Each test's endpoints are deleted after it, so that later tests' events do not keep them busy.
-afterEach(async () => {
-  for (const endpoint of ok(await api('GET', '/v1/webhook_endpoints?limit=200'), 'endpoints').data as { id: string }[]) {
-    ok(await api('DELETE', `/v1/webhook_endpoints/${endpoint.id}`), 'delete after the test');
-  }
-});
+afterEach(() => deleteEveryEndpoint(trader.base, trader.secret));
 
 const api = (method: string, path: string, body?: unknown, key = trader.secret) => call(trader.base, method, path, { key, ...(body !== undefined ? { body } : {}) });
 const register = async (path: string, eventTypes: string[], who = trader) => {
@@ -308,7 +253,7 @@ describe('an endpoint that hangs with a backlog', () => {
   let busy: Trader;
   let quiet: Trader;
   let fairMarket: Market;
-  let receiving: Awaited<ReturnType<typeof receiver>>;
+  let receiving: Receiver;
 
   beforeAll(async () => {
     fair = await startStack(testConfig({ DATABASE_URL: await ownDatabase('webhooks_fair'), ...FAST, WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) }));

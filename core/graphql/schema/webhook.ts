@@ -1,5 +1,6 @@
 import {
-  createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, type DeliveryView, type WebhookEndpointView,
+  createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, rotateWebhookSecret, updateWebhookEndpoint,
+  type DeliveryView, type WebhookEndpointView,
 } from '../../services/webhookEndpoints';
 import { builder } from '../builder';
 import { requestScope } from '../context';
@@ -7,13 +8,19 @@ import { EnvironmentEnum } from './enums';
 import { pageArgs, pageOf } from './page';
 
 export const WebhookEndpointType = builder.objectRef<WebhookEndpointView>('WebhookEndpoint').implement({
-  description: 'A URL the workspace’s events of one environment are POSTed to, signed with its secret (docs/webhooks.md). The secret is shown once, when it is created.',
+  description: 'A URL the workspace’s events of one environment are POSTed to, signed with its secret (docs/webhooks.md). The secret is shown once, when it is created or rotated.',
   fields: (t) => ({
     id: t.exposeID('id'),
     environment: t.expose('environment', { type: EnvironmentEnum }),
     url: t.exposeString('url'),
     description: t.exposeString('description', { nullable: true }),
     eventTypes: t.exposeStringList('eventTypes', { description: 'Exact types or <object>.* (order.*), as the events query takes them.' }),
+    previousSecretExpiresAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'After a rotation, until when the previous secret signs deliveries beside the current one; null when no previous secret signs.',
+      resolve: (endpoint) => (endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > new Date() ? endpoint.previousSecretExpiresAt : null),
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     deletedAt: t.expose('deletedAt', { type: 'DateTime', nullable: true }),
   }),
@@ -81,11 +88,11 @@ builder.queryField('webhookDeliveries', (t) =>
   }),
 );
 
-/** An endpoint just created, with its secret: the only time the secret is ever shown. */
+/** An endpoint with the secret just made for it (created, or rotated): the only time the secret is ever shown. */
 const CreatedWebhookEndpoint = builder.objectRef<{ endpoint: WebhookEndpointView; secret: string }>('CreatedWebhookEndpoint').implement({
   fields: (t) => ({
     endpoint: t.field({ type: WebhookEndpointType, resolve: (created) => created.endpoint }),
-    secret: t.exposeString('secret', { description: 'whsec_…: the key of the signatures. Shown once; stored sealed, never shown again.' }),
+    secret: t.exposeString('secret', { description: 'whsec_…: the key of the signatures. Shown once (creation or rotation); stored sealed, never shown again.' }),
   }),
 });
 
@@ -112,5 +119,43 @@ builder.mutationField('deleteWebhookEndpoint', (t) =>
     description: 'Deletes an endpoint: nothing new is sent to it and its pending deliveries are given up.',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => deleteWebhookEndpoint(ctx.db, requestScope(ctx), String(args.id)),
+  }),
+);
+
+const UpdateWebhookEndpointInput = builder.inputType('UpdateWebhookEndpointInput', {
+  description: 'What to change; a field left out keeps its value.',
+  fields: (t) => ({
+    url: t.string({ required: false }),
+    eventTypes: t.stringList({ required: false, description: 'Applies to the events numbered after the change.' }),
+    description: t.string({ required: false, description: 'null removes it.' }),
+  }),
+});
+
+builder.mutationField('updateWebhookEndpoint', (t) =>
+  t.field({
+    type: WebhookEndpointType,
+    description: 'Changes an endpoint’s url, event types or description, checked as at creation; its secret and deliveries stay (pending ones go to the new url from their next attempt).',
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateWebhookEndpointInput, required: true }) },
+    resolve: (_root, args, ctx) => updateWebhookEndpoint(ctx.db, requestScope(ctx), String(args.id), args.input),
+  }),
+);
+
+const RotateWebhookSecretInput = builder.inputType('RotateWebhookSecretInput', {
+  fields: (t) => ({
+    expirePreviousInSeconds: t.int({ required: false, description: 'How long the replaced secret keeps signing beside the new one: 0 to 604800 (7 days), 86400 when left out; 0 stops it at once.' }),
+  }),
+});
+
+builder.mutationField('rotateWebhookSecret', (t) =>
+  t.field({
+    type: CreatedWebhookEndpoint,
+    description: 'Gives an endpoint a new signing secret, answered this once; the replaced one keeps signing every delivery beside it until it expires. With an Idempotency-Key, a retry answers the same secret (re-opened from the endpoint, never stored with the answer).',
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: RotateWebhookSecretInput, required: false }) },
+    resolve: async (_root, args, ctx) => {
+      const rotated = await rotateWebhookSecret(ctx.db, ctx.credentialKeys, requestScope(ctx), String(args.id), args.input ?? {}, ctx.idempotency);
+      // The answer holds the secret: not stored for replay (idempotency.ts); a retry with the key is answered by the endpoint's record.
+      if (ctx.idempotency) ctx.idempotency.outcomeNotFinal = true;
+      return rotated;
+    },
   }),
 );
