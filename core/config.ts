@@ -8,6 +8,7 @@ import { isStorableDecimalString } from './domain/decimals';
 // Whole decimal numbers only: Number(' ') is 0 and Number('0x50') is 80, neither is what was meant.
 const integer = z.string().regex(/^\d{1,9}$/, 'must be a whole number').transform(Number);
 const port = integer.pipe(z.number().max(65535));
+const DAY_MS = 86_400_000;
 
 const schema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -65,6 +66,12 @@ const schema = z.object({
   EVENT_STREAMS_PER_KEY: integer.pipe(z.number().min(1).max(10_000)).default(10),
   EVENT_STREAM_POLL_MS: integer.pipe(z.number().min(100).max(60_000)).default(2000),
   EVENT_STREAM_MAX_AGE_MS: integer.pipe(z.number().min(1000).max(86_400_000)).default(3_600_000),
+  /**
+   * How long numbered events are kept (docs/events.md "Retention"): each core's sweeper deletes older
+   * ones (each workspace's newest excepted); 0 keeps them for ever. Checked below against
+   * WEBHOOK_RETRY_WINDOW_MS: a delivery still being retried needs its event.
+   */
+  EVENT_RETENTION_DAYS: integer.pipe(z.number().max(36_500)).default(30),
   /**
    * Webhooks (docs/webhooks.md): how often each core looks for deliveries due; the first retry's
    * delay (doubling per attempt, with jitter, up to WEBHOOK_RETRY_MAX_DELAY_MS); how long after its
@@ -171,6 +178,9 @@ const schema = z.object({
   /** The longest each readiness check (GET /readyz) waits for its dependency; the gateway waits twice that for the core's. */
   READINESS_TIMEOUT_MS: integer.pipe(z.number().min(50).max(30_000)).default(1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+}).refine((config) => config.EVENT_RETENTION_DAYS === 0 || config.EVENT_RETENTION_DAYS * DAY_MS >= config.WEBHOOK_RETRY_WINDOW_MS, {
+  path: ['EVENT_RETENTION_DAYS'],
+  message: 'must be 0 (keep events for ever) or at least WEBHOOK_RETRY_WINDOW_MS in days, so that no webhook delivery still being retried loses its event',
 }).refine((config) => config.SIM_VENUE_URL === undefined || (config.SIM_VENUE_TOKEN ?? config.INTERNAL_TOKEN) !== undefined, {
   // A process-random INTERNAL_TOKEN (npm start without one) could never match the service's.
   path: ['SIM_VENUE_TOKEN'],
