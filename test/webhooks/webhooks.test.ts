@@ -7,14 +7,13 @@
  */
 import { execFile } from 'node:child_process';
 import crypto, { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { parseKeyring } from '../../core/domain/credentialVault';
 import { openWebhookSecret, rewrapWebhookSecrets } from '../../core/services/webhookEndpoints';
 import { call, envelopeOf, ok } from '../support/http';
 import { ownDatabase } from '../support/ownDatabase';
+import { receiver } from '../support/webhookReceiver';
 import { testConfig } from '../support/env';
 import { startStack, type Stack } from '../support/stack';
 import { createSubaccount, marketOf, newTrader, placed, waitFor, type Market, type Trader } from '../trading/helpers';
@@ -30,44 +29,6 @@ function verifyWebhook(secret: string, signatureHeader: string | undefined, rawB
   if (Math.abs(nowSeconds - timestamp) > TOLERANCE_SECONDS) return false;
   const expected = crypto.createHmac('sha256', secret).update(`${parts.t}.`).update(rawBody).digest();
   return crypto.timingSafeEqual(expected, Buffer.from(parts.v1!, 'hex'));
-}
-
-interface Received {
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  /** When it arrived (Date.now()). */
-  at: number;
-}
-
-/** A receiver on loopback: every request kept; `answer` decides the status, now or later (or never answers: null). */
-async function receiver(answer: (request: Received, count: number) => number | null | Promise<number>) {
-  const received: Received[] = [];
-  const hanging: http.ServerResponse[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const request = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
-      received.push(request);
-      const status = answer(request, received.filter((r) => r.path === request.path).length);
-      if (status === null) hanging.push(res);
-      else void Promise.resolve(status).then((code) => res.writeHead(code).end());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: (path: string) => `http://127.0.0.1:${port}${path}`,
-    port,
-    received,
-    at: (path: string) => received.filter((r) => r.path === path),
-    close: () => new Promise<void>((resolve) => {
-      for (const res of hanging) res.destroy();
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
 }
 
 const KEK = randomBytes(32).toString('base64');
