@@ -9,8 +9,10 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { eventId } from '../../core/domain/events';
+import { createDashboardToken } from '../../core/services/apiKeys';
 import { sweepExpiredEvents } from '../../core/services/eventRetention';
 import { EventStreamClient } from '../support/eventStream';
+import { SubscriptionClient } from '../support/graphqlSubscription';
 import { call, envelopeOf, ok } from '../support/http';
 import { ownDatabase } from '../support/ownDatabase';
 import { testConfig } from '../support/env';
@@ -170,6 +172,27 @@ describe('reading on from a deleted event', () => {
       stream.close();
     }
   });
+  test('the analysts’ GraphQL: the events query and subscription refuse an expired after with the same code', async () => {
+    const token = (await createDashboardToken(stack.core.db, trader.workspaceId, 'read_only')).secret;
+    const headers = { 'x-environment': 'test' };
+    const query = await call(trader.base, 'POST', '/analyst/graphql', { key: token, headers, body: { query: `{ events(after: "${eventId(old[0]!)}") { data { id } } }` } });
+    expect(query.body.errors[0].extensions).toMatchObject({ code: 'events_expired', param: 'after' });
+    const document = 'subscription ($after: String) { events(after: $after) { id } }';
+    const refused = await SubscriptionClient.open(trader.base, { key: token }, document, { after: eventId(old[0]!) }, headers);
+    try {
+      await refused.until((c) => c.completed, 5000, 'the refusal');
+      expect(refused.results[0]!.errors![0]!.extensions).toMatchObject({ code: 'events_expired', param: 'after' });
+    } finally {
+      refused.close();
+    }
+    const subscription = await SubscriptionClient.open(trader.base, { key: token }, document, { after: eventId(old[1]!) }, headers);
+    try {
+      await subscription.next((e) => e.id === eventId(kept[1]!), 5000, 'the events after the horizon');
+      expect(subscription.events.slice(0, 2).map((e) => e.id)).toEqual(kept.map(eventId));
+    } finally {
+      subscription.close();
+    }
+  });
 });
 
 describe('webhooks', () => {
@@ -203,8 +226,8 @@ describe('webhooks', () => {
     const given = await waitFor(async () => (await deliveriesOf(down.id)).find((d) => d.event_id === pending!.event_id)!, (d) => d.status !== 'pending', 10_000);
     expect(given).toMatchObject({ status: 'failed', last_error: expect.stringMatching(/^the event is no longer in the log .*EVENT_RETENTION_DAYS/) });
     expect(given.attempts).toHaveLength(given.attempt_count);
-    await waitFor(async () => hooks.at('/up').filter((r) => JSON.parse(r.body).data.id === later.id), (list) => list.length === 1);
-    expect((await deliveriesOf(up.id)).map((d) => d.status)).toEqual(['succeeded']);
+    await waitFor(() => deliveriesOf(up.id), (list) => list.length === 1 && list[0]!.status === 'succeeded');
+    expect(hooks.at('/up').map((r) => JSON.parse(r.body).data.id)).toEqual([later.id]);
 
     // Finished deliveries go with the log: once their last attempt is older than the window, with their attempts.
     await sql.query("UPDATE webhook_deliveries SET next_attempt_at = now() - make_interval(days => $2) WHERE endpoint_id = $1 AND status <> 'pending'", [down.id, RETENTION_DAYS + 1]);
