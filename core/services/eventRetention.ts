@@ -17,12 +17,17 @@ const DAY_MS = 86_400_000;
  * whose last attempt is that old. Two cores sweeping at once take disjoint rows (SKIP LOCKED). Stopping
  * waits for the statement under way, not for the round.
  */
-export function startEventRetention(db: Db, logger: Logger, options: { retentionDays: number }): { stop(): Promise<void> } {
+export function startEventRetention(
+  db: Db,
+  logger: Logger,
+  options: { retentionDays: number; /** Told of every sweep's deletions (the core's metrics). */ onSwept?: (swept: { events: number; deliveries: number }) => void },
+): { stop(): Promise<void> } {
   let stopped = false;
   const periodic = runPeriodically(
     SWEEP_INTERVAL_MS,
     async () => {
       const swept = await sweepExpiredEvents(db, new Date(Date.now() - options.retentionDays * DAY_MS), () => stopped);
+      options.onSwept?.(swept);
       if (swept.events > 0 || swept.deliveries > 0) logger.info(swept, 'deleted events and webhook deliveries older than EVENT_RETENTION_DAYS');
     },
     (error) => logger.warn({ err: error }, 'deleting expired events failed; the next round retries'),
