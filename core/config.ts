@@ -8,7 +8,6 @@ import { isStorableDecimalString } from './domain/decimals';
 // Whole decimal numbers only: Number(' ') is 0 and Number('0x50') is 80, neither is what was meant.
 const integer = z.string().regex(/^\d{1,9}$/, 'must be a whole number').transform(Number);
 const port = integer.pipe(z.number().max(65535));
-const DAY_MS = 86_400_000;
 
 const schema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -178,7 +177,7 @@ const schema = z.object({
   /** The longest each readiness check (GET /readyz) waits for its dependency; the gateway waits twice that for the core's. */
   READINESS_TIMEOUT_MS: integer.pipe(z.number().min(50).max(30_000)).default(1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-}).refine((config) => config.EVENT_RETENTION_DAYS === 0 || config.EVENT_RETENTION_DAYS * DAY_MS >= config.WEBHOOK_RETRY_WINDOW_MS, {
+}).refine((config) => config.EVENT_RETENTION_DAYS === 0 || eventRetentionMs(config) >= config.WEBHOOK_RETRY_WINDOW_MS, {
   path: ['EVENT_RETENTION_DAYS'],
   message: 'must be 0 (keep events for ever) or at least WEBHOOK_RETRY_WINDOW_MS in days, so that no webhook delivery still being retried loses its event',
 }).refine((config) => config.SIM_VENUE_URL === undefined || (config.SIM_VENUE_TOKEN ?? config.INTERNAL_TOKEN) !== undefined, {
@@ -205,4 +204,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /** The shared secret of the simulated venues' service: SIM_VENUE_TOKEN, else INTERNAL_TOKEN. */
 export function simVenueToken(config: Pick<Config, 'SIM_VENUE_TOKEN' | 'INTERNAL_TOKEN'>): string | undefined {
   return config.SIM_VENUE_TOKEN ?? config.INTERNAL_TOKEN;
+}
+
+/** How long events are kept (EVENT_RETENTION_DAYS), in milliseconds; 0 for ever. */
+export function eventRetentionMs(config: { EVENT_RETENTION_DAYS: number }): number {
+  return config.EVENT_RETENTION_DAYS * 86_400_000;
 }

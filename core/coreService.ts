@@ -1,4 +1,4 @@
-import { simVenueToken, type Config } from './config';
+import { eventRetentionMs, simVenueToken, type Config } from './config';
 import { applyMigrations } from './db/migrate';
 import { parseKeyring } from './domain/credentialVault';
 import { openDatabase } from './db/openDatabase';
@@ -152,7 +152,7 @@ export async function openCore(
   });
   const sequencer = startEventSequencer(db, events, logger, { intervalMs: config.EVENT_SEQUENCE_INTERVAL_MS }); // docs/events.md
   // The retention window (docs/events.md "Retention"): every core deletes expired events, unless they are kept for ever.
-  const retention = config.EVENT_RETENTION_DAYS > 0 ? startEventRetention(db, logger, { retentionDays: config.EVENT_RETENTION_DAYS, onSwept: (swept) => metrics.expiredSwept(swept) }) : null;
+  const retention = config.EVENT_RETENTION_DAYS > 0 ? startEventRetention(db, logger, { windowMs: eventRetentionMs(config), onSwept: (swept) => metrics.expiredSwept(swept) }) : null;
   // Webhooks (docs/webhooks.md): every core sends the deliveries due, each claimed by one core at a time.
   const webhooks = startWebhookWorker(db, credentialKeys, eventRenderer({ db, config, revocations, venues, logger, credentialKeys }), logger, {
     intervalMs: config.WEBHOOK_WORKER_INTERVAL_MS,

@@ -83,7 +83,7 @@ export async function listEvents(db: Db, scope: Scope, filter: EventFilter): Pro
  * Events after the horizon are all kept, so reading after it (or after any later id) misses nothing.
  */
 async function refuseExpired(db: Db, scope: Scope, after: bigint): Promise<void> {
-  const horizon = await db.eventHorizon.findUnique({ where: { workspaceId_environment: scope }, select: { expiredThrough: true } });
+  const horizon = await db.eventHorizon.findUnique({ where: { workspaceId_environment: { workspaceId: scope.workspaceId, environment: scope.environment } }, select: { expiredThrough: true } });
   if (horizon && after < horizon.expiredThrough) {
     throw new DomainError(
       'events_expired',

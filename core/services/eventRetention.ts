@@ -8,7 +8,6 @@ import { runPeriodically } from '../support/periodic';
 const BATCH = 5000;
 /** How often each core sweeps. */
 const SWEEP_INTERVAL_MS = 600_000;
-const DAY_MS = 86_400_000;
 
 /**
  * The event log's retention window (EVENT_RETENTION_DAYS, docs/events.md "Retention"), in every
@@ -20,13 +19,13 @@ const DAY_MS = 86_400_000;
 export function startEventRetention(
   db: Db,
   logger: Logger,
-  options: { retentionDays: number; /** Told of every sweep's deletions (the core's metrics). */ onSwept?: (swept: { events: number; deliveries: number }) => void },
+  options: { /** EVENT_RETENTION_DAYS in milliseconds. */ windowMs: number; /** Told of every sweep's deletions (the core's metrics). */ onSwept?: (swept: { events: number; deliveries: number }) => void },
 ): { stop(): Promise<void> } {
   let stopped = false;
   const periodic = runPeriodically(
     SWEEP_INTERVAL_MS,
     async () => {
-      const swept = await sweepExpiredEvents(db, new Date(Date.now() - options.retentionDays * DAY_MS), () => stopped);
+      const swept = await sweepExpiredEvents(db, new Date(Date.now() - options.windowMs), () => stopped);
       options.onSwept?.(swept);
       if (swept.events > 0 || swept.deliveries > 0) logger.info(swept, 'deleted events and webhook deliveries older than EVENT_RETENTION_DAYS');
     },
