@@ -16,6 +16,7 @@ import { SubscriptionClient } from '../support/graphqlSubscription';
 import { call, envelopeOf, ok } from '../support/http';
 import { ownDatabase } from '../support/ownDatabase';
 import { testConfig } from '../support/env';
+import { BACKENDS } from '../support/backends';
 import { startStack, type Stack } from '../support/stack';
 import { receiver } from '../support/webhookReceiver';
 import { createSubaccount, marketOf, newTrader, placed, waitFor, type Market, type Trader } from '../trading/helpers';
@@ -237,4 +238,26 @@ describe('webhooks', () => {
     const attempts = await sql.query<{ count: string }>('SELECT count(*) FROM webhook_attempts WHERE endpoint_id = $1 AND event_seq = $2', [down.id, seqOf(pending!.event_id)]);
     expect(Number(attempts.rows[0]!.count)).toBe(0);
   });
+});
+
+describe('on the embedded PGlite (npm start)', () => {
+  let embedded: Stack;
+  afterAll(async () => {
+    await embedded?.close();
+  });
+
+  test('the same statements sweep, and reading on from a deleted event is refused', async () => {
+    embedded = await startStack(BACKENDS.find(([name]) => name === 'PGlite')![1]());
+    const who = await newTrader(embedded.core.db, embedded.gateways[0]!, 'Embedded');
+    const sub = await createSubaccount(who, 'embedded');
+    const first = await placed(who, { subaccount_id: sub, market_id: (await marketOf(embedded.core.db, 'sim_kalshi', 'NYC-SNOW-XMAS')).id, side: 'yes', action: 'buy', type: 'limit', price: '0.02', quantity: '1' });
+    const listed = await waitFor(async () => ok(await events('?limit=200', who), 'events').data, (list) => list.filter((e) => e.data.id === first.id).length === 2);
+    const [newest, ...older] = listed;
+    await embedded.core.db.$executeRaw`UPDATE events SET created_at = now() - interval '31 days' WHERE seq < ${BigInt(seqOf(newest!.id))}`;
+    const swept = await sweepExpiredEvents(embedded.core.db, new Date(Date.now() - RETENTION_DAYS * DAY_MS));
+    expect(swept.events).toBeGreaterThanOrEqual(older.length);
+    expect(ok(await events('?limit=200', who), 'kept').data.map((e) => e.id)).toEqual([newest!.id]);
+    expect(envelopeOf(await events(`?after=${eventId(BigInt(seqOf(older[0]!.id)) - 1n)}`, who))).toMatchObject({ code: 'events_expired' });
+    expect(ok(await events(`?after=${older[0]!.id}`, who), 'from the horizon').data).toEqual([expect.objectContaining({ id: newest!.id })]);
+  }, 60_000);
 });
