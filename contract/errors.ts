@@ -15,6 +15,7 @@ export const ERROR_CATALOGUE = {
   idempotency_key_in_use: { status: 409, raisedBy: 'core', description: 'A request with this Idempotency-Key is still in flight.' },
   conflict: { status: 409, raisedBy: 'core', description: 'The resource is in a state that does not allow this.' },
   dead_mans_switch_fired: { status: 409, raisedBy: 'core', description: 'A dead-man\u2019s switch covering the subaccount has lapsed: its open orders were canceled and new orders are refused until it is re-armed (PUT /v1/dead_mans_switch) or disarmed (DELETE).' },
+  events_expired: { status: 410, raisedBy: 'core', description: 'Events after the given event id (`after`, Last-Event-ID) are no longer kept (the event log\u2019s retention window, docs/events.md): re-read the resources you follow (GET /v1/orders, GET /v1/fills, \u2026), then follow from the newest event (a stream without Last-Event-ID).' },
   payload_too_large: { status: 413, raisedBy: 'gateway', description: 'The body is larger than the limit.' },
   unsupported_media_type: { status: 415, raisedBy: 'gateway', description: 'The body is not application/json.' },
   idempotency_key_reused: { status: 422, raisedBy: 'core', description: 'This Idempotency-Key was used with a different request.' },

@@ -66,6 +66,12 @@ const schema = z.object({
   EVENT_STREAM_POLL_MS: integer.pipe(z.number().min(100).max(60_000)).default(2000),
   EVENT_STREAM_MAX_AGE_MS: integer.pipe(z.number().min(1000).max(86_400_000)).default(3_600_000),
   /**
+   * How long numbered events are kept (docs/events.md "Retention"): each core's sweeper deletes older
+   * ones (each workspace's newest excepted); 0 keeps them for ever. Checked below against
+   * WEBHOOK_RETRY_WINDOW_MS: a delivery still being retried needs its event.
+   */
+  EVENT_RETENTION_DAYS: integer.pipe(z.number().max(36_500)).default(30),
+  /**
    * Webhooks (docs/webhooks.md): how often each core looks for deliveries due; the first retry's
    * delay (doubling per attempt, with jitter, up to WEBHOOK_RETRY_MAX_DELAY_MS); how long after its
    * event a delivery is retried before it is given up (3 days); every call's limit, connecting and
@@ -171,6 +177,9 @@ const schema = z.object({
   /** The longest each readiness check (GET /readyz) waits for its dependency; the gateway waits twice that for the core's. */
   READINESS_TIMEOUT_MS: integer.pipe(z.number().min(50).max(30_000)).default(1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+}).refine((config) => config.EVENT_RETENTION_DAYS === 0 || eventRetentionMs(config) >= config.WEBHOOK_RETRY_WINDOW_MS, {
+  path: ['EVENT_RETENTION_DAYS'],
+  message: 'must be 0 (keep events for ever) or at least WEBHOOK_RETRY_WINDOW_MS in days, so that no webhook delivery still being retried loses its event',
 }).refine((config) => config.SIM_VENUE_URL === undefined || (config.SIM_VENUE_TOKEN ?? config.INTERNAL_TOKEN) !== undefined, {
   // A process-random INTERNAL_TOKEN (npm start without one) could never match the service's.
   path: ['SIM_VENUE_TOKEN'],
@@ -195,4 +204,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /** The shared secret of the simulated venues' service: SIM_VENUE_TOKEN, else INTERNAL_TOKEN. */
 export function simVenueToken(config: Pick<Config, 'SIM_VENUE_TOKEN' | 'INTERNAL_TOKEN'>): string | undefined {
   return config.SIM_VENUE_TOKEN ?? config.INTERNAL_TOKEN;
+}
+
+/** How long events are kept (EVENT_RETENTION_DAYS), in milliseconds; 0 for ever. */
+export function eventRetentionMs(config: { EVENT_RETENTION_DAYS: number }): number {
+  return config.EVENT_RETENTION_DAYS * 86_400_000;
 }

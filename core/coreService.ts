@@ -1,4 +1,4 @@
-import { simVenueToken, type Config } from './config';
+import { eventRetentionMs, simVenueToken, type Config } from './config';
 import { applyMigrations } from './db/migrate';
 import { parseKeyring } from './domain/credentialVault';
 import { openDatabase } from './db/openDatabase';
@@ -11,6 +11,7 @@ import { createCoreYoga } from './graphql/yoga';
 import { createRevocationBus, type RevocationBus } from '../contract/revocationBus';
 import { createEventNotices, type EventNotices } from '../contract/eventNotices';
 import { startEventSequencer } from './services/eventSequencer';
+import { startEventRetention } from './services/eventRetention';
 import { startWebhookWorker } from './services/webhookDeliveries';
 import { eventRenderer } from './graphql/eventRendering';
 import { seedSimulatedMarkets } from './services/marketCatalog';
@@ -153,6 +154,8 @@ export async function openCore(
     leaseMs: config.DEAD_MANS_SWITCH_LEASE_MS,
   });
   const sequencer = startEventSequencer(db, events, logger, { intervalMs: config.EVENT_SEQUENCE_INTERVAL_MS }); // docs/events.md
+  // The retention window (docs/events.md "Retention"): every core deletes expired events, unless they are kept for ever.
+  const retention = config.EVENT_RETENTION_DAYS > 0 ? startEventRetention(db, logger, { windowMs: eventRetentionMs(config), onSwept: (swept) => metrics.expiredSwept(swept) }) : null;
   // Webhooks (docs/webhooks.md): every core sends the deliveries due, each claimed by one core at a time.
   const webhooks = startWebhookWorker(db, credentialKeys, eventRenderer({ db, config, revocations, venues, logger, credentialKeys }), logger, {
     intervalMs: config.WEBHOOK_WORKER_INTERVAL_MS,
@@ -177,6 +180,7 @@ export async function openCore(
     async close() {
       clearInterval(expiry);
       await sequencer.stop();
+      await retention?.stop();
       await webhooks.stop();
       await deadMansSwitches.stop();
       await scheduler?.stop();

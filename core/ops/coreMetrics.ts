@@ -56,6 +56,12 @@ export class CoreMetrics implements VenueCallObserver {
     labelNames: ['outcome'],
     registers: [this.registry],
   });
+  private readonly expiredDeleted = new Counter({
+    name: `${METRIC_PREFIX}event_log_expired_deleted_total`,
+    help: 'Rows this core\'s retention sweeper deleted (EVENT_RETENTION_DAYS), by kind: events, webhook_deliveries.',
+    labelNames: ['kind'],
+    registers: [this.registry],
+  });
   private readonly lastCalls = new Map<VenueName, { at: Date; reached: boolean }>();
   private backlogRead?: Promise<BacklogGroup[] | null>;
   private eventBacklogRead?: Promise<EventBacklog | null>;
@@ -130,6 +136,12 @@ export class CoreMetrics implements VenueCallObserver {
   /** One webhook attempt (services/webhookDeliveries.ts). */
   webhookAttempt(outcome: WebhookAttemptOutcome): void {
     this.webhookAttempts.inc({ outcome });
+  }
+
+  /** One sweep of the retention window (services/eventRetention.ts). */
+  expiredSwept(swept: { events: number; deliveries: number }): void {
+    this.expiredDeleted.inc({ kind: 'events' }, swept.events);
+    this.expiredDeleted.inc({ kind: 'webhook_deliveries' }, swept.deliveries);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { sqlPoolOf, type Db } from '../db/prismaClient';
 import { queryRows } from '../db/sql';
 import { Prisma } from '../generated/prisma/client';
-import { invalidRequest } from '../domain/errors';
+import { DomainError, invalidRequest } from '../domain/errors';
 import { EVENT_OBJECT_TABLES, eventId, isSeqCursor, parseTypeFilter, seqOfEventId, type EventObjectType } from '../domain/events';
 import { createdWithin, decodeCursor, parseLimit, toPage, type Page } from '../domain/pagination';
 import { scopedRows, type Scope } from './scope';
@@ -41,8 +41,9 @@ export async function listEvents(db: Db, scope: Scope, filter: EventFilter): Pro
   const limit = parseLimit(filter.limit);
   const types = parseTypeFilter(filter.types);
   if (filter.after != null && filter.cursor != null) throw invalidRequest('after', 'after and cursor do not go together: after reads oldest first, cursor pages newest first.');
-  const ascending = filter.after != null;
-  const from = ascending ? seqOfEventId(filter.after!, 'after') : decodeCursor(filter.cursor, isSeqCursor)?.seq;
+  const after = filter.after != null ? seqOfEventId(filter.after, 'after') : null;
+  const ascending = after !== null;
+  const from = after ?? decodeCursor(filter.cursor, isSeqCursor)?.seq;
   const rows = await db.event.findMany({
     where: {
       ...scopedRows(scope, { subaccountId: filter.subaccountId }),
@@ -58,8 +59,12 @@ export async function listEvents(db: Db, scope: Scope, filter: EventFilter): Pro
   });
   const page = toPage(rows, limit, (row) => ({ seq: row.seq!.toString() }));
   const data = await snapshotsOf(db, page.data.map((row) => ({ seq: row.seq!, objectType: row.objectType as EventObjectType })));
+  // Read after the events: a horizon that has not passed `after` by now had not when they were read.
+  if (after !== null) await refuseExpired(db, scope, after);
   return {
-    data: page.data.map((row) => ({
+    // An event the retention sweeper deleted between the two reads is left out (reading oldest
+    // first, the horizon check above has refused the page instead).
+    data: page.data.filter((row) => data.has(row.seq!.toString())).map((row) => ({
       ...row,
       seq: row.seq!,
       id: eventId(row.seq!),
@@ -70,6 +75,23 @@ export async function listEvents(db: Db, scope: Scope, filter: EventFilter): Pro
     // Oldest first, the next page is `after` the last event's id.
     nextCursor: ascending ? null : page.nextCursor,
   };
+}
+
+/**
+ * Refuses to read on from `after` when events of the scope after it were deleted (the retention
+ * window, docs/events.md "Retention"): the scope's horizon, the highest number deleted, is past it.
+ * Events after the horizon are all kept, so reading after it (or after any later id) misses nothing.
+ */
+async function refuseExpired(db: Db, scope: Scope, after: bigint): Promise<void> {
+  const horizon = await db.eventHorizon.findUnique({ where: { workspaceId_environment: { workspaceId: scope.workspaceId, environment: scope.environment } }, select: { expiredThrough: true } });
+  if (horizon && after < horizon.expiredThrough) {
+    throw new DomainError(
+      'events_expired',
+      `Events after ${eventId(after)} are no longer kept (the event log's retention window); the oldest point to read on from is ${eventId(horizon.expiredThrough)}. ` +
+        'Re-read the resources you follow (GET /v1/orders, GET /v1/fills, ...), then follow from the newest event (a stream without Last-Event-ID).',
+      'after',
+    );
+  }
 }
 
 /** The newest event of the scope, or null: where a stream that asks for nothing old starts. */

@@ -50,6 +50,9 @@ interface Claimed {
   createdAt: Date;
 }
 
+/** A delivery's last_error when its event was deleted (older than EVENT_RETENTION_DAYS) before it was acknowledged. */
+const EVENT_GONE = 'the event is no longer in the log (older than the retention window, EVENT_RETENTION_DAYS): given up';
+
 type Outcome = { httpStatus: number; error: null } | { httpStatus: null; error: string };
 
 /**
@@ -96,7 +99,8 @@ export function startWebhookWorker(db: Db, keys: CredentialKeys, render: EventRe
     const durationMs = Math.round(performance.now() - t0);
     const now = new Date();
     const acknowledged = outcome.httpStatus !== null && outcome.httpStatus >= 200 && outcome.httpStatus < 300;
-    const next = acknowledged ? null : nextAttemptAt(options, claim.attempts, claim.createdAt, now);
+    // An event no longer in the log can never be delivered: given up at once.
+    const next = acknowledged || outcome.error === EVENT_GONE ? null : nextAttemptAt(options, claim.attempts, claim.createdAt, now);
     await db.$transaction([
       db.webhookAttempt.create({
         data: { endpointId: claim.endpointId, eventSeq: BigInt(claim.eventSeq), number: claim.attempts, startedAt: started, durationMs, httpStatus: outcome.httpStatus, error: outcome.error },
@@ -111,7 +115,7 @@ export function startWebhookWorker(db: Db, keys: CredentialKeys, render: EventRe
     options.onAttempt?.(acknowledged ? 'acknowledged' : outcome.httpStatus !== null ? 'refused' : 'unanswered');
     if (!acknowledged && !next) {
       options.onAttempt?.('given_up');
-      logger.warn({ endpointId: claim.endpointId, eventId: eventId(claim.eventSeq), attempts: claim.attempts }, 'webhook delivery given up: not acknowledged within the retry window');
+      logger.warn({ endpointId: claim.endpointId, eventId: eventId(claim.eventSeq), attempts: claim.attempts, lastError: outcome.error }, 'webhook delivery given up: not acknowledged within the retry window, or its event is gone');
     }
   };
 
@@ -122,7 +126,7 @@ export function startWebhookWorker(db: Db, keys: CredentialKeys, render: EventRe
     // One deadline for the whole attempt, rendering and the call: it ends within timeoutMs, well inside its lease.
     const signal = AbortSignal.timeout(options.timeoutMs);
     const event = await beforeAbort(render(endpoint, BigInt(claim.eventSeq), Date.now() + options.timeoutMs), signal);
-    if (!event) return { httpStatus: null, error: 'the event is no longer in the log' };
+    if (!event) return { httpStatus: null, error: EVENT_GONE };
     const body = JSON.stringify(event);
     const sentAt = new Date();
     const secrets = openSigningSecrets(keys, endpoint, sentAt);

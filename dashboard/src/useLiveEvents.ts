@@ -25,7 +25,8 @@ const REFUSED_RETRY_MS = 5000;
  * Follows GET /v1/events/stream for `types` (e.g. `order.*,fill.*`; null follows nothing) while the
  * component is shown: fetch() streaming with the session cookie and X-Environment, the events
  * parsed by eventsource-parser. A dropped stream reconnects (after the server's `retry:` time) with
- * Last-Event-ID, so no event is lost; a 401 stops (the session is gone, the page signs out).
+ * Last-Event-ID, so no event is lost; a 401 stops (the session is gone, the page signs out); a
+ * Last-Event-ID no longer kept (410 events_expired) reconnects from now, the table read afresh.
  */
 export function useLiveEvents(types: string | null, handlers: LiveHandlers): LiveState {
   const [state, setState] = useState<LiveState>(types === null ? 'off' : 'connecting');
@@ -62,11 +63,16 @@ export function useLiveEvents(types: string | null, handlers: LiveHandlers): Liv
           for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) parser.feed(decoder.decode(chunk.value, { stream: true }));
         } catch (error) {
           if (signal.aborted || isAbort(error)) return;
-          if (error instanceof ApiRequestError && error.status !== 429 && error.status < 500) {
+          if (error instanceof ApiRequestError && error.code === 'events_expired') {
+            // The events after the last one seen are no longer kept (docs/events.md "Retention"):
+            // follow from now; opening re-reads the table (onOpen), which is what they would have changed.
+            lastEventId = undefined;
+          } else if (error instanceof ApiRequestError && error.status !== 429 && error.status < 500) {
             setState('off');
             return;
+          } else if (error instanceof ApiRequestError) {
+            wait = REFUSED_RETRY_MS;
           }
-          if (error instanceof ApiRequestError) wait = REFUSED_RETRY_MS;
         }
         if (signal.aborted) return;
         setState('reconnecting');

@@ -34,6 +34,7 @@ describe('loadConfig', () => {
       SCHEDULER_STALE_MS: 30000,
       DEAD_MANS_SWITCH_SWEEP_MS: 250,
       EVENT_SEQUENCE_INTERVAL_MS: 50,
+      EVENT_RETENTION_DAYS: 30,
       EVENT_STREAMS_PER_KEY: 10,
       EVENT_STREAM_HEARTBEAT_MS: 15000,
       EVENT_STREAM_MAX_AGE_MS: 3600000,
@@ -190,6 +191,15 @@ describe('loadConfig', () => {
     const dedicated = 's'.repeat(32);
     expect(simVenueToken(loadConfig({ SIM_VENUE_URL: 'http://127.0.0.1:4100', INTERNAL_TOKEN: internal }))).toBe(internal);
     expect(simVenueToken(loadConfig({ SIM_VENUE_URL: 'http://sim:4100', INTERNAL_TOKEN: internal, SIM_VENUE_TOKEN: dedicated }))).toBe(dedicated);
+  });
+
+  it('keeps events at least as long as a webhook delivery is retried (EVENT_RETENTION_DAYS), or for ever with 0', () => {
+    expect(configErrorOf({ EVENT_RETENTION_DAYS: '2' }).message).toMatch(/^invalid configuration: EVENT_RETENTION_DAYS must be 0 \(keep events for ever\) or at least WEBHOOK_RETRY_WINDOW_MS/);
+    expect(configErrorOf({ EVENT_RETENTION_DAYS: '7', WEBHOOK_RETRY_WINDOW_MS: String(8 * 86_400_000) }).message).toMatch(/^invalid configuration: EVENT_RETENTION_DAYS\b/);
+    expect(loadConfig({ EVENT_RETENTION_DAYS: '3' }).EVENT_RETENTION_DAYS).toBe(3); // the default window, 3 days, exactly
+    expect(loadConfig({ EVENT_RETENTION_DAYS: '8', WEBHOOK_RETRY_WINDOW_MS: String(8 * 86_400_000) }).EVENT_RETENTION_DAYS).toBe(8);
+    expect(loadConfig({ EVENT_RETENTION_DAYS: '0' }).EVENT_RETENTION_DAYS).toBe(0);
+    expect(configErrorOf({ EVENT_RETENTION_DAYS: '-1' }).message).toMatch(/^invalid configuration: EVENT_RETENTION_DAYS must be a whole number/);
   });
 
   it('names the bad variable even beside good ones', () => {
