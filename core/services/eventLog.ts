@@ -88,7 +88,7 @@ async function refuseExpired(db: Db, scope: Scope, after: bigint): Promise<void>
     throw new DomainError(
       'events_expired',
       `Events after ${eventId(after)} are no longer kept (the event log's retention window); the oldest point to read on from is ${eventId(horizon.expiredThrough)}. ` +
-        'Re-read the resources you follow (GET /v1/orders, GET /v1/fills, ...), then follow from the newest event (a stream without Last-Event-ID).',
+        'Re-read the resources you follow (orders, fills, ...), then follow from the newest event.',
       'after',
     );
   }
