@@ -177,9 +177,9 @@ const schema = z.object({
   /** The longest each readiness check (GET /readyz) waits for its dependency; the gateway waits twice that for the core's. */
   READINESS_TIMEOUT_MS: integer.pipe(z.number().min(50).max(30_000)).default(1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-}).refine((config) => config.EVENT_RETENTION_DAYS === 0 || eventRetentionMs(config) >= config.WEBHOOK_RETRY_WINDOW_MS, {
+}).refine((config) => config.EVENT_RETENTION_DAYS === 0 || eventRetentionMs(config) >= config.WEBHOOK_RETRY_WINDOW_MS + RETENTION_MARGIN_MS, {
   path: ['EVENT_RETENTION_DAYS'],
-  message: 'must be 0 (keep events for ever) or at least WEBHOOK_RETRY_WINDOW_MS in days, so that no webhook delivery still being retried loses its event',
+  message: 'must be 0 (keep events for ever) or at least WEBHOOK_RETRY_WINDOW_MS plus one day, so that no webhook delivery still being retried (late, behind a backlog) loses its event',
 }).refine((config) => config.SIM_VENUE_URL === undefined || (config.SIM_VENUE_TOKEN ?? config.INTERNAL_TOKEN) !== undefined, {
   // A process-random INTERNAL_TOKEN (npm start without one) could never match the service's.
   path: ['SIM_VENUE_TOKEN'],
@@ -205,6 +205,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export function simVenueToken(config: Pick<Config, 'SIM_VENUE_TOKEN' | 'INTERNAL_TOKEN'>): string | undefined {
   return config.SIM_VENUE_TOKEN ?? config.INTERNAL_TOKEN;
 }
+
+/**
+ * How much longer than WEBHOOK_RETRY_WINDOW_MS events are kept at the least: a delivery's window
+ * starts when its event is numbered, and an attempt due at its end may be claimed late (an endpoint's
+ * backlog): a day covers both.
+ */
+const RETENTION_MARGIN_MS = 86_400_000;
 
 /** How long events are kept (EVENT_RETENTION_DAYS), in milliseconds; 0 for ever. */
 export function eventRetentionMs(config: { EVENT_RETENTION_DAYS: number }): number {

@@ -1,6 +1,7 @@
 import { Repeater } from 'graphql-yoga';
 import { EVENT_NOTICE_TOPIC, type EventNotices } from '../../contract/eventNotices';
 import type { Db } from '../db/prismaClient';
+import { DomainError } from '../domain/errors';
 import { eventId } from '../domain/events';
 import type { Logger } from '../support/logger';
 import { latestEventId, listEvents, type LoggedEvent } from './eventLog';
@@ -66,6 +67,12 @@ export async function followEvents(
             more = page.hasMore;
           }
         } catch (error) {
+          // Events after the cursor were deleted meanwhile (the retention window passed it): the
+          // subscription ends with the refusal, never goes on without them.
+          if (error instanceof DomainError && error.code === 'events_expired') {
+            await stop(error);
+            break;
+          }
           options.logger.warn({ err: error }, 'reading the event log for a subscription failed; the next notice or poll reads again');
         }
       }

@@ -11,7 +11,7 @@ const SWEEP_INTERVAL_MS = 600_000;
 
 /**
  * The event log's retention window (EVENT_RETENTION_DAYS, docs/events.md "Retention"), in every
- * core: every SWEEP_INTERVAL_MS, numbered events created before the window are deleted, oldest
+ * core: every SWEEP_INTERVAL_MS, events numbered before the window are deleted, oldest
  * first, at most BATCH per statement, and so are finished webhook deliveries (with their attempts)
  * whose last attempt is that old. Two cores sweeping at once take disjoint rows (SKIP LOCKED). Stopping
  * waits for the statement under way, not for the round.
@@ -65,7 +65,7 @@ export async function sweepExpiredEvents(db: Db, before: Date, stopped: () => bo
 
 /**
  * Looks at the next BATCH numbered events after `from` (the seq index, in log order) and deletes
- * those created before `before` up to the first that is not (the log is in commit order, so what
+ * those numbered before `before` up to the first that is not (numbered in log order, so what
  * follows is recent too), with the horizon of each workspace and environment they belong to
  * (event_horizons: the highest number deleted) in the same statement, so that no reader sees the
  * events gone and the horizon not yet moved. Never an unnumbered event, nor the newest event of a
@@ -76,9 +76,9 @@ export async function sweepExpiredEvents(db: Db, before: Date, stopped: () => bo
  */
 const deleteEvents = (before: Date, from: string) => Prisma.sql`
   WITH candidates AS (
-    SELECT e.seq, e.created_at FROM events e WHERE e.seq > ${from}::bigint ORDER BY e.seq LIMIT ${BATCH}::integer
+    SELECT e.seq, e.sequenced_at FROM events e WHERE e.seq > ${from}::bigint ORDER BY e.seq LIMIT ${BATCH}::integer
   ), reach AS (
-    SELECT min(seq) FILTER (WHERE created_at >= ${before}) AS recent, max(seq) AS last, count(*) AS looked FROM candidates
+    SELECT min(seq) FILTER (WHERE sequenced_at >= ${before}) AS recent, max(seq) AS last, count(*) AS looked FROM candidates
   ), batch AS (
     SELECT e.seq FROM events e JOIN candidates c ON c.seq = e.seq CROSS JOIN reach
      WHERE c.seq < coalesce(reach.recent, reach.last + 1)

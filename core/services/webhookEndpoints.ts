@@ -94,9 +94,11 @@ export async function updateWebhookEndpoint(
  * becomes the previous secret, re-sealed under the current KEK, and keeps signing every delivery
  * beside the new one for `expirePreviousInSeconds` (0: it stops at once and is not kept); a
  * previous secret still valid from an earlier rotation is dropped (only one is ever kept). With an
- * Idempotency-Key (`retryOf`: the request's API key id and key), a retry of the rotation that made
- * the current secret answers that secret again instead of rotating twice: its answer is never
- * stored elsewhere. Two rotations at once: one wins, the other is 409 conflict.
+ * Idempotency-Key (`retryOf`: the request's API key id and key, and how long keys are kept), a retry
+ * of the rotation that made the current secret, with the same request, within that time, answers
+ * that secret again instead of rotating twice: its answer is never stored elsewhere. The same key
+ * with another request is 422 idempotency_key_reused; an older key is a new request. Two rotations
+ * at once: one wins, the other is 409 conflict.
  */
 export async function rotateWebhookSecret(
   db: Db,
@@ -104,14 +106,16 @@ export async function rotateWebhookSecret(
   scope: Scope,
   id: string,
   input: { expirePreviousInSeconds?: number | null },
-  retryOf?: { apiKeyId: string; key: string },
+  retryOf?: { apiKeyId: string; key: string; keptMs: number },
 ): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
   const seconds = checkPreviousSecretSeconds(input.expirePreviousInSeconds);
   const current = sealingKey(keys);
   await getWebhookEndpoint(db, scope, id);
   const row = await db.webhookEndpoint.findUniqueOrThrow({ where: { id }, select: { id: true, kekId: true, secretCiphertext: true, secretRotationKey: true } });
-  const rotationKey = retryOf ? createHash('sha256').update(`${retryOf.apiKeyId}\n${retryOf.key}`).digest('hex') : null;
-  if (rotationKey !== null && row.secretRotationKey === rotationKey) {
+  const rotation = retryOf ? rotationRecordOf(retryOf, id, seconds) : null;
+  const made = rotationRecordParsed(row.secretRotationKey);
+  if (rotation && made && made.key === rotation.key && Date.now() - made.at < retryOf!.keptMs) {
+    if (made.request !== rotation.request) throw new DomainError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request.');
     return { endpoint: await getWebhookEndpoint(db, scope, id), secret: openWebhookSecret(keys, row) };
   }
   const previous = seconds > 0 ? rewrapCredential(row.secretCiphertext, keys.keyring, row.kekId, current, secretAad(id)) : null;
@@ -124,11 +128,24 @@ export async function rotateWebhookSecret(
       secretCiphertext: new Uint8Array(sealed.ciphertext),
       previousSecretCiphertext: previous ? new Uint8Array(previous.ciphertext) : null,
       previousSecretExpiresAt: previous ? new Date(Date.now() + seconds * 1000) : null,
-      secretRotationKey: rotationKey,
+      secretRotationKey: rotation ? `${rotation.key}:${rotation.request}:${Date.now()}` : null,
     },
   });
   if (count === 0) throw new DomainError('conflict', 'The endpoint changed while its secret was rotated (another rotation, or its deletion): read it and retry.');
   return { endpoint: await getWebhookEndpoint(db, scope, id), secret };
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** What identifies a rotation's Idempotency-Key (its API key id and key) and its request (the endpoint and the expiry asked for), as hashes. */
+function rotationRecordOf(retryOf: { apiKeyId: string; key: string }, id: string, seconds: number) {
+  return { key: sha256(`${retryOf.apiKeyId}\n${retryOf.key}`), request: sha256(`${id}\n${seconds}`) };
+}
+
+/** The rotation that made the current secret, as stored (`key:request:epoch ms`); null when it had no Idempotency-Key. */
+function rotationRecordParsed(stored: string | null): { key: string; request: string; at: number } | null {
+  const [key, request, at] = stored?.split(':') ?? [];
+  return key && request && at ? { key, request, at: Number(at) } : null;
 }
 
 /** The scope's endpoints (deleted ones left out), newest first. */

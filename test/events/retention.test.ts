@@ -1,6 +1,6 @@
 /**
  * The event log's retention window (docs/events.md "Retention"), on real PostgreSQL: the sweeper
- * deletes exactly the numbered events older than the window (time is moved by setting created_at
+ * deletes exactly the numbered events older than the window (time is moved by setting sequenced_at
  * back, not waited for), never an unnumbered one nor a workspace's newest; reading on from a deleted
  * event is refused (410 events_expired) by GET /v1/events and the stream, before any stream starts,
  * while reading from the horizon on works; a pending webhook delivery whose event is gone is given
@@ -76,9 +76,12 @@ const unnumberedCount = async () => Number((await sql.query<{ count: string }>('
 /** The numbered events of an order (its accepted and rested), once both are numbered. */
 const eventsOfOrder = (orderId: string) =>
   waitFor(async () => (await sql.query<{ seq: string }>('SELECT seq::text FROM events WHERE object_id = $1 AND seq IS NOT NULL ORDER BY seq', [orderId])).rows.map((r) => BigInt(r.seq)), (seqs) => seqs.length === 2);
-/** Moves the creation of every event up to `seq` (and every unnumbered one) this many days back. */
+/** Moves the numbering (and creation) of every event up to `seq` (and the creation of every unnumbered one) this many days back. */
 const age = (throughSeq: bigint, days: number) =>
-  sql.query('UPDATE events SET created_at = now() - make_interval(days => $2) WHERE seq <= $1 OR seq IS NULL', [throughSeq.toString(), days]);
+  sql.query(
+    'UPDATE events SET created_at = now() - make_interval(days => $2), sequenced_at = CASE WHEN seq IS NULL THEN NULL ELSE now() - make_interval(days => $2) END WHERE seq <= $1 OR seq IS NULL',
+    [throughSeq.toString(), days],
+  );
 
 let old: bigint[];
 let kept: bigint[];
@@ -103,7 +106,7 @@ describe('the sweeper', () => {
       const unnumbered = await unnumberedCount();
       expect(unnumbered).toBeGreaterThan(0);
       await age(old[1]!, RETENTION_DAYS + 1);
-      await sql.query('UPDATE events SET created_at = now() - make_interval(days => $2) WHERE seq = $1', [kept[0]!.toString(), RETENTION_DAYS - 1]); // old, within the window
+      await sql.query('UPDATE events SET created_at = now() - make_interval(days => $2), sequenced_at = now() - make_interval(days => $2) WHERE seq = $1', [kept[0]!.toString(), RETENTION_DAYS - 1]); // old, within the window
 
       // Two sweeps at once (two cores): they share the work, and neither fails.
       const swept = await Promise.all([sweep(), sweep()]);
@@ -195,6 +198,26 @@ describe('reading on from a deleted event', () => {
       subscription.close();
     }
   });
+
+  test('an open subscription whose place the horizon passes (a quiet filter, a sweep meanwhile) ends with events_expired, never goes on without the deleted events', async () => {
+    const token = (await createDashboardToken(stack.core.db, trader.workspaceId, 'read_only')).secret;
+    const headers = { 'x-environment': 'test' };
+    // A filter nothing matches: the subscription's place stays where it started.
+    const document = 'subscription ($after: String) { events(after: $after, types: ["complex_order.*"]) { id } }';
+    const subscription = await SubscriptionClient.open(trader.base, { key: token }, document, { after: eventId(kept[1]!) }, headers);
+    try {
+      // A sweep deletes past it (the horizon moved as the sweeper moves it), then an event is announced.
+      const [newest] = (await sql.query<{ seq: string }>('SELECT max(seq)::text AS seq FROM events WHERE workspace_id = $1', [trader.workspaceId])).rows;
+      await sql.query('UPDATE event_horizons SET expired_through = $2 WHERE workspace_id = $1', [trader.workspaceId, newest!.seq]);
+      await restingBuy();
+      await subscription.until((c) => c.completed, 10_000, 'the refusal');
+      expect(subscription.events).toEqual([]);
+      expect(subscription.results[subscription.results.length - 1]!.errors![0]!.extensions).toMatchObject({ code: 'events_expired' });
+    } finally {
+      subscription.close();
+      await sql.query('UPDATE event_horizons SET expired_through = $2 WHERE workspace_id = $1', [trader.workspaceId, old[1]!.toString()]);
+    }
+  });
 });
 
 describe('webhooks', () => {
@@ -253,7 +276,7 @@ describe('on the embedded PGlite (npm start)', () => {
     const first = await placed(who, { subaccount_id: sub, market_id: (await marketOf(embedded.core.db, 'sim_kalshi', 'NYC-SNOW-XMAS')).id, side: 'yes', action: 'buy', type: 'limit', price: '0.02', quantity: '1' });
     const listed = await waitFor(async () => ok(await events('?limit=200', who), 'events').data, (list) => list.filter((e) => e.data.id === first.id).length === 2);
     const [newest, ...older] = listed;
-    await embedded.core.db.$executeRaw`UPDATE events SET created_at = now() - interval '31 days' WHERE seq < ${BigInt(seqOf(newest!.id))}`;
+    await embedded.core.db.$executeRaw`UPDATE events SET created_at = now() - interval '31 days', sequenced_at = now() - interval '31 days' WHERE seq < ${BigInt(seqOf(newest!.id))}`;
     const swept = await sweepExpiredEvents(embedded.core.db, new Date(Date.now() - RETENTION_DAYS * DAY_MS));
     expect(swept.events).toBeGreaterThanOrEqual(older.length);
     expect(ok(await events('?limit=200', who), 'kept').data.map((e) => e.id)).toEqual([newest!.id]);

@@ -193,11 +193,12 @@ describe('loadConfig', () => {
     expect(simVenueToken(loadConfig({ SIM_VENUE_URL: 'http://sim:4100', INTERNAL_TOKEN: internal, SIM_VENUE_TOKEN: dedicated }))).toBe(dedicated);
   });
 
-  it('keeps events at least as long as a webhook delivery is retried (EVENT_RETENTION_DAYS), or for ever with 0', () => {
-    expect(configErrorOf({ EVENT_RETENTION_DAYS: '2' }).message).toMatch(/^invalid configuration: EVENT_RETENTION_DAYS must be 0 \(keep events for ever\) or at least WEBHOOK_RETRY_WINDOW_MS/);
-    expect(configErrorOf({ EVENT_RETENTION_DAYS: '7', WEBHOOK_RETRY_WINDOW_MS: String(8 * 86_400_000) }).message).toMatch(/^invalid configuration: EVENT_RETENTION_DAYS\b/);
-    expect(loadConfig({ EVENT_RETENTION_DAYS: '3' }).EVENT_RETENTION_DAYS).toBe(3); // the default window, 3 days, exactly
-    expect(loadConfig({ EVENT_RETENTION_DAYS: '8', WEBHOOK_RETRY_WINDOW_MS: String(8 * 86_400_000) }).EVENT_RETENTION_DAYS).toBe(8);
+  it('keeps events a day longer than a webhook delivery is retried (EVENT_RETENTION_DAYS), or for ever with 0', () => {
+    expect(configErrorOf({ EVENT_RETENTION_DAYS: '2' }).message).toMatch(/^invalid configuration: EVENT_RETENTION_DAYS must be 0 \(keep events for ever\) or at least WEBHOOK_RETRY_WINDOW_MS plus one day/);
+    expect(configErrorOf({ EVENT_RETENTION_DAYS: '3' }).message).toMatch(/^invalid configuration: EVENT_RETENTION_DAYS\b/); // the default window, 3 days, exactly: no margin
+    expect(configErrorOf({ EVENT_RETENTION_DAYS: '8', WEBHOOK_RETRY_WINDOW_MS: String(8 * 86_400_000) }).message).toMatch(/^invalid configuration: EVENT_RETENTION_DAYS\b/);
+    expect(loadConfig({ EVENT_RETENTION_DAYS: '4' }).EVENT_RETENTION_DAYS).toBe(4);
+    expect(loadConfig({ EVENT_RETENTION_DAYS: '9', WEBHOOK_RETRY_WINDOW_MS: String(8 * 86_400_000) }).EVENT_RETENTION_DAYS).toBe(9);
     expect(loadConfig({ EVENT_RETENTION_DAYS: '0' }).EVENT_RETENTION_DAYS).toBe(0);
     expect(configErrorOf({ EVENT_RETENTION_DAYS: '-1' }).message).toMatch(/^invalid configuration: EVENT_RETENTION_DAYS must be a whole number/);
   });

@@ -160,6 +160,26 @@ describe('rotating the secret', () => {
     expect([other.secret, first.secret]).not.toContain(late.secret);
   });
 
+  test('the same Idempotency-Key with another request is 422 and rotates nothing; once older than the keys are kept, it is a new rotation', async () => {
+    const created = await register('/reused');
+    const headers = { 'Idempotency-Key': `rotate-${randomBytes(8).toString('hex')}` };
+    const first = await rotate(created.endpoint.id, { expire_previous_in_seconds: 3600 }, headers);
+    const reused = await api('POST', `/v1/webhook_endpoints/${created.endpoint.id}/rotate_secret`, { expire_previous_in_seconds: 0 }, { headers });
+    expect(reused.status).toBe(422);
+    expect(envelopeOf(reused)).toMatchObject({ code: 'idempotency_key_reused' });
+    expect(await rotate(created.endpoint.id, { expire_previous_in_seconds: 3600 }, headers)).toEqual(first); // still the first rotation's answer
+    // A day and more later (the rotation's record moved back), the key names no request any more: a leaked secret is rotated, not shown again.
+    const db = new Client({ connectionString: databaseUrl });
+    await db.connect();
+    try {
+      await db.query("UPDATE webhook_endpoints SET secret_rotation_key = regexp_replace(secret_rotation_key, ':[0-9]+$', ':' || (extract(epoch FROM now() - interval '25 hours') * 1000)::bigint) WHERE id = $1", [created.endpoint.id]);
+    } finally {
+      await db.end();
+    }
+    const later = await rotate(created.endpoint.id, { expire_previous_in_seconds: 0 }, headers);
+    expect(later.secret).not.toBe(first.secret);
+  });
+
   test('the new secret is never shown again: not by GET, the list or the deliveries', async () => {
     const created = await register('/never-again');
     const rotated = await rotate(created.endpoint.id);
