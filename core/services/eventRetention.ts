@@ -8,6 +8,8 @@ import { runPeriodically } from '../support/periodic';
 const BATCH = 5000;
 /** How often each core sweeps. */
 const SWEEP_INTERVAL_MS = 600_000;
+/** The pause between two statements of one sweep: a large backlog (a first sweep, a shorter window) never holds the database (PGlite's one session above all) statement after statement. */
+const PAUSE_MS = 100;
 
 /**
  * The event log's retention window (EVENT_RETENTION_DAYS, docs/events.md "Retention"), in every
@@ -52,6 +54,7 @@ export async function sweepExpiredEvents(db: Db, before: Date, stopped: () => bo
     swept.events += row!.deleted;
     if (row!.done) break;
     from = row!.last!;
+    await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
   }
   for (const status of ['succeeded', 'failed'] as const) {
     for (let deleted = BATCH; deleted === BATCH && !stopped(); ) {

@@ -1,4 +1,5 @@
 import type { Db } from '../db/prismaClient';
+import { outsideRequest } from '../support/requestContext';
 import type { LiveVenue } from './venue';
 
 /** The stored credential row's identity: a replaced credential is a new row version (new id or date). */
@@ -53,7 +54,8 @@ export class LiveAccounts {
       return current.venue;
     }
     if (current) this.forget(subaccountId, current);
-    const venue = this.openAccount(subaccountId).then(this.decorate);
+    // Opened for every later request too (its session, its streams): outside the one that opens it, whose id its lines do not carry.
+    const venue = outsideRequest(() => this.openAccount(subaccountId)).then(this.decorate);
     const entry = { version, venue };
     this.open.set(subaccountId, entry);
     // A failed opening (e.g. a credential without an environment) is not kept: the next use tries again.
