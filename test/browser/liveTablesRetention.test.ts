@@ -63,14 +63,14 @@ describe('a live table whose Last-Event-ID expired', () => {
     await page.locator('[data-testid="orders-live"][data-state="live"]').waitFor({ timeout: 10_000 });
     const seen = (await order({ type: 'limit', price: '0.01', quantity: '1' })).body;
     await expectText(byTest(`order-row-${seen.id}`), 'open');
-    // Newer events the Orders view does not follow, then every event before the newest ages out and is
-    // swept: one after the view's last event is gone (whether the view would have taken it or not).
+    // Newer events the Orders view does not follow, then every event before the newest ages out (events age
+    // from their numbering, sequenced_at) and is swept: one after the view's last event is gone (whether the view would have taken it or not).
     for (const limit of ['500', '600']) expect((await call(base, 'PUT', `/v1/risk_limits/${subaccountId}`, { key, body: { max_order_notional: limit } })).status).toBe(200);
     const [newest] = await waitFor(
       () => stack.core.db.event.findMany({ where: { type: 'risk_limits.updated', seq: { not: null } }, select: { seq: true }, orderBy: { seq: 'desc' } }),
       (rows) => rows.length === 2,
     );
-    await stack.core.db.$executeRaw`UPDATE events SET created_at = now() - interval '31 days' WHERE seq < ${newest!.seq}`;
+    await stack.core.db.$executeRaw`UPDATE events SET created_at = now() - interval '31 days', sequenced_at = now() - interval '31 days' WHERE seq < ${newest!.seq}`;
     expect((await sweepExpiredEvents(stack.core.db, new Date(Date.now() - 30 * 86_400_000))).events).toBeGreaterThan(0);
 
     // The stream ends (its longest life) and reconnects with its last event's id: refused (an event after
