@@ -20,7 +20,8 @@ import { eventually } from '../support/kalshiLive';
 import { MemoryOrders } from '../support/memoryOrders';
 import { newPolymarketTrader, PM_FED as FED, PolymarketMaker, type PolymarketTrader } from '../support/polymarketLive';
 
-const STALE_AFTER_MS = 300;
+// Well above a busy test worker's pauses (a PONG 300 ms late under a loaded CI run was taken for a frozen peer).
+const STALE_AFTER_MS = 800;
 const BACKOFF = { baseMs: 20, maxMs: 200 };
 
 let fake: PolymarketFake;
