@@ -125,6 +125,12 @@ export interface OrderTargetResult {
   orderStatuses: Record<string, number>;
   /** Idempotency claims still in flight when the count ran (after waiting up to 30 s). */
   inFlightAtCount: number;
+  /**
+   * WAL flushes (pg_stat_wal.wal_sync, the whole server: the sequencer's and every other commit
+   * included) per order sent, over the target's warm-up and window: each is a wait on the disk in
+   * some commit (about 0.12 ms on this machine's disk, pg_test_fsync; more on networked storage).
+   */
+  walFlushesPerOrder: number;
   count: OrderCount;
 }
 
@@ -257,6 +263,7 @@ export async function runOrderPlacementBench(): Promise<OrderPlacementReport> {
         }
         const sent: SentOrder[] = [];
         let n = 0;
+        const walBefore = await walFlushes(counter);
         const probe = cpuProbe(() => ({ server: [server.pid], 'postgres backends': postgresBackendPids(database.name) }));
         const load = await measure({
           url: `${url}/v1/orders`,
@@ -309,6 +316,7 @@ export async function runOrderPlacementBench(): Promise<OrderPlacementReport> {
           },
         });
         const cpu = probe.result(load.requestsPerSecond);
+        const walFlushesPerOrder = ((await walFlushes(counter)) - walBefore) / Math.max(1, sent.length);
         const inFlightAtCount = await waitForSettledClaims(counter, key.id);
         const count = await countOrders(counter, { schema: 'public', workspaceId: workspace.id, apiKeyId: key.id, subaccountIds }, sent);
         const statuses: Record<string, number> = {};
@@ -321,7 +329,7 @@ export async function runOrderPlacementBench(): Promise<OrderPlacementReport> {
         const goalId = spec.goal;
         const result: OrderTargetResult = {
           target: spec.target, description: spec.description, connections: spec.connections, subaccounts: spec.subaccounts,
-          timeInForce: spec.timeInForce, load, cpu, baseline, ratio, statuses, orderStatuses, inFlightAtCount, count,
+          timeInForce: spec.timeInForce, load, cpu, baseline, ratio, statuses, orderStatuses, inFlightAtCount, count, walFlushesPerOrder: round(walFlushesPerOrder, 2),
           goal: goalId
             ? { id: goalId, text: goalText(GOALS[goalId]), met: goalMet(GOALS[goalId], { ratio, p50Ms: load.latencyMs.p50, p99Ms: load.latencyMs.p99 }) }
             : undefined,
@@ -362,6 +370,12 @@ export async function runOrderPlacementBench(): Promise<OrderPlacementReport> {
   }
 }
 
+/** WAL flushes of the whole PostgreSQL server so far (pg_stat_wal, PostgreSQL 14+). */
+async function walFlushes(client: Client): Promise<number> {
+  const { rows } = await client.query<{ wal_sync: string }>('SELECT wal_sync::text FROM pg_stat_wal');
+  return Number(rows[0]!.wal_sync);
+}
+
 function formatTarget(t: OrderTargetResult): string {
   const lines = [
     `  ${t.target}: ${t.load.requestsPerSecond.toLocaleString('en-US')} orders/s, p50 ${t.load.latencyMs.p50} ms, p99 ${t.load.latencyMs.p99} ms` +
@@ -371,6 +385,7 @@ function formatTarget(t: OrderTargetResult): string {
       (t.inFlightAtCount ? `; ${t.inFlightAtCount} claims still in flight at the count` : ''),
   ];
   if (t.cpu) lines.push(`    ${formatCpuCores(t.cpu, 'order')}`);
+  lines.push(`    WAL flushes (pg_stat_wal.wal_sync) per order sent: ${t.walFlushesPerOrder}`);
   const problems = [
     t.load.errors ? `${t.load.errors} connection errors` : '',
     t.load.timeouts ? `${t.load.timeouts} timeouts` : '',

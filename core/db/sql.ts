@@ -189,5 +189,25 @@ export async function allInOrder<T extends readonly unknown[]>(statements: reado
   return settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
 
+/**
+ * When a write's own transaction returns from COMMIT:
+ * - `flushed` (PostgreSQL's default): once its WAL is on disk;
+ * - `by_next_write`: at once (synchronous_commit off, for that transaction alone), for a write that
+ *   the same request follows with a flushed one before it answers. The WAL is one sequence, so that
+ *   flushed COMMIT puts every record written before it on disk, this one included: by the time the
+ *   client is answered both are durable, one wait on the disk instead of two. Visible to other
+ *   sessions at once either way. Only a crash in between can lose such a write, and then the
+ *   request was never answered; each user of it says why that state is one the service recovers
+ *   from (the Idempotency-Key's claim; an order's status after the venue's answer).
+ */
+export type CommitWait = 'flushed' | 'by_next_write';
+
+/**
+ * The CTE that makes a statement's own (implicit) transaction commit without waiting for the disk:
+ * `set_config(..., true)` holds to the end of the transaction, and COMMIT reads synchronous_commit
+ * before it is reset. MATERIALIZED, and referenced by the statement, so that it is evaluated once.
+ */
+export const NO_FLUSH_WAIT = "WITH no_flush_wait AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true) AS setting)";
+
 /** PostgreSQL's unique_violation, as `pg` reports it. */
 export const isUniqueViolation = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === '23505';

@@ -5,7 +5,7 @@ import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { CoreErrorCode } from '../../contract/errors';
 import type { Config } from '../config';
 import { sqlPoolOf, type Db } from '../db/prismaClient';
-import { pipelines, statementFor, type SqlClient } from '../db/sql';
+import { NO_FLUSH_WAIT, pipelines, statementFor, type SqlClient } from '../db/sql';
 import type { ClaimInWrite } from '../services/claimInWrite';
 import type { CoreContext, IdempotencyClaim } from './context';
 import { graphqlError } from './errorMasking';
@@ -45,8 +45,15 @@ type StoredError = { message: string; path?: (string | number)[]; extensions?: R
 type Stored = { data?: unknown; errors?: StoredError[] };
 
 // The claim, its release and its completion: the statements of every order, over `pg` directly (core/db/sql.ts).
-const CLAIM = `INSERT INTO idempotency_records (api_key_id, key, operation, request_hash, state, created_at)
-  VALUES ($1, $2, $3, $4, 'in_flight', now()) ON CONFLICT (api_key_id, key) DO NOTHING`;
+// The claim commits without waiting for the disk (CommitWait `by_next_write`): every request that
+// claims writes again, flushed, before it answers (its order's transaction, the completion or the
+// release), and that flush carries the claim. Other requests see the claim as soon as it commits. A
+// crash before that flush can lose it only together with everything the request did after it, so
+// the key is then as unclaimed as the request was unanswered: its retry claims it and (orders
+// reconcile through the client order id derived from the key) never places a second order.
+const CLAIM = `${NO_FLUSH_WAIT}
+  INSERT INTO idempotency_records (api_key_id, key, operation, request_hash, state, created_at)
+  SELECT $1, $2, $3, $4, 'in_flight'::"IdempotencyState", now() FROM no_flush_wait ON CONFLICT (api_key_id, key) DO NOTHING`;
 const RELEASE = 'DELETE FROM idempotency_records WHERE api_key_id = $1 AND key = $2';
 const COMPLETE = `UPDATE idempotency_records SET state = 'completed', response_body = $3, completed_at = now()
   WHERE api_key_id = $1 AND key = $2`;

@@ -1,4 +1,5 @@
 import { sqlPoolOf, type Db } from '../db/prismaClient';
+import type { CommitWait } from '../db/sql';
 import type { Order, Prisma } from '../generated/prisma/client';
 import { newId } from '../domain/ids';
 import { applyFill, type FillEffect } from '../domain/positionAccounting';
@@ -18,15 +19,18 @@ type Tx = Prisma.TransactionClient;
  * average price, fees and status, and a receipt for the fills. Called with the venue's answer to a
  * placement and with fills the venue pushes later; applying the same fill twice changes nothing.
  * `known`: the order as the caller just wrote or read it (the placement), so that an answer
- * without fills is one compare-and-set statement and no read.
+ * without fills is one compare-and-set statement and no read; `commit`: how that statement commits
+ * (the placement's, when its request writes again before answering: db/sql.ts, CommitWait). Fills
+ * always commit flushed.
  */
 export async function recordExecution(
   db: Db,
   orderId: string,
   report: { fills: VenueFill[]; state?: VenueOrderState },
   known?: Order,
+  commit: CommitWait = 'flushed',
 ): Promise<Order> {
-  if (report.fills.length === 0 && report.state) return recordStateOnly(db, orderId, report.state, known);
+  if (report.fills.length === 0 && report.state) return recordStateOnly(db, orderId, report.state, known, commit);
   return recordUnderLock(db, orderId, report);
 }
 
@@ -115,12 +119,12 @@ async function addToDailyPnl(tx: Tx, order: Order, executedAt: Date, fill: { rea
  * lock: the status is decided by `statusAfterReport`, as on the locked path, and written only if the
  * order has not changed since it was read (compare-and-set); if it has, the locked path decides.
  */
-async function recordStateOnly(db: Db, orderId: string, state: VenueOrderState, known?: Order): Promise<Order> {
+async function recordStateOnly(db: Db, orderId: string, state: VenueOrderState, known: Order | undefined, commit: CommitWait): Promise<Order> {
   const sql = sqlPoolOf(db);
   const order = known ?? (await findOrder(sql, orderId));
   if (!order) throw new Error(`recordExecution: order ${orderId} does not exist`);
   const status = statusAfterReport(order.status, { filled: new Decimal(order.filledQuantity.toString()), quantity: order.quantity.toString() }, state.status);
-  const written = await setOrderStatusIfUnchanged(sql, order, { status, venueOrderId: state.venueOrderId });
+  const written = await setOrderStatusIfUnchanged(sql, order, { status, venueOrderId: state.venueOrderId }, commit);
   return written ?? recordUnderLock(db, orderId, { fills: [], state });
 }
 

@@ -1,4 +1,4 @@
-import { queryRow, statementFor, type SqlClient } from '../db/sql';
+import { NO_FLUSH_WAIT, queryRow, statementFor, type CommitWait, type SqlClient } from '../db/sql';
 import { Prisma, type Order, type OrderStatus } from '../generated/prisma/client';
 
 /**
@@ -69,22 +69,26 @@ export async function linkChildOrder(sql: SqlClient, childOrderId: string, order
 /**
  * The order's new status (and the venue's order id, when given), written only if the order is
  * still as it was read (`expected`: status and filled quantity): a compare-and-set. Undefined when
- * it changed meanwhile.
+ * it changed meanwhile. `commit`: `by_next_write` only when the request writes again, flushed,
+ * before it answers (its Idempotency-Key's completion): see sql.ts, CommitWait.
  */
 export function setOrderStatusIfUnchanged(
   sql: SqlClient,
   expected: Pick<Order, 'id' | 'status' | 'filledQuantity'>,
   change: { status: OrderStatus; venueOrderId?: string | null; rejectReason?: string },
+  commit: CommitWait = 'flushed',
 ): Promise<Order | undefined> {
-  return queryRow<Order>(
-    sql,
-    Prisma.sql`
+  const set = Prisma.sql`
       UPDATE orders SET status = ${change.status}::"OrderStatus",
              venue_order_id = coalesce(${change.venueOrderId ?? null}, venue_order_id),
              reject_reason = coalesce(${change.rejectReason ?? null}, reject_reason),
-             updated_at = now()
+             updated_at = now()`;
+  const where = Prisma.sql`
        WHERE id = ${expected.id} AND status = ${expected.status}::"OrderStatus" AND filled_quantity = ${expected.filledQuantity.toString()}::numeric
-      RETURNING ${ORDER_COLUMNS}`,
+      RETURNING ${ORDER_COLUMNS}`;
+  return queryRow<Order>(
+    sql,
+    commit === 'flushed' ? Prisma.sql`${set}${where}` : Prisma.sql`${Prisma.raw(NO_FLUSH_WAIT)}${set} FROM no_flush_wait${where}`,
   );
 }
 

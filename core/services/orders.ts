@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sqlPoolOf, type Db } from '../db/prismaClient';
-import { allInOrder, inTransaction, isUniqueViolation, type SqlClient } from '../db/sql';
+import { allInOrder, inTransaction, isUniqueViolation, type CommitWait, type SqlClient } from '../db/sql';
 import type { Order } from '../generated/prisma/client';
 import type { ClaimInWrite } from './claimInWrite';
 import { marketIdentityOf } from './marketIdentities';
@@ -187,7 +187,10 @@ export async function placeOrder(
     result = { outcome: 'unknown', message: error instanceof Error ? error.message : String(error) };
   }
   if (result.outcome === 'not_sent') return withdrawUnsent(db, order, created, result);
-  return recordPlacement(db, order, result);
+  // With an Idempotency-Key the request completes (or releases) its key, flushed, before it answers:
+  // the venue's answer rides on that flush. Either way it is on disk when the client hears of it; a
+  // crash before can only leave the order unconfirmed, which the reconcilers settle with the venue.
+  return recordPlacement(db, order, result, idempotency ? 'by_next_write' : 'flushed');
 }
 
 /**
@@ -275,11 +278,11 @@ export function venueRequestOf(order: Order, venueMarketId: string): VenueOrderR
  * and `rejected` are written only over that state (a fill recorded meanwhile, e.g. from a venue's
  * stream, is the venue's later word and stays).
  */
-async function recordPlacement(db: Db, order: Order, result: Exclude<VenuePlaceResult, VenueNotSent>): Promise<Order> {
-  if (result.outcome === 'accepted') return recordExecution(db, order.id, { fills: result.fills, state: result.order }, order);
+async function recordPlacement(db: Db, order: Order, result: Exclude<VenuePlaceResult, VenueNotSent>, commit: CommitWait): Promise<Order> {
+  if (result.outcome === 'accepted') return recordExecution(db, order.id, { fills: result.fills, state: result.order }, order, commit);
   const sql = sqlPoolOf(db);
   const change = result.outcome === 'unknown' ? { status: 'unknown' as const } : { status: 'rejected' as const, rejectReason: `${result.venueCode}: ${result.message}` };
-  const written = await setOrderStatusIfUnchanged(sql, order, change);
+  const written = await setOrderStatusIfUnchanged(sql, order, change, commit);
   // Changed meanwhile: the venue's later word stands, and the answer is the order as it is now.
   if (!written) return (await findOrder(sql, order.id))!;
   if (result.outcome === 'unknown') return written;
