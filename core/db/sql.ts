@@ -203,11 +203,15 @@ export async function allInOrder<T extends readonly unknown[]>(statements: reado
 export type CommitWait = 'flushed' | 'by_next_write';
 
 /**
- * The CTE that makes a statement's own (implicit) transaction commit without waiting for the disk:
- * `set_config(..., true)` holds to the end of the transaction, and COMMIT reads synchronous_commit
- * before it is reset. MATERIALIZED, and referenced by the statement, so that it is evaluated once.
+ * What makes a statement's own (implicit) transaction commit without waiting for the disk: the CTE
+ * `with`, put before the statement, which the statement must join (`from`: an INSERT's SELECT or an
+ * UPDATE's FROM) for it to be evaluated, once (MATERIALIZED). `set_config(..., true)` holds to the
+ * end of the transaction, and COMMIT reads synchronous_commit before it is reset.
  */
-export const NO_FLUSH_WAIT = "WITH no_flush_wait AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true) AS setting)";
+export const NO_FLUSH_WAIT = {
+  with: "WITH no_flush_wait AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true) AS setting)",
+  from: 'no_flush_wait',
+} as const;
 
 /** PostgreSQL's unique_violation, as `pg` reports it. */
 export const isUniqueViolation = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === '23505';

@@ -51,9 +51,9 @@ type Stored = { data?: unknown; errors?: StoredError[] };
 // crash before that flush can lose it only together with everything the request did after it, so
 // the key is then as unclaimed as the request was unanswered: its retry claims it and (orders
 // reconcile through the client order id derived from the key) never places a second order.
-const CLAIM = `${NO_FLUSH_WAIT}
+const CLAIM = `${NO_FLUSH_WAIT.with}
   INSERT INTO idempotency_records (api_key_id, key, operation, request_hash, state, created_at)
-  SELECT $1, $2, $3, $4, 'in_flight'::"IdempotencyState", now() FROM no_flush_wait ON CONFLICT (api_key_id, key) DO NOTHING`;
+  SELECT $1, $2, $3, $4, 'in_flight'::"IdempotencyState", now() FROM ${NO_FLUSH_WAIT.from} ON CONFLICT (api_key_id, key) DO NOTHING`;
 const RELEASE = 'DELETE FROM idempotency_records WHERE api_key_id = $1 AND key = $2';
 const COMPLETE = `UPDATE idempotency_records SET state = 'completed', response_body = $3, completed_at = now()
   WHERE api_key_id = $1 AND key = $2`;

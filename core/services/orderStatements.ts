@@ -69,14 +69,14 @@ export async function linkChildOrder(sql: SqlClient, childOrderId: string, order
 /**
  * The order's new status (and the venue's order id, when given), written only if the order is
  * still as it was read (`expected`: status and filled quantity): a compare-and-set. Undefined when
- * it changed meanwhile. `commit`: `by_next_write` only when the request writes again, flushed,
- * before it answers (its Idempotency-Key's completion): see sql.ts, CommitWait.
+ * it changed meanwhile. `commit`, always said by the caller: `by_next_write` only when the request
+ * writes again, flushed, before it answers (its Idempotency-Key's completion): see sql.ts, CommitWait.
  */
 export function setOrderStatusIfUnchanged(
   sql: SqlClient,
   expected: Pick<Order, 'id' | 'status' | 'filledQuantity'>,
   change: { status: OrderStatus; venueOrderId?: string | null; rejectReason?: string },
-  commit: CommitWait = 'flushed',
+  commit: CommitWait,
 ): Promise<Order | undefined> {
   const set = Prisma.sql`
       UPDATE orders SET status = ${change.status}::"OrderStatus",
@@ -88,7 +88,7 @@ export function setOrderStatusIfUnchanged(
       RETURNING ${ORDER_COLUMNS}`;
   return queryRow<Order>(
     sql,
-    commit === 'flushed' ? Prisma.sql`${set}${where}` : Prisma.sql`${Prisma.raw(NO_FLUSH_WAIT)}${set} FROM no_flush_wait${where}`,
+    commit === 'flushed' ? Prisma.sql`${set}${where}` : Prisma.sql`${Prisma.raw(NO_FLUSH_WAIT.with)}${set} FROM ${Prisma.raw(NO_FLUSH_WAIT.from)}${where}`,
   );
 }
 

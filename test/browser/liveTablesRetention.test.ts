@@ -63,8 +63,9 @@ describe('a live table whose Last-Event-ID expired', () => {
     await page.locator('[data-testid="orders-live"][data-state="live"]').waitFor({ timeout: 10_000 });
     const seen = (await order({ type: 'limit', price: '0.01', quantity: '1' })).body;
     await expectText(byTest(`order-row-${seen.id}`), 'open');
-    // Newer events the Orders view does not follow, then every event before the newest ages out (events age
-    // from their numbering, sequenced_at) and is swept: one after the view's last event is gone (whether the view would have taken it or not).
+    // Newer events the Orders view does not follow, then every event before the newest ages out (events
+    // age from their numbering, sequenced_at) and is swept: one after the view's last event is gone
+    // (whether the view would have taken it or not).
     for (const limit of ['500', '600']) expect((await call(base, 'PUT', `/v1/risk_limits/${subaccountId}`, { key, body: { max_order_notional: limit } })).status).toBe(200);
     const [newest] = await waitFor(
       () => stack.core.db.event.findMany({ where: { type: 'risk_limits.updated', seq: { not: null } }, select: { seq: true }, orderBy: { seq: 'desc' } }),
