@@ -248,15 +248,15 @@ export async function listWebhookDeliveries(db: Db, scope: Scope, endpointId: st
   await getWebhookEndpoint(db, scope, endpointId);
   // Prisma reads the deliveries and their attempts in two statements: one snapshot for both, so that
   // an attempt recorded in between never shows beside its delivery as it was before it (no last_error).
-  const [rows] = await db.$transaction(
-    [
-      db.webhookDelivery.findMany({
+  // An interactive transaction: Prisma sends a batch of one query without BEGIN, isolation level or not.
+  const rows = await db.$transaction(
+    (tx) =>
+      tx.webhookDelivery.findMany({
         where: { endpointId, ...(after ? { eventSeq: { lt: BigInt(after.seq) } } : {}) },
         orderBy: { eventSeq: 'desc' },
         take: limit + 1,
         include: { attemptsMade: { orderBy: { number: 'asc' } } },
       }),
-    ],
     { isolationLevel: 'RepeatableRead' },
   );
   const page = toPage(rows, limit, (row) => ({ seq: row.eventSeq.toString() }));
