@@ -9,8 +9,8 @@ import { recordExecution } from '../../core/services/executions';
 import { createSubaccount } from '../../core/services/subaccounts';
 import { feesForOperation } from '../../core/venues/sim/operationFees';
 import type { VenueFill } from '../../core/venues/venue';
-import { databaseUrl } from '../support/env';
 import { buildWorkspace } from '../support/factories';
+import { ownDatabase } from '../support/ownDatabase';
 
 /**
  * The decimal policy against real PostgreSQL: what the domain computes for an order (fees from the
@@ -79,7 +79,9 @@ describe('decimals survive the round trip through PostgreSQL', () => {
   let run = 0;
 
   beforeAll(async () => {
-    db = createPrismaClient(databaseUrl(), 4);
+    // Its own database: its ad-hoc markets and their resting orders would be restored by the simulated
+    // venues of every stack another suite starts on the shared one, whose catalogs do not list them.
+    db = createPrismaClient(await ownDatabase('decimal_round_trip'), 4);
     const { workspace } = await buildWorkspace(db, { name: 'decimal round trip' });
     scope = { workspaceId: workspace.id, environment: 'test' };
     for (const [venue, tickSize, minSize] of [['sim_kalshi', '0.01', '1'], ['sim_polymarket', '0.0001', '0.01']] as const) {
