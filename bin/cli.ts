@@ -128,7 +128,7 @@ async function execute(db: Db, config: Config, argv: string[]): Promise<string[]
         environment: values.env,
         name: values.name,
         rateLimit: rateLimitText === undefined ? undefined : Number(rateLimitText),
-      });
+      }, { maxActive: config.API_KEYS_PER_WORKSPACE });
       return [`${key.id} (${key.environment}${key.rateLimit ? `, ${key.rateLimit} requests/s` : ''}); the secret below is shown once:`, secret];
     }
     case 'keys revoke': {

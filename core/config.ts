@@ -63,6 +63,26 @@ const schema = z.object({
   /** GET /v1/events/stream (docs/events.md): a comment line this often; streams per credential; a look at the log without notice; a stream's longest life. */
   EVENT_STREAM_HEARTBEAT_MS: integer.pipe(z.number().min(100).max(300_000)).default(15_000),
   EVENT_STREAMS_PER_KEY: integer.pipe(z.number().min(1).max(10_000)).default(10),
+  /**
+   * Fairness between workspaces (docs/operations.md "Limits per workspace"): streams and analysts'
+   * subscriptions a workspace may hold open at once, whatever its number of credentials (across
+   * gateways sharing REDIS_URL, like EVENT_STREAMS_PER_KEY); catch-up reads of the log (a stream
+   * resuming with Last-Event-ID) one workspace may have in flight at once on a gateway (its other
+   * streams wait their turn, so a reconnect storm is paced within its own workspace); and active
+   * (unrevoked) API keys a workspace may hold, both environments together.
+   */
+  EVENT_STREAMS_PER_WORKSPACE: integer.pipe(z.number().min(1).max(100_000)).default(100),
+  EVENT_CATCH_UP_PER_WORKSPACE: integer.pipe(z.number().min(1).max(1000)).default(2),
+  API_KEYS_PER_WORKSPACE: integer.pipe(z.number().min(1).max(100_000)).default(50),
+  /**
+   * The analysts' GraphQL (docs/analyst-graphql.md "Limits"): whether introspection is served
+   * (`off` in production if analysts do not need GraphiQL's documentation and completion), how many
+   * documents one credential may have running at once on a gateway, and the largest answer a
+   * gateway passes on (larger ones answer 400 invalid_request).
+   */
+  ANALYST_INTROSPECTION: z.enum(['on', 'off']).default('on').transform((v) => v === 'on'),
+  ANALYST_CONCURRENCY_PER_CREDENTIAL: integer.pipe(z.number().min(1).max(1000)).default(4),
+  ANALYST_MAX_ANSWER_BYTES: integer.pipe(z.number().min(65_536).max(1_073_741_824)).default(8_388_608),
   EVENT_STREAM_POLL_MS: integer.pipe(z.number().min(100).max(60_000)).default(2000),
   EVENT_STREAM_MAX_AGE_MS: integer.pipe(z.number().min(1000).max(86_400_000)).default(3_600_000),
   /**
@@ -75,7 +95,7 @@ const schema = z.object({
    * Webhooks (docs/webhooks.md): how often each core looks for deliveries due; the first retry's
    * delay (doubling per attempt, with jitter, up to WEBHOOK_RETRY_MAX_DELAY_MS); how long after its
    * event a delivery is retried before it is given up (3 days); every call's limit, connecting and
-   * answering; and whether endpoints may resolve to loopback, private or link-local addresses
+   * answering; and whether endpoints may resolve to loopback, private, link-local or other special-purpose addresses
    * (false in production: the core sits on a private network).
    */
   WEBHOOK_WORKER_INTERVAL_MS: integer.pipe(z.number().min(10).max(60_000)).default(1000),

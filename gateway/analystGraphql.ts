@@ -9,6 +9,7 @@ import { ANALYST_GRAPHQL_PATH } from '../contract/endpoints';
 import type { Principal } from '../contract/principal';
 import { TEXT_RULE, unstorableTextPath } from '../contract/storableText';
 import { SESSION_COOKIE } from '../core/domain/sessionTokens';
+import { ConcurrencyGate } from './concurrencyGate';
 import type { CoreClient, CoreResponse, CoreStream } from './coreClient';
 import { environmentOf, sessionIdentity } from './dashboardSession';
 import { ApiError, upstreamUnavailable } from './errors';
@@ -29,6 +30,14 @@ export interface AnalystSubscriptions {
    * no broadcast tells the gateway of either.
    */
   recheckMs: number;
+}
+
+/** What bounds the analysts' documents at the edge, besides the core's own limits. */
+export interface AnalystQueries {
+  /** Documents one credential may have running at once on this gateway (ANALYST_CONCURRENCY_PER_CREDENTIAL); subscriptions are counted by `admission` instead. */
+  concurrencyPerCredential: number;
+  /** The largest answer passed on (ANALYST_MAX_ANSWER_BYTES); a larger one is refused. */
+  maxAnswerBytes: number;
 }
 
 /** GraphiQL, bundled in @graphql-yoga/render-graphiql: nothing is fetched from a CDN. */
@@ -95,25 +104,26 @@ export function registerAnalystGraphql(
   limit: Middleware,
   countingFailures: (authenticate: Middleware) => Middleware,
   subscriptions: AnalystSubscriptions,
+  queries: AnalystQueries,
 ): void {
+  const running = new ConcurrencyGate(queries.concurrencyPerCredential);
+  const answer = (ctx: Context, request: ForwardedRequest) =>
+    ctx.get('Accept').includes('text/event-stream') ? stream(ctx, deps, subscriptions, request) : forward(ctx, deps.core, running, queries.maxAnswerBytes, request);
   const authenticated = countingFailures(async (ctx, next) => {
     ctx.state.auth = await authenticateAnalyst(ctx, deps);
     return next();
   });
   router.get(ANALYST_GRAPHQL_PATH, graphiql, authenticated, limit, (ctx) => {
     refuseUnsafeParams(ctx.query);
-    return answer(ctx, deps, subscriptions, { method: 'GET', path: ctx.url, headers: {} });
+    return answer(ctx, { method: 'GET', path: ctx.url, headers: {} });
   });
   router.post(ANALYST_GRAPHQL_PATH, authenticated, limit, jsonBody(), (ctx) => {
     refuseUnsafeParams(ctx.state.body as Record<string, unknown>);
-    return answer(ctx, deps, subscriptions, { method: 'POST', path: ANALYST_GRAPHQL_PATH, body: JSON.stringify(ctx.state.body), headers: { 'content-type': 'application/json' } });
+    return answer(ctx, { method: 'POST', path: ANALYST_GRAPHQL_PATH, body: JSON.stringify(ctx.state.body), headers: { 'content-type': 'application/json' } });
   });
 }
 
 type ForwardedRequest = { method: 'GET' | 'POST'; path: string; body?: string; headers: Record<string, string> };
-
-const answer = (ctx: Context, deps: AuthDeps, subscriptions: AnalystSubscriptions, request: ForwardedRequest) =>
-  ctx.get('Accept').includes('text/event-stream') ? stream(ctx, deps, subscriptions, request) : forward(ctx, deps.core, request);
 
 /**
  * At the edge, what the core would refuse before parsing anyway (contract/documentLimits.ts): a
@@ -160,9 +170,28 @@ async function authenticateAnalyst(ctx: Context, deps: AuthDeps): Promise<Authen
   return { ...token, principal: { kind: 'analyst', workspaceId, credentialId: tokenId, environment, access } };
 }
 
-async function forward(ctx: Context, core: CoreClient, request: ForwardedRequest) {
-  const { principal } = ctx.state.auth as Authenticated;
-  respond(ctx, await core.send(request, principal));
+/**
+ * A document answered as JSON: run only while its credential has fewer than the limit running on
+ * this gateway (429 rate_limited otherwise: one credential cannot take the event loop from the
+ * others), and passed on only when the answer is within the size limit (400 invalid_request).
+ */
+async function forward(ctx: Context, core: CoreClient, running: ConcurrencyGate, maxAnswerBytes: number, request: ForwardedRequest) {
+  const { id, principal } = ctx.state.auth as Authenticated;
+  const leave = running.enter(id);
+  if (!leave) {
+    throw new ApiError('rate_limited', `At most ${running.max} analyst queries may run at once per credential; wait for one to be answered.`, { headers: { 'Retry-After': '1' } });
+  }
+  let response: CoreResponse;
+  try {
+    response = await core.send(request, principal);
+  } finally {
+    leave();
+  }
+  const bytes = Buffer.byteLength(response.text);
+  if (bytes > maxAnswerBytes) {
+    throw new ApiError('invalid_request', `The answer is ${bytes} bytes, above the limit of ${maxAnswerBytes}; ask for less (smaller limits, fewer fields or aliases).`, { param: 'query' });
+  }
+  respond(ctx, response);
 }
 
 /** The core's JSON answer, each error carrying the request id. */
@@ -196,10 +225,10 @@ function withRequestId(body: GraphQLBody, requestId: string): GraphQLBody {
  */
 async function stream(ctx: Context, deps: AuthDeps, { admission, maxAgeMs, recheckMs }: AnalystSubscriptions, request: ForwardedRequest) {
   const { core } = deps;
-  const { id, principal } = ctx.state.auth as Authenticated;
+  const { id, principal } = ctx.state.auth as Authenticated & { principal: AnalystPrincipal };
   const cancel = new AbortController();
   let end = () => cancel.abort();
-  const release = await admission.admit(id, () => end());
+  const release = await admission.admit({ credentialId: id, workspaceId: principal.workspaceId }, () => end());
   let upstream: CoreStream;
   try {
     upstream = await core.stream({ ...request, headers: { ...request.headers, accept: 'text/event-stream' } }, principal, cancel.signal);

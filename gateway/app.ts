@@ -5,7 +5,7 @@ import type { Logger } from '../core/support/logger';
 import { AuthCache } from './authCache';
 import { catalogKey, type CatalogCache } from './catalogCache';
 import type { CoreClient } from './coreClient';
-import { registerAnalystGraphql, type AnalystSubscriptions } from './analystGraphql';
+import { registerAnalystGraphql, type AnalystQueries, type AnalystSubscriptions } from './analystGraphql';
 import { registerDashboardPage } from './dashboardPage';
 import { answerOf, GATEWAY, sessionPrincipal, sessionTokenHash, signInLimiters } from './dashboardSession';
 import { accessLog } from './middleware/accessLog';
@@ -44,6 +44,8 @@ export interface GatewayDeps {
   streams: EventStreams;
   /** The analysts' GraphQL subscriptions: their per-credential limit (shared with the event streams) and how long one lasts. */
   subscriptions: AnalystSubscriptions;
+  /** The analysts' documents: how many run at once per credential, how large an answer may be. */
+  analystQueries: AnalystQueries;
 }
 
 /** The window of AUTH_FAILURES_PER_MINUTE. */
@@ -89,7 +91,7 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
   // looks its credential up on every request (as the core did), never from the cache, and so does
   // an open event stream when its credential is checked again.
   const uncachedAuthDeps = { ...authDeps, cache: new AuthCache<Authenticated>(0) };
-  registerAnalystGraphql(router, uncachedAuthDeps, limit, countingFailures, deps.subscriptions);
+  registerAnalystGraphql(router, uncachedAuthDeps, limit, countingFailures, deps.subscriptions, deps.analystQueries);
 
   const signInLimits = signInLimiters({
     redis: deps.redis,

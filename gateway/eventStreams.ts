@@ -9,6 +9,7 @@ import { restEventPage } from '../contract/eventShape';
 import { eventId, parseTypeFilter, typeMatches, type TypeFilter } from '../core/domain/events';
 import { outsideRequest } from '../core/support/requestContext';
 import type { StreamAdmission } from './streamAdmission';
+import { Turns } from './turns';
 
 /**
  * Server-Sent Events of the event log (GET /v1/events/stream, docs/events.md).
@@ -30,6 +31,8 @@ export interface EventStreamOptions {
   pollMs: number;
   /** How long a stream lasts before it is ended for the client to reconnect (EVENT_STREAM_MAX_AGE_MS). */
   maxAgeMs: number;
+  /** Catch-up reads of the log one workspace (in one environment) may have in flight at once here (EVENT_CATCH_UP_PER_WORKSPACE). */
+  catchUpReads: number;
 }
 
 export interface StreamRequest {
@@ -57,6 +60,14 @@ interface EventPage {
   has_more: boolean;
 }
 
+/** A page of the log as catching-up streams share it: its events, each with its frame. */
+interface FramedPage {
+  data: RestEvent[];
+  frames: Buffer[];
+  /** Where the hub stood when the read began: an empty page says nothing readable comes up to there. */
+  headAtRead: string | undefined;
+}
+
 /** Bytes a stream may have waiting for a slow client before it is disconnected. */
 const MAX_BUFFERED_BYTES = 1 << 20;
 /** While a stream catches up from the log, it waits for its client above this much unread. */
@@ -66,6 +77,9 @@ const GRACE_MS = 5000;
 /** Reads of the log that fail in a row before a hub ends its streams (they reconnect, to another gateway maybe): never a stream that looks alive and says nothing. */
 const MAX_FAILED_READS = 3;
 const PAGE = 200;
+/** Full pages a hub keeps for the streams catching up after it (a full page of the log never changes), and for how long. */
+const KEPT_PAGES = 32;
+const KEPT_PAGE_MS = 5000;
 
 class Stream {
   /** The types it takes (the core checked them before the stream began). */
@@ -141,18 +155,61 @@ class Hub {
   readonly streams = new Set<Stream>();
   /** The last event read by this hub, or undefined until its start is known. */
   head?: string;
-  private reading?: Promise<void>;
+  private headRead?: Promise<void>;
   private again = false;
   private failedReads = 0;
   private readonly timer: NodeJS.Timeout;
+  /** Catch-up reads take turns: a workspace's reconnect storm waits on itself, not on the others. */
+  private readonly turns: Turns;
+  /** Catch-up pages being read, and full ones read lately, by the event they start after. */
+  private readonly reading = new Map<string, Promise<FramedPage>>();
+  private readonly kept = new Map<string, { page: FramedPage; at: number }>();
 
   constructor(
     private readonly core: CoreClient,
     private readonly logger: Logger,
     pollMs: number,
+    catchUpReads: number,
   ) {
     this.timer = setInterval(() => void this.read(), pollMs);
     this.timer.unref();
+    this.turns = new Turns(catchUpReads);
+  }
+
+  /**
+   * The page of the log after `after` for a stream catching up (every stream of a hub reads the
+   * same log: the workspace's, in one environment). Streams resuming from the same event share one
+   * read and one encoding of its frames; the reads of one hub take turns.
+   */
+  catchUpPage(after: string, principal: Principal): Promise<FramedPage> {
+    const kept = this.kept.get(after);
+    if (kept && Date.now() - kept.at < KEPT_PAGE_MS) return Promise.resolve(kept.page);
+    let page = this.reading.get(after);
+    if (!page) {
+      page = this.turns
+        .run(async () => {
+          const headAtRead = this.head;
+          return { headAtRead, data: (await readAfter(this.core, after, principal)).data };
+        })
+        .then(({ data, headAtRead }) => {
+          const framed = { data, frames: data.map(frameOf), headAtRead };
+          // Only a full page is kept: a shorter one ends where the log ended then, and grows.
+          if (data.length === PAGE) this.keep(after, framed);
+          return framed;
+        })
+        .finally(() => this.reading.delete(after));
+      this.reading.set(after, page);
+    }
+    return page;
+  }
+
+  private keep(after: string, page: FramedPage) {
+    this.kept.delete(after);
+    this.kept.set(after, { page, at: Date.now() });
+    for (const oldest of this.kept.keys()) {
+      if (this.kept.size <= KEPT_PAGES) break;
+      this.kept.delete(oldest);
+    }
   }
 
   /** A principal to read the scope's log with: any open stream's (they all share workspace and environment). */
@@ -172,11 +229,11 @@ class Hub {
 
   /** Reads the events after the head and hands them out; a read asked for while one runs runs once more after it. */
   read(): Promise<void> {
-    if (this.reading) {
+    if (this.headRead) {
       this.again = true;
-      return this.reading;
+      return this.headRead;
     }
-    this.reading = (async () => {
+    this.headRead = (async () => {
       do {
         this.again = false;
         const principal = this.principal();
@@ -202,13 +259,14 @@ class Hub {
         }
       })
       .finally(() => {
-        this.reading = undefined;
+        this.headRead = undefined;
       });
-    return this.reading;
+    return this.headRead;
   }
 
   close() {
     clearInterval(this.timer);
+    this.kept.clear();
     for (const stream of this.streams) stream.end();
   }
 }
@@ -258,12 +316,12 @@ export class EventStreams {
       return;
     }
     let stream: Stream | undefined;
-    const release = await this.admission.admit(request.credentialId, () => stream?.end());
+    const release = await this.admission.admit({ credentialId: request.credentialId, workspaceId: request.principal.workspaceId }, () => stream?.end());
     const key = `${request.principal.workspaceId}:${request.principal.environment}`;
     let hub = this.hubs.get(key);
     if (!hub) {
       // Shared by every stream of the scope: its polls serve none of them in particular.
-      hub = outsideRequest(() => new Hub(this.core, this.logger, this.options.pollMs));
+      hub = outsideRequest(() => new Hub(this.core, this.logger, this.options.pollMs, this.options.catchUpReads));
       this.hubs.set(key, hub);
     }
     stream = new Stream(request, request.after ?? LOG_START, (ended) => {
@@ -320,13 +378,16 @@ export class EventStreams {
           stream.joined = true; // what the hub reads next (on a notice or its poll) is offered to it
           return;
         }
-        const page = await readAfter(this.core, stream.cursor, stream.request.principal);
-        for (const event of page.data) {
+        const page = await hub.catchUpPage(stream.cursor, stream.request.principal);
+        for (const [i, event] of page.data.entries()) {
           // Catching up goes at the client's pace (the hub's events, live, go at the log's).
           if (stream.body.writableLength > CATCH_UP_BUFFERED_BYTES) await stream.drained();
-          stream.offer(event, frameOf(event));
+          stream.offer(event, page.frames[i]!);
         }
-        if (page.data.length === 0) stream.cursor = hub.head!;
+        // Nothing readable after the cursor up to where the hub stood when this page was read (a
+        // read shared with streams that asked earlier may predate the hub's later events: those
+        // are read again on the next turn of the loop).
+        if (page.data.length === 0 && page.headAtRead !== undefined && page.headAtRead > stream.cursor) stream.cursor = page.headAtRead;
       }
     } catch (error) {
       this.logger.warn({ err: error }, 'an event stream could not catch up; it ends, and the client reconnects');

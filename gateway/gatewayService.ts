@@ -48,11 +48,15 @@ export function openGateway(
   const redis = config.REDIS_URL ? redisClient(config.REDIS_URL) : undefined;
   const ownNotices = options.events ? undefined : createEventNotices(config.REDIS_URL);
   const metrics = new GatewayMetrics();
-  const admission = new StreamAdmission({ maxPerCredential: config.EVENT_STREAMS_PER_KEY, heartbeatMs: config.EVENT_STREAM_HEARTBEAT_MS }, redis);
+  const admission = new StreamAdmission(
+    { maxPerCredential: config.EVENT_STREAMS_PER_KEY, maxPerWorkspace: config.EVENT_STREAMS_PER_WORKSPACE, heartbeatMs: config.EVENT_STREAM_HEARTBEAT_MS },
+    redis,
+  );
   const streams = new EventStreams(core, options.events ?? ownNotices!, options.logger, {
     heartbeatMs: config.EVENT_STREAM_HEARTBEAT_MS,
     pollMs: config.EVENT_STREAM_POLL_MS,
     maxAgeMs: config.EVENT_STREAM_MAX_AGE_MS,
+    catchUpReads: config.EVENT_CATCH_UP_PER_WORKSPACE,
   }, admission);
   // A revoked key's streams and subscriptions end with it (docs/events.md).
   options.revocations.subscribe((keyId) => admission.endCredential(keyId));
@@ -69,6 +73,7 @@ export function openGateway(
     trustProxy: config.TRUST_PROXY,
     streams,
     subscriptions: { admission, maxAgeMs: config.EVENT_STREAM_MAX_AGE_MS, recheckMs: config.EVENT_STREAM_HEARTBEAT_MS },
+    analystQueries: { concurrencyPerCredential: config.ANALYST_CONCURRENCY_PER_CREDENTIAL, maxAnswerBytes: config.ANALYST_MAX_ANSWER_BYTES },
     operator: {
       metrics,
       alsoServe: options.coreMetrics ? [options.coreMetrics] : [],

@@ -372,7 +372,7 @@ export const ROUTES: Route[] = [
   },
   {
     method: 'GET', path: '/v1/events/stream', operation: 'ListEvents', stream: true, events: true, tag: 'Events', summary: 'Stream events (Server-Sent Events)',
-    description: 'The event log as Server-Sent Events: each event is `id: <event id>` and `data: <the event as GET /v1/events lists it>`, in log order; a comment line (`: keep-alive`) every 15 s. Reconnect with the Last-Event-ID header (EventSource does) or after=<event id> to receive every event after it exactly once, in order; without either the stream starts now. At most EVENT_STREAMS_PER_KEY (10) streams per credential at once (429 rate_limited beyond). A stream ends after an hour, or when its client cannot keep up: reconnect with Last-Event-ID and nothing is lost.',
+    description: 'The event log as Server-Sent Events: each event is `id: <event id>` and `data: <the event as GET /v1/events lists it>`, in log order; a comment line (`: keep-alive`) every 15 s. Reconnect with the Last-Event-ID header (EventSource does) or after=<event id> to receive every event after it exactly once, in order; without either the stream starts now. At most EVENT_STREAMS_PER_KEY (10) streams per credential and EVENT_STREAMS_PER_WORKSPACE (100) per workspace at once, across gateways sharing Redis (429 rate_limited beyond). Streams of one workspace resuming from an event catch up taking turns (EVENT_CATCH_UP_PER_WORKSPACE reads at once per gateway). A stream ends after an hour, or when its client cannot keep up: reconnect with Last-Event-ID and nothing is lost.',
     auth: 'api_key', session: true,
     query: z.strictObject({ ...eventFilter, after: eventId.optional().describe('Start after this event (the Last-Event-ID header, when sent, takes precedence). 410 events_expired, before any stream, when events after it are no longer kept (EVENT_RETENTION_DAYS).') }),
     errors: ['invalid_request', 'events_expired', 'rate_limited'],
@@ -400,14 +400,14 @@ export const ROUTES: Route[] = [
   },
   {
     method: 'POST', path: '/v1/api_keys', operation: 'CreateApiKey', tag: 'API keys', summary: 'Create an API key',
-    description: 'Answers the key and its `secret`, shown this once: only its SHA-256 is kept. Not idempotent (a replay would need the secret stored). Authenticated through the dashboard.',
+    description: 'Answers the key and its `secret`, shown this once: only its SHA-256 is kept. Not idempotent (a replay would need the secret stored). Authenticated through the dashboard. A workspace holds at most API_KEYS_PER_WORKSPACE (50) unrevoked keys, both environments together: 409 conflict past it (revoke one first).',
     auth: 'dashboard', bodyVariable: 'input',
     body: z.strictObject({
       name: z.string().min(1).max(100),
       environment: z.enum(['test', 'live']),
       rate_limit: z.number().int().min(1).max(100_000).optional().describe('Requests per second; the workspace default when left out.'),
     }),
-    errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'forbidden'],
+    errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'forbidden', 'conflict'],
   },
   {
     method: 'DELETE', path: '/v1/api_keys/{key_id}', operation: 'RevokeApiKey', tag: 'API keys', summary: 'Revoke an API key',
@@ -442,7 +442,7 @@ export const ROUTES: Route[] = [
 function webhookRoutes(): Route[] {
   const tag = 'Webhooks';
   const params = z.strictObject({ id: id('whe') });
-  const url = z.string().min(1).max(2048).describe('https (or http) URL; one that resolves to a loopback, private or link-local address is refused when delivering.');
+  const url = z.string().min(1).max(2048).describe('https (or http) URL; one that resolves to a loopback, private, link-local or other special-purpose address is refused when delivering.');
   const eventTypes = z.array(z.string().min(1).max(64)).min(1).max(64).describe('Event types, each exact (order.filled) or every type of an object (order.*); docs/events.md lists them.');
   const description = z.string().max(500);
   return [

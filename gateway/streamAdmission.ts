@@ -2,38 +2,60 @@ import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import { ApiError } from './errors';
 
+/** Whose a stream is: the credential that opened it, and that credential's workspace. */
+export interface StreamOwner {
+  credentialId: string;
+  workspaceId: string;
+}
+
 /**
- * How many streams a credential may hold open at once (EVENT_STREAMS_PER_KEY), counted together
- * across GET /v1/events/stream and the analysts' GraphQL subscriptions, and across every gateway
- * sharing REDIS_URL (in this process only without Redis). It also knows how to end the streams
- * open here: a revoked credential's, and every one at shutdown (clients reconnect elsewhere).
+ * How many streams a credential may hold open at once (EVENT_STREAMS_PER_KEY), and its workspace
+ * whatever its number of credentials (EVENT_STREAMS_PER_WORKSPACE), counted together across GET
+ * /v1/events/stream and the analysts' GraphQL subscriptions, and across every gateway sharing
+ * REDIS_URL (in this process only without Redis). It also knows how to end the streams open here:
+ * a revoked credential's, and every one at shutdown (clients reconnect elsewhere).
  */
 export class StreamAdmission {
   /** Per credential, how to end each of its streams open on this gateway. */
   private readonly open = new Map<string, Set<() => void>>();
+  /** Per workspace, its streams open on this gateway (the limit without Redis). */
+  private readonly openPerWorkspace = new Map<string, number>();
   private closing = false;
 
   constructor(
-    private readonly options: { maxPerCredential: number; heartbeatMs: number },
+    private readonly options: { maxPerCredential: number; maxPerWorkspace: number; heartbeatMs: number },
     private readonly redis?: Redis,
   ) {}
 
   /**
-   * Counts a stream against its credential's limit, or refuses it (429 rate_limited; 503 while
-   * shutting down). `end` ends the stream; the function answered frees its place (call it when the
-   * stream ends, however it ends).
+   * Counts a stream against its credential's and its workspace's limits, or refuses it (429
+   * rate_limited; 503 while shutting down). `end` ends the stream; the function answered frees its
+   * place (call it when the stream ends, however it ends).
    */
-  async admit(credentialId: string, end: () => void): Promise<() => void> {
+  async admit(owner: StreamOwner, end: () => void): Promise<() => void> {
     if (this.closing) throw new ApiError('service_unavailable', 'The gateway is shutting down; reconnect.');
-    const max = this.options.maxPerCredential;
-    const refused = () =>
-      new ApiError('rate_limited', `At most ${max} event streams and subscriptions may be open at once per credential; close one first.`, { headers: { 'Retry-After': '1' } });
+    const { credentialId, workspaceId } = owner;
+    const { maxPerCredential, maxPerWorkspace } = this.options;
+    const refused = (whose: 'credential' | 'workspace') =>
+      new ApiError(
+        'rate_limited',
+        whose === 'credential'
+          ? `At most ${maxPerCredential} event streams and subscriptions may be open at once per credential; close one first.`
+          : `At most ${maxPerWorkspace} event streams and subscriptions may be open at once per workspace, whatever the credential; close one first.`,
+        { headers: { 'Retry-After': '1' } },
+      );
     let free: () => void;
     if (this.redis) {
-      free = await this.admitShared(credentialId, max, refused);
+      free = await this.admitShared(owner, refused);
     } else {
-      if ((this.open.get(credentialId)?.size ?? 0) >= max) throw refused();
-      free = () => undefined;
+      if ((this.open.get(credentialId)?.size ?? 0) >= maxPerCredential) throw refused('credential');
+      if ((this.openPerWorkspace.get(workspaceId) ?? 0) >= maxPerWorkspace) throw refused('workspace');
+      this.openPerWorkspace.set(workspaceId, (this.openPerWorkspace.get(workspaceId) ?? 0) + 1);
+      free = () => {
+        const left = (this.openPerWorkspace.get(workspaceId) ?? 1) - 1;
+        if (left === 0) this.openPerWorkspace.delete(workspaceId);
+        else this.openPerWorkspace.set(workspaceId, left);
+      };
     }
     // Read after the wait: two first streams of one credential admitted at once share one set.
     const ends = this.open.get(credentialId) ?? new Set();
@@ -46,22 +68,24 @@ export class StreamAdmission {
     });
   }
 
-  private async admitShared(credentialId: string, max: number, refused: () => ApiError): Promise<() => void> {
+  private async admitShared({ credentialId, workspaceId }: StreamOwner, refused: (whose: 'credential' | 'workspace') => ApiError): Promise<() => void> {
     const redis = this.redis!;
-    const key = `mk:event-streams:${credentialId}`;
+    const keys = [`mk:event-streams:${credentialId}`, `mk:event-streams:workspace:${workspaceId}`];
     const member = randomUUID();
     const now = Date.now();
     // Members expire unless renewed: a gateway that dies does not hold its places for ever.
     const ttl = this.options.heartbeatMs * 3;
-    const admitted = (await redis.eval(ADMIT_SCRIPT, 1, key, String(now), String(now + ttl), member, String(max), String(ttl))) as number;
-    if (admitted !== 1) throw refused();
-    // The member's expiry and the set's together: a set whose own TTL lapsed while its streams
+    const { maxPerCredential, maxPerWorkspace } = this.options;
+    const admitted = (await redis.eval(ADMIT_SCRIPT, 2, ...keys, String(now), String(now + ttl), member, String(maxPerCredential), String(maxPerWorkspace), String(ttl))) as number;
+    if (admitted === 0) throw refused('credential');
+    if (admitted === -1) throw refused('workspace');
+    // The member's expiry and the sets' together: a set whose own TTL lapsed while its streams
     // lived would forget them, and admit past the limit.
-    const renew = setInterval(() => void redis.eval(RENEW_SCRIPT, 1, key, String(Date.now() + ttl), member, String(ttl)).catch(() => undefined), this.options.heartbeatMs);
+    const renew = setInterval(() => void redis.eval(RENEW_SCRIPT, 2, ...keys, String(Date.now() + ttl), member, String(ttl)).catch(() => undefined), this.options.heartbeatMs);
     renew.unref();
     return () => {
       clearInterval(renew);
-      void redis.zrem(key, member).catch(() => undefined);
+      void Promise.all(keys.map((key) => redis.zrem(key, member))).catch(() => undefined);
     };
   }
 
@@ -94,16 +118,26 @@ function once(f: () => void): () => void {
   };
 }
 
-/** KEYS[1] the credential's set; ARGV: the member's new expiry, the member, ttl ms. */
+/** KEYS the credential's and the workspace's sets; ARGV: the member's new expiry, the member, ttl ms. */
 const RENEW_SCRIPT = `
-redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
+for _, key in ipairs(KEYS) do
+  redis.call('ZADD', key, ARGV[1], ARGV[2])
+  redis.call('PEXPIRE', key, ARGV[3])
+end
 return 1`;
 
-/** KEYS[1] the credential's set; ARGV: now, expiry, member, max, ttl ms. 1 when admitted. */
+/**
+ * KEYS the credential's and the workspace's sets; ARGV: now, expiry, member, the credential's
+ * limit, the workspace's, ttl ms. 1 when admitted (in both), 0 when the credential is at its limit,
+ * -1 when the workspace is.
+ */
 const ADMIT_SCRIPT = `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return -1 end
+for _, key in ipairs(KEYS) do
+  redis.call('ZADD', key, ARGV[2], ARGV[3])
+  redis.call('PEXPIRE', key, ARGV[6])
+end
 return 1`;

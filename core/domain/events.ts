@@ -64,14 +64,28 @@ const EVENT_ID = /^evt_(\d{26})$/;
  */
 export const eventId = (seq: bigint | string): string => `evt_${seq.toString().padStart(26, '0')}`;
 
+/**
+ * The last place the log can number: its `seq` is a PostgreSQL bigint. An id's 26 digits can name
+ * more; such an id names no event that can exist, and is refused as input rather than sent to a
+ * statement that would fail on it.
+ */
+export const MAX_EVENT_SEQ = 2n ** 63n - 1n;
+
+const isStorableSeq = (digits: string): boolean => BigInt(digits) <= MAX_EVENT_SEQ;
+
 /** A cursor of a list ordered by place in the log (events, webhook deliveries). */
 export const isSeqCursor = (value: unknown): value is { seq: string } =>
-  typeof value === 'object' && value !== null && typeof (value as { seq?: unknown }).seq === 'string' && /^\d{1,26}$/.test((value as { seq: string }).seq);
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { seq?: unknown }).seq === 'string' &&
+  /^\d{1,26}$/.test((value as { seq: string }).seq) &&
+  isStorableSeq((value as { seq: string }).seq);
 
 /** The place in the log an event id names; invalid_request (naming `param`) for anything else. */
 export function seqOfEventId(id: string, param: string): bigint {
   const match = EVENT_ID.exec(id);
   if (!match) throw invalidRequest(param, `'${id}' is not an event id (evt_ and 26 digits).`);
+  if (!isStorableSeq(match[1]!)) throw invalidRequest(param, `'${id}' is past the last event id the log can hold (${eventId(MAX_EVENT_SEQ)}).`);
   return BigInt(match[1]!);
 }
 

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { invalidRequest } from './errors';
 import { exponentialDelayMs } from './backoff';
 import { parseTypeFilter } from './events';
@@ -69,37 +69,15 @@ export function checkEndpointTypes(types: readonly string[]): string[] {
   return [...new Set(types)];
 }
 
-/**
- * Where a delivery may not connect unless WEBHOOK_ALLOW_PRIVATE_URLS: this host (loopback), the
- * private networks the core sits on, link-local (cloud metadata at 169.254.169.254), and the
- * unspecified, shared, multicast and reserved ranges; in IPv6 also the ranges that carry an IPv4
- * address inside (IPv4-compatible ::/96, 6to4 2002::/16, NAT64 64:ff9b::/96 and 64:ff9b:1::/48: any
- * of them may lead to a private IPv4 one) and the deprecated site-local fec0::/10.
- */
-const PRIVATE = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) PRIVATE.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [
-  ['::', 96], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2002::', 16], ['64:ff9b::', 96], ['64:ff9b:1::', 48],
-] as const) PRIVATE.addSubnet(network, prefix, 'ipv6');
-
-/**
- * Whether a delivery may not connect to this address (anything not an IP address included).
- * BlockList applies the IPv4 rules to IPv4-mapped IPv6 addresses (::ffff:a.b.c.d) too.
- */
-export function isRefusedAddress(address: string): boolean {
-  const family = isIP(address);
-  return family === 0 || PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
+/** Where a delivery may not connect unless WEBHOOK_ALLOW_PRIVATE_URLS: ./addressFence.ts. */
+export { isRefusedAddress } from './addressFence';
 
 /**
  * What an attempt refused for its address records: never the address a name resolved to (that
  * would map the core's network for whoever registers a name pointing inside).
  */
-export const REFUSED_LITERAL = 'refused to connect: the host is a loopback, private or link-local address (WEBHOOK_ALLOW_PRIVATE_URLS is off)';
-export const REFUSED_RESOLVED = 'refused to connect: the host resolves to a loopback, private or link-local address (WEBHOOK_ALLOW_PRIVATE_URLS is off)';
+export const REFUSED_LITERAL = 'refused to connect: the host is a loopback, private, link-local or other special-purpose address (WEBHOOK_ALLOW_PRIVATE_URLS is off)';
+export const REFUSED_RESOLVED = 'refused to connect: the host resolves to a loopback, private, link-local or other special-purpose address (WEBHOOK_ALLOW_PRIVATE_URLS is off)';
 
 /** A URL's host as an IP address when it is one (brackets of IPv6 removed), else null. */
 export function literalAddressOf(url: URL): string | null {

@@ -109,6 +109,13 @@ export function dashboardScope(ctx: CoreContext): Scope {
   return { workspaceId: principal.workspaceId, environment: principal.environment };
 }
 
+/**
+ * The `extensions` of a field only the gateway may call (its lookups of credentials and sessions,
+ * sign-in): refused to any other principal (requireGateway), and absent from the analysts' schema
+ * (analystSchema.ts), so that their introspection does not list it.
+ */
+export const GATEWAY_ONLY = { gatewayOnly: true } as const;
+
 export function requireGateway(ctx: CoreContext): void {
   if (ctx.principal.kind !== 'gateway') throw new DomainError('forbidden', 'Internal operation.');
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../db/prismaClient';
-import { invalidRequest, notFound } from '../domain/errors';
+import { DomainError, invalidRequest, notFound } from '../domain/errors';
 import { decodeCursor, isIdCursor, parseLimit, toPage } from '../domain/pagination';
 import { newId } from '../domain/ids';
 import { displayParts, generateApiKeySecret, generateDashboardToken, sha256Hex } from '../domain/secrets';
@@ -10,9 +10,16 @@ const MAX_RATE_LIMIT = 100_000;
 /** last_used_at is written at most this often per key, so that authentication stays a read. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+/**
+ * Creates a key. With `maxActive` (API_KEYS_PER_WORKSPACE, on the dashboard's and the CLI's way),
+ * the workspace may hold at most that many unrevoked keys, both environments together: the count
+ * and the insert are one transaction under the workspace's advisory lock, so two creations at once
+ * cannot both take the last place. Past it: 409 conflict.
+ */
 export async function createApiKey(
   db: Db,
   input: { workspaceId: string; environment: Environment; name?: string | null; rateLimit?: number | null },
+  limits: { maxActive?: number } = {},
 ) {
   const { rateLimit } = input;
   const name = input.name == null ? null : input.name.trim();
@@ -21,16 +28,24 @@ export async function createApiKey(
     throw invalidRequest('rateLimit', `rateLimit must be an integer from 1 to ${MAX_RATE_LIMIT} requests per second.`);
   }
   const secret = generateApiKeySecret(input.environment);
-  const key = await db.apiKey.create({
-    data: {
-      id: newId('apiKey'),
-      workspaceId: input.workspaceId,
-      environment: input.environment,
-      name,
-      secretHash: sha256Hex(secret),
-      ...displayParts(secret),
-      rateLimit: rateLimit ?? null,
-    },
+  const data = {
+    id: newId('apiKey'),
+    workspaceId: input.workspaceId,
+    environment: input.environment,
+    name,
+    secretHash: sha256Hex(secret),
+    ...displayParts(secret),
+    rateLimit: rateLimit ?? null,
+  };
+  const { maxActive } = limits;
+  if (maxActive === undefined) return { key: await db.apiKey.create({ data }), secret };
+  const key = await db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`api_keys:${input.workspaceId}`}, 0))`;
+    const active = await tx.apiKey.count({ where: { workspaceId: input.workspaceId, revokedAt: null } });
+    if (active >= maxActive) {
+      throw new DomainError('conflict', `The workspace holds ${active} active API keys, the most it may (API_KEYS_PER_WORKSPACE is ${maxActive}); revoke one it no longer uses first.`);
+    }
+    return tx.apiKey.create({ data });
   });
   return { key, secret };
 }

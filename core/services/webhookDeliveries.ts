@@ -232,7 +232,7 @@ function messageOf(error: unknown, timeoutMs: number): string {
 const PRIVATE_ADDRESS_CODE = 'EWEBHOOKPRIVATE';
 
 /**
- * DNS as usual, but an answer with a loopback, private or link-local address fails the connection
+ * DNS as usual, but an answer with a loopback, private, link-local or other special-purpose address fails the connection
  * (checked after resolution, so a public name pointing inside is refused too). The error names
  * neither the host nor the address (messageOf records REFUSED_RESOLVED).
  */

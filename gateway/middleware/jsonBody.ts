@@ -1,12 +1,15 @@
 import getRawBody from 'raw-body';
 import type { Middleware } from 'koa';
+import { JSON_NESTING_RULE, tooDeepJsonText } from '../../contract/jsonLimits';
 import { ApiError } from '../errors';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /**
- * Reads a JSON object body, bounded in size. A body must be `application/json`; an empty body is
- * an empty object. The parsed value is left in ctx.state.body for the route's schema to validate.
+ * Reads a JSON object body, bounded in size and nesting (contract/jsonLimits.ts: refused before
+ * parsing, naming the top-level field that nests too deep). A body must be `application/json`; an
+ * empty body is an empty object. The parsed value is left in ctx.state.body for the route's schema
+ * to validate.
  */
 export function jsonBody(): Middleware {
   return async (ctx, next) => {
@@ -31,6 +34,8 @@ export function jsonBody(): Middleware {
       ctx.state.body = {};
       return next();
     }
+    const deep = tooDeepJsonText(text);
+    if (deep !== undefined) throw new ApiError('invalid_request', `${deep || 'The body'} ${JSON_NESTING_RULE}.`, { param: deep || undefined });
     let value: unknown;
     try {
       value = JSON.parse(text);

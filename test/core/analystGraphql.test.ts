@@ -255,21 +255,30 @@ describe('workspace A cannot reach workspace B', () => {
     expect(text).not.toContain(b.workspaceId);
   });
 
-  it('the dashboard-only, trading and internal fields are closed to analysts, and a session lists only its own keys', async () => {
+  it('the dashboard-only and trading fields are closed to analysts, the internal ones absent, and a session lists only its own keys', async () => {
     const closed: [string, Record<string, unknown>][] = [
       ['{ apiKeys { data { id } } }', {}],
       ['mutation($id: ID!) { revokeApiKey(id: $id) { id } }', { id: b.keyId }],
       ['mutation { createApiKey(input: { name: "x", environment: test }) { secret } }', {}],
       ['mutation($id: ID!) { attachExchangeCredential(subaccountId: $id, exchange: kalshi, credentials: {}) { fingerprint } }', { id: b.subaccountId }],
-      ['query($t: String!) { authenticateSession(tokenHash: $t) { userId } }', { t: 'a'.repeat(64) }],
-      ['mutation { signIn(email: "x@example.com", password: "y") { token } }', {}],
-      ['mutation($t: String!) { changePassword(tokenHash: $t, currentPassword: "x", newPassword: "a new long password") }', { t: 'a'.repeat(64) }],
-      ['mutation($t: String!) { signOutEverywhere(tokenHash: $t) }', { t: 'a'.repeat(64) }],
       ['mutation($sa: String!) { placeOrder(input: { subaccountId: $sa, marketId: "mkt_x", side: yes, action: buy, type: market, quantity: "1" }) { id } }', { sa: a.subaccountId }],
     ];
     for (const [query, variables] of closed) {
       const response = await gql(a.full, query, variables);
       expect(response.body.errors?.[0].extensions?.code).toBe('forbidden');
+    }
+    // The gateway's own lookups and sign-in are not in the analysts' schema at all.
+    const absent: [string, Record<string, unknown>][] = [
+      ['query($t: String!) { authenticateSession(tokenHash: $t) { userId } }', { t: 'a'.repeat(64) }],
+      ['query($h: String!) { authenticateApiKey(secretHash: $h) { keyId } }', { h: 'a'.repeat(64) }],
+      ['mutation { signIn(email: "x@example.com", password: "y") { token } }', {}],
+      ['mutation($t: String!) { changePassword(tokenHash: $t, currentPassword: "x", newPassword: "a new long password") }', { t: 'a'.repeat(64) }],
+      ['mutation($t: String!) { signOutEverywhere(tokenHash: $t) }', { t: 'a'.repeat(64) }],
+    ];
+    for (const [query, variables] of absent) {
+      const response = await gql(a.full, query, variables);
+      expect(response.status).toBe(400);
+      expect(response.body.errors?.[0]).toMatchObject({ message: expect.stringMatching(/^Cannot query field/), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
     }
     expect((await stack.core.db.apiKey.findUniqueOrThrow({ where: { id: b.keyId } })).revokedAt).toBeNull();
 

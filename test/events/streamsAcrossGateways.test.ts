@@ -2,11 +2,11 @@
  * The event stream in the production shape (docs/events.md): two core processes, each behind a
  * gateway process of its own, sharing PostgreSQL and Redis. A stream held by gateway B sees an
  * order placed through gateway A within 500 ms (whichever core numbers it, the announcement
- * crosses Redis); the per-credential stream limit holds across the replicas; a key revoked through
- * one gateway ends its streams on the other.
+ * crosses Redis); the per-credential and per-workspace stream limits hold across the replicas; a
+ * key revoked through one gateway ends its streams on the other.
  */
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
-import { createDashboardToken } from '../../core/services/apiKeys';
+import { createApiKey, createDashboardToken } from '../../core/services/apiKeys';
 import { INTERNAL_SECRET, redisUrl } from '../support/env';
 import { EventStreamClient } from '../support/eventStream';
 import { buildWorkspace } from '../support/factories';
@@ -24,7 +24,7 @@ let market: Market;
 
 beforeAll(async () => {
   const url = await ownDatabase('event_streams_two_gateways');
-  const common = { INTERNAL_TOKEN: INTERNAL_SECRET, LOG_LEVEL: 'info', REDIS_URL: redisUrl(), DATABASE_URL: url, EVENT_STREAMS_PER_KEY: '2', EVENT_STREAM_HEARTBEAT_MS: '200' };
+  const common = { INTERNAL_TOKEN: INTERNAL_SECRET, LOG_LEVEL: 'info', REDIS_URL: redisUrl(), DATABASE_URL: url, EVENT_STREAMS_PER_KEY: '2', EVENT_STREAMS_PER_WORKSPACE: '3', EVENT_STREAM_HEARTBEAT_MS: '200' };
   cores = await Promise.all([0, 1].map(() => startProcess('bin/startCore.ts', { ...common, CORE_PORT: '0' })));
   gateways = await Promise.all(cores.map((core) => startProcess('bin/startGateway.ts', { ...common, PORT: '0', CORE_URL: core.url, RATE_LIMIT_DEFAULT: '100000' })));
   db = createPrismaClient(url, 2);
@@ -111,4 +111,39 @@ test('a key revoked through gateway A ends its stream on gateway B', async () =>
   await stream.until((s) => s.closed, 3000, 'the end of the stream');
   const refused = await EventStreamClient.open(gateways[1]!.url, { key: secret });
   expect(refused.status).toBe(401);
+});
+
+test('the per-workspace limit counts every credential’s streams on both gateways', async () => {
+  const { workspace, secret } = await traderOn();
+  const { secret: other } = await createApiKey(db, { workspaceId: workspace.id, environment: 'test', rateLimit: 100_000 });
+  const open = [
+    await EventStreamClient.open(gateways[0]!.url, { key: secret }),
+    await EventStreamClient.open(gateways[1]!.url, { key: secret }),
+    await EventStreamClient.open(gateways[1]!.url, { key: other }),
+  ];
+  try {
+    expect(open.map((s) => s.status)).toEqual([200, 200, 200]);
+    // The other key has one stream of its two, but the workspace has its three: refused on either gateway.
+    for (const gateway of gateways) {
+      const fourth = await EventStreamClient.open(gateway.url, { key: other });
+      expect(fourth.status).toBe(429);
+      expect(fourth.error).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/at once per workspace/) });
+    }
+    // Another workspace is not counted with it.
+    const neighbour = await EventStreamClient.open(gateways[0]!.url, { key: (await traderOn()).secret });
+    expect(neighbour.status).toBe(200);
+    neighbour.close();
+    open[0]!.close();
+    let again: EventStreamClient | undefined;
+    const deadline = Date.now() + 5000;
+    while (!again && Date.now() < deadline) {
+      const attempt = await EventStreamClient.open(gateways[1]!.url, { key: other });
+      if (attempt.status === 200) again = attempt;
+      else await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(again?.status).toBe(200);
+    again?.close();
+  } finally {
+    for (const stream of open) stream.close();
+  }
 });

@@ -1,5 +1,8 @@
 import { parse } from 'graphql';
 import { documentProblem, MAX_DOCUMENT_NESTING } from '../../contract/documentLimits';
+import { isTooDeepJsonValue, MAX_JSON_NESTING, tooDeepJsonText } from '../../contract/jsonLimits';
+import { eventId, isSeqCursor, MAX_EVENT_SEQ, seqOfEventId } from '../../core/domain/events';
+import { decodeCursor, encodeCursor } from '../../core/domain/pagination';
 import { isStorableText, unstorableTextPath } from '../../contract/storableText';
 import { daysBefore, EARLIEST_INSTANT, isStorableInstant } from '../../core/domain/instants';
 
@@ -73,5 +76,46 @@ describe('storable instants', () => {
   it('a default range start before the earliest instant starts at it', () => {
     expect(daysBefore(new Date('0001-01-05T00:00:00Z'), 29)).toEqual(EARLIEST_INSTANT);
     expect(daysBefore(new Date('2026-01-30T00:00:00Z'), 29)).toEqual(new Date('2026-01-01T00:00:00Z'));
+  });
+});
+
+describe('JSON nesting', () => {
+  const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+  it(`refuses text nesting objects and arrays more than ${MAX_JSON_NESTING} levels deep, naming the top-level field`, () => {
+    expect(tooDeepJsonText(`{"name":"x","variables":${deepObject(MAX_JSON_NESTING - 1)}}`)).toBeUndefined();
+    expect(tooDeepJsonText(`{"name":"x","variables":${deepObject(MAX_JSON_NESTING)}}`)).toBe('variables');
+    expect(tooDeepJsonText(`{"quantity":"1","legs":${'['.repeat(40)}${']'.repeat(40)}}`)).toBe('legs');
+    expect(tooDeepJsonText('['.repeat(100))).toBe('');
+  });
+
+  it('counts no bracket inside a string, escaped quotes included', () => {
+    expect(tooDeepJsonText(JSON.stringify({ q: '{'.repeat(200), r: '\\"[[[['.repeat(50) }))).toBeUndefined();
+    expect(tooDeepJsonText(`{"a\\"b":${deepObject(40)}}`)).toBe('a"b');
+  });
+
+  it('walks a parsed value 65,536 levels deep without overflowing the stack', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 65_536; i += 1) deep = { a: deep };
+    expect(isTooDeepJsonValue(deep)).toBe(true);
+    expect(isTooDeepJsonValue(JSON.parse(deepObject(MAX_JSON_NESTING)))).toBe(false);
+    expect(isTooDeepJsonValue(JSON.parse(deepObject(MAX_JSON_NESTING + 1)))).toBe(true);
+    expect(isTooDeepJsonValue({ a: [1, 2, { b: 'c' }], d: null })).toBe(false);
+    expect(isTooDeepJsonValue(undefined)).toBe(false);
+  });
+});
+
+describe('event ids', () => {
+  it('name places the log can hold: a PostgreSQL bigint', () => {
+    expect(seqOfEventId(eventId(MAX_EVENT_SEQ), 'after')).toBe(MAX_EVENT_SEQ);
+    expect(() => seqOfEventId('evt_00000009223372036854775808', 'after')).toThrow(/past the last event id the log can hold/);
+    expect(() => seqOfEventId('evt_99999999999999999999999999', 'after')).toThrow(expect.objectContaining({ code: 'invalid_request', param: 'after' }));
+    expect(() => seqOfEventId('evt_1', 'after')).toThrow(/not an event id/);
+  });
+
+  it('refuses a list cursor whose place is past that range', () => {
+    const cursor = (seq: string) => encodeCursor({ seq });
+    expect(decodeCursor(cursor('9223372036854775807'), isSeqCursor)).toEqual({ seq: '9223372036854775807' });
+    expect(() => decodeCursor(cursor('9223372036854775808'), isSeqCursor)).toThrow(/cursor is not one this API returned/);
   });
 });

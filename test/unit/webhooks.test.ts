@@ -16,11 +16,12 @@ describe('isRefusedAddress', () => {
     ['2002:7f00:1::1', '6to4 of 127.0.0.1'], ['2002:c0a8:101::', '6to4 of 192.168.1.1'], ['2002:808:808::1', '6to4 of a public address'],
     ['64:ff9b::10.0.0.1', 'NAT64'], ['64:ff9b::a9fe:a9fe', 'NAT64 of 169.254.169.254'], ['64:ff9b:1::a00:1', 'local-use NAT64'], ['64:ff9b:1:ffff::1', 'local-use NAT64'],
     ['fec0::1', 'site-local'], ['feff:ffff::1', 'site-local'],
+    ['::ffff:8.8.8.8', 'IPv4-mapped, even of a public address: the whole prefix is special-purpose'],
   ])('%s is refused (%s)', (address) => {
     expect(isRefusedAddress(address)).toBe(true);
   });
 
-  test.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '192.169.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2001:4860:4860::8888', '2003::1', '64:ff9b:2::1', 'fe00::1'])('%s is allowed', (address) => {
+  test.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '192.169.0.1', '2606:4700:4700::1111', '2001:4860:4860::8888', '2003::1', '64:ff9b:2::1', 'fe00::1'])('%s is allowed', (address) => {
     expect(isRefusedAddress(address)).toBe(false);
   });
 

@@ -388,12 +388,12 @@ describe('private addresses', () => {
         async () => ok(await call(guardedTrader.base, 'GET', `/v1/webhook_endpoints/${endpoint.id}/deliveries`, { key: guardedTrader.secret }), 'deliveries').data as DeliveryView[],
         (list) => list[0]?.attempts.length > 0,
       );
-      expect(deliveries[0]!.attempts[0]).toMatchObject({ http_status: null, error: expect.stringMatching(/refused to connect: .*loopback, private or link-local/) });
+      expect(deliveries[0]!.attempts[0]).toMatchObject({ http_status: null, error: expect.stringMatching(/refused to connect: .*loopback, private, link-local or other special-purpose/) });
       expect(deliveries[0]).toMatchObject({ last_error: deliveries[0]!.attempts[0]!.error });
     }
     // The name's resolution is not told: no address (localhost is 127.0.0.1 or ::1) in what the attempt records.
     const [byNameDelivery] = ok(await call(guardedTrader.base, 'GET', `/v1/webhook_endpoints/${byName.endpoint.id}/deliveries`, { key: guardedTrader.secret }), 'by name').data as DeliveryView[];
-    expect(byNameDelivery!.attempts[0]!.error).toBe('refused to connect: the host resolves to a loopback, private or link-local address (WEBHOOK_ALLOW_PRIVATE_URLS is off)');
+    expect(byNameDelivery!.attempts[0]!.error).toBe('refused to connect: the host resolves to a loopback, private, link-local or other special-purpose address (WEBHOOK_ALLOW_PRIVATE_URLS is off)');
     expect(byNameDelivery!.last_error).not.toMatch(/127\.0\.0\.1|::1|localhost/);
     expect(hooks.at('/private-ip')).toEqual([]);
     expect(hooks.at('/private-name')).toEqual([]);

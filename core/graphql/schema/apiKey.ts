@@ -1,7 +1,7 @@
 
 import { authenticateApiKey, authenticateDashboardToken, createApiKey, listApiKeys, revokeApiKey } from '../../services/apiKeys';
 import { builder } from '../builder';
-import { dashboardScope, requireGateway } from '../context';
+import { dashboardScope, GATEWAY_ONLY, requireGateway } from '../context';
 import { EnvironmentEnum } from './enums';
 import { pageArgs, pageOf } from './page';
 
@@ -50,10 +50,14 @@ const CreateApiKeyInput = builder.inputType('CreateApiKeyInput', {
 builder.mutationField('createApiKey', (t) =>
   t.field({
     type: CreatedApiKey,
-    description: 'Creates a key of the workspace. Dashboard only; never idempotent (the secret is not stored to be replayed).',
+    description: 'Creates a key of the workspace. Dashboard only; never idempotent (the secret is not stored to be replayed). At most API_KEYS_PER_WORKSPACE (50) unrevoked keys per workspace, both environments together: conflict past it.',
     args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
-      createApiKey(ctx.db, { workspaceId: dashboardScope(ctx).workspaceId, environment: input.environment, name: input.name, rateLimit: input.rateLimit }),
+      createApiKey(
+        ctx.db,
+        { workspaceId: dashboardScope(ctx).workspaceId, environment: input.environment, name: input.name, rateLimit: input.rateLimit },
+        { maxActive: ctx.config.API_KEYS_PER_WORKSPACE },
+      ),
   }),
 );
 
@@ -99,6 +103,7 @@ builder.queryField('authenticateApiKey', (t) =>
   t.field({
     type: KeyPrincipal,
     nullable: true,
+    extensions: GATEWAY_ONLY,
     description: 'Internal (gateway only): the live key with this secret hash, or null.',
     args: { secretHash: t.arg.string({ required: true }) },
     resolve: (_root, { secretHash }, ctx) => {
@@ -113,6 +118,7 @@ builder.queryField('authenticateDashboardToken', (t) =>
   t.field({
     type: DashboardPrincipal,
     nullable: true,
+    extensions: GATEWAY_ONLY,
     description: 'Internal (gateway only): the live dashboard token with this secret hash, or null.',
     args: { secretHash: t.arg.string({ required: true }) },
     resolve: (_root, { secretHash }, ctx) => {

@@ -3,7 +3,7 @@ import { DomainError } from '../../domain/errors';
 import { createSession, findSessionByHash, revokeSessionByHash, revokeUserSessions, type SessionWithUser } from '../../services/sessions';
 import { authenticateUser, changePassword } from '../../services/users';
 import { builder } from '../builder';
-import { requireGateway, type CoreContext } from '../context';
+import { GATEWAY_ONLY, requireGateway, type CoreContext } from '../context';
 
 /**
  * Internal (gateway only): the dashboard's sign-in, sign-out and cookie check. The gateway holds
@@ -60,6 +60,7 @@ builder.queryField('authenticateSession', (t) =>
   t.field({
     type: DashboardSession,
     nullable: true,
+    extensions: GATEWAY_ONLY,
     description: 'Internal (gateway only): the live session of the cookie value with this SHA-256 (hex), or null.',
     args: { tokenHash: t.arg.string({ required: true }) },
     resolve: async (_root, { tokenHash }, ctx) => {
@@ -76,6 +77,7 @@ builder.mutationField('signIn', (t) =>
   t.field({
     type: SignedIn,
     nullable: true,
+    extensions: GATEWAY_ONLY,
     description: 'Internal (gateway only): a new session for this email and password, or null (unknown email, wrong password and disabled user alike).',
     args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
     resolve: async (_root, { email, password }, ctx) => {
@@ -93,6 +95,7 @@ builder.mutationField('signIn', (t) =>
 
 builder.mutationField('signOut', (t) =>
   t.boolean({
+    extensions: GATEWAY_ONLY,
     description: 'Internal (gateway only): ends the session of the cookie value with this SHA-256 (hex); true when it was live.',
     args: { tokenHash: t.arg.string({ required: true }) },
     resolve: (_root, { tokenHash }, ctx) => {
@@ -112,6 +115,7 @@ async function liveSession(ctx: CoreContext, tokenHash: string): Promise<Session
 
 builder.mutationField('changePassword', (t) =>
   t.int({
+    extensions: GATEWAY_ONLY,
     description:
       "Internal (gateway only): changes the password of the cookie's user, who proves the current one; every other session of the user ends. Returns how many did.",
     args: {
@@ -128,6 +132,7 @@ builder.mutationField('changePassword', (t) =>
 
 builder.mutationField('signOutEverywhere', (t) =>
   t.int({
+    extensions: GATEWAY_ONLY,
     description: "Internal (gateway only): ends every session of the cookie's user, this one included. Returns how many were live.",
     args: { tokenHash: t.arg.string({ required: true }) },
     resolve: async (_root, { tokenHash }, ctx) => revokeUserSessions(ctx.db, (await liveSession(ctx, tokenHash)).userId),

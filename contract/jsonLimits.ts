@@ -1,0 +1,63 @@
+/**
+ * How deep a JSON body or GraphQL `variables` may nest objects and arrays. No input of the API
+ * needs more than a few levels; a value nested thousands deep (64 KiB of `[` is 65,536 levels)
+ * overflows the stack of whatever walks it recursively (JSON.stringify, graphql's input coercion).
+ * It is refused before anything walks it: in the raw text where there is one (the gateway's
+ * bodies), by an iterative walk of the parsed value otherwise (the core's GraphQL variables).
+ */
+export const MAX_JSON_NESTING = 32;
+
+export const JSON_NESTING_RULE = `must not nest objects and arrays more than ${MAX_JSON_NESTING} levels deep`;
+
+/**
+ * Where JSON text nests past MAX_JSON_NESTING: the top-level key under which it does (`''` when the
+ * text itself is the deep array, or the key is unknown), or undefined when it does not. Counts
+ * brackets outside strings, one character at a time (no recursion); text that is not JSON is the
+ * parser's to refuse afterwards.
+ */
+export function tooDeepJsonText(text: string): string | undefined {
+  let depth = 0;
+  let inString = false;
+  let stringStart = -1;
+  let lastTopString = '';
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i += 1; // a backslash: the next character is escaped
+      else if (c === 0x22) {
+        inString = false;
+        if (depth === 1) lastTopString = text.slice(stringStart + 1, i);
+      }
+    } else if (c === 0x22) {
+      inString = true;
+      stringStart = i;
+    } else if (c === 0x7b || c === 0x5b) {
+      depth += 1;
+      if (depth > MAX_JSON_NESTING) return keyName(lastTopString);
+    } else if (c === 0x7d || c === 0x5d) {
+      depth -= 1;
+    }
+  }
+  return undefined;
+}
+
+/** A key as JSON wrote it (escapes decoded where they are valid). */
+function keyName(raw: string): string {
+  try {
+    return JSON.parse(`"${raw}"`) as string;
+  } catch {
+    return '';
+  }
+}
+
+/** Whether a parsed JSON value nests objects and arrays past MAX_JSON_NESTING (an iterative walk). */
+export function isTooDeepJsonValue(value: unknown): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth + 1 > MAX_JSON_NESTING) return true;
+    for (const child of Object.values(item)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
