@@ -6,7 +6,7 @@
  */
 
 /** What a goal bounds: a ratio to a baseline measured in the same run, or a latency in ms. */
-export type Measure = 'ratio' | 'p50Ms' | 'p99Ms' | 'medianMs';
+export type Measure = 'ratio' | 'p50Ms' | 'p99Ms' | 'medianMs' | 'maxMs' | 'growthMb';
 
 export interface Goal {
   /** The figure, as the summary prints it. */
@@ -27,12 +27,15 @@ export const GOALS = {
   marketCached: { figure: 'GET /v1/markets/{id} with the catalog cache, 1 process', source: 'earlier goal (gateway benchmark)', atLeast: { ratio: 0.2 }, atMost: { p99Ms: 10 } },
   riskStatsPositions: { figure: 'risk stats over positions (no working order)', source: 'earlier goal (aggregations)', atMost: { medianMs: 100 } },
   pnlHistory: { figure: 'one-year daily P&L history (daily_pnl rollup)', source: 'earlier goal (aggregations)', atMost: { medianMs: 100 } },
+  // Issue 25 (bench/tenantIsolation.ts): `ratio` is the neighbour's GET /v1/markets p99 under the hostile load ÷ quiet; `maxMs` the slowest hostile answer; `growthMb` server RSS after − before.
+  tenantIntrospectionBomb: { figure: 'neighbour GET /v1/markets during an introspection bomb (20 x 1,000 aliased __schema; token and cookie)', source: 'issue 25', atMost: { ratio: 2, maxMs: 100, growthMb: 20 } },
+  tenantReconnectStorm: { figure: 'neighbour GET /v1/markets during a reconnect storm (240 SSE clients replaying 3,000 events)', source: 'issue 25', atMost: { ratio: 3, growthMb: 50 } },
 } as const satisfies Record<string, Goal>;
 
 export type GoalId = keyof typeof GOALS;
 
-const LABEL: Record<Measure, string> = { ratio: 'ratio', p50Ms: 'p50', p99Ms: 'p99', medianMs: 'median' };
-const UNIT: Record<Measure, string> = { ratio: '', p50Ms: ' ms', p99Ms: ' ms', medianMs: ' ms' };
+const LABEL: Record<Measure, string> = { ratio: 'ratio', p50Ms: 'p50', p99Ms: 'p99', medianMs: 'median', maxMs: 'max', growthMb: 'RSS growth' };
+const UNIT: Record<Measure, string> = { ratio: '', p50Ms: ' ms', p99Ms: ' ms', medianMs: ' ms', maxMs: ' ms', growthMb: ' MB' };
 
 /** "ratio >= 0.3, p99 <= 50 ms". */
 export function goalText(goal: Goal): string {

@@ -12,11 +12,13 @@
  * BENCH_PROFILE=single|split|all (CPU-profiled extra runs, summarised; `live`: the live-order
  * bench's service runs under the profiler instead; `orders`, `events`: the same for those benches),
  * BENCH_NODE_ENV; the event log's BENCH_EVENT_* (bench/events.ts).
+ * Tenant isolation (bench/tenantIsolation.ts): BENCH_TENANT_* (BENCH_TENANT_REDIS=1 also with REDIS_URL).
  */
 import { formatGatewayMarketReport, gatewayMarketGoalResults, runGatewayMarketBench, type GatewayMarketReport } from './gatewayMarket';
 import { aggregationGoalResults, formatAggregationReport, runAggregationBench, type AggregationReport } from './aggregations';
 import { formatEventsReport, runEventsBench, writeEventsReport, type EventsReport } from './events';
 import { formatGoalSummary } from './goals';
+import { formatTenantIsolationReport, runTenantIsolationBench, tenantIsolationGoalResults, writeTenantIsolationReport, type TenantIsolationReport } from './tenantIsolation';
 import { runMatchingEngineBench, type MatchingEngineBenchResult } from './matchingEngine';
 import { formatLiveOrderReport, liveOrderCountsHold, runLiveOrderBench, writeLiveOrderReport, type LiveOrderReport } from './liveOrder';
 import {
@@ -105,6 +107,18 @@ async function main(): Promise<number> {
     await runCleanups();
   }
 
+  let tenants: TenantIsolationReport | undefined;
+  process.stdout.write('\n== tenant isolation: a neighbour workspace\'s GET /v1/markets during an introspection bomb and a reconnect storm of a hostile workspace\n');
+  try {
+    tenants = await runTenantIsolationBench();
+    writeTenantIsolationReport(tenants);
+    if (tenants.problems.length) failures.push(`tenant isolation: ${tenants.problems.join('; ')}`);
+  } catch (error) {
+    failures.push(`tenant isolation: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await runCleanups();
+  }
+
   process.stdout.write(`\n== summary (${Math.round((Date.now() - started) / 1000)} s)\n`);
   if (matching) process.stdout.write(`matching engine: ${matching.opsPerSecond.toLocaleString('en-US')} ops/s\n`);
   if (gateway) process.stdout.write(`${formatGatewayMarketReport(gateway)}\n  details: bench-results/gateway-market.json\n`);
@@ -112,6 +126,7 @@ async function main(): Promise<number> {
   if (liveOrder) process.stdout.write(`live order on Kalshi (fake):\n${formatLiveOrderReport(liveOrder)}\n  details: bench-results/live-order.json\n`);
   if (aggregations) process.stdout.write(`aggregations:\n${formatAggregationReport(aggregations)}\n`);
   if (events) process.stdout.write(`event log:\n${formatEventsReport(events)}\n  details: bench-results/events.json\n`);
+  if (tenants) process.stdout.write(`tenant isolation:\n${formatTenantIsolationReport(tenants)}\n  details: bench-results/tenant-isolation.json\n`);
   process.stdout.write('\ngoals (bench/goals.ts):\n');
   process.stdout.write(
     `${formatGoalSummary(
@@ -119,6 +134,7 @@ async function main(): Promise<number> {
         ...(orders ? orderPlacementGoalResults(orders) : []),
         ...(gateway ? gatewayMarketGoalResults(gateway) : []),
         ...(aggregations ? aggregationGoalResults(aggregations) : []),
+        ...(tenants ? tenantIsolationGoalResults(tenants) : []),
       ],
       OTHER_LOAD_NOTE_CORES,
     )}\n`,

@@ -68,19 +68,23 @@ const schema = z.object({
    * subscriptions a workspace may hold open at once, whatever its number of credentials (across
    * gateways sharing REDIS_URL, like EVENT_STREAMS_PER_KEY); catch-up reads of the log (a stream
    * resuming with Last-Event-ID) one workspace may have in flight at once on a gateway (its other
-   * streams wait their turn, so a reconnect storm is paced within its own workspace); and active
+   * streams wait their turn, so a reconnect storm is paced within its own workspace), and the pace
+   * at which they are fed, all of them together (events per second per workspace and gateway); and active
    * (unrevoked) API keys a workspace may hold, both environments together.
    */
   EVENT_STREAMS_PER_WORKSPACE: integer.pipe(z.number().min(1).max(100_000)).default(100),
   EVENT_CATCH_UP_PER_WORKSPACE: integer.pipe(z.number().min(1).max(1000)).default(2),
+  EVENT_CATCH_UP_EVENTS_PER_SECOND: integer.pipe(z.number().min(200).max(10_000_000)).default(20_000),
   API_KEYS_PER_WORKSPACE: integer.pipe(z.number().min(1).max(100_000)).default(50),
   /**
    * The analysts' GraphQL (docs/analyst-graphql.md "Limits"): whether introspection is served
    * (`off` in production if analysts do not need GraphiQL's documentation and completion), how many
-   * documents one credential may have running at once on a gateway, and the largest answer a
-   * gateway passes on (larger ones answer 400 invalid_request).
+   * documents one credential may send a second and have running at once on a gateway, and the
+   * largest answer a gateway passes on (larger ones answer 400 invalid_request).
    */
   ANALYST_INTROSPECTION: z.enum(['on', 'off']).default('on').transform((v) => v === 'on'),
+  /** Documents per second one credential may send to the analysts' GraphQL (counted before its lookup; REST routes keep RATE_LIMIT_DEFAULT). */
+  ANALYST_RATE_LIMIT: integer.pipe(z.number().min(1).max(1_000_000)).default(10),
   ANALYST_CONCURRENCY_PER_CREDENTIAL: integer.pipe(z.number().min(1).max(1000)).default(4),
   ANALYST_MAX_ANSWER_BYTES: integer.pipe(z.number().min(65_536).max(1_073_741_824)).default(8_388_608),
   EVENT_STREAM_POLL_MS: integer.pipe(z.number().min(100).max(60_000)).default(2000),

@@ -8,11 +8,13 @@ import { documentProblem } from '../contract/documentLimits';
 import { ANALYST_GRAPHQL_PATH } from '../contract/endpoints';
 import type { Principal } from '../contract/principal';
 import { TEXT_RULE, unstorableTextPath } from '../contract/storableText';
+import { sha256Hex } from '../core/domain/secrets';
 import { SESSION_COOKIE } from '../core/domain/sessionTokens';
 import { ConcurrencyGate } from './concurrencyGate';
 import type { CoreClient, CoreResponse, CoreStream } from './coreClient';
 import { environmentOf, sessionIdentity } from './dashboardSession';
 import { ApiError, upstreamUnavailable } from './errors';
+import { refusalsDelayed } from './refusalDelay';
 import { answerAsEventStream } from './eventStreamAnswer';
 import { bearerAuth, type AuthDeps, type Authenticated } from './middleware/authenticate';
 import { jsonBody } from './middleware/jsonBody';
@@ -34,10 +36,18 @@ export interface AnalystSubscriptions {
 
 /** What bounds the analysts' documents at the edge, besides the core's own limits. */
 export interface AnalystQueries {
+  /** Documents one credential may send a second (ANALYST_RATE_LIMIT), counted before its lookup. */
+  ratePerCredential: number;
   /** Documents one credential may have running at once on this gateway (ANALYST_CONCURRENCY_PER_CREDENTIAL); subscriptions are counted by `admission` instead. */
   concurrencyPerCredential: number;
   /** The largest answer passed on (ANALYST_MAX_ANSWER_BYTES); a larger one is refused. */
   maxAnswerBytes: number;
+}
+
+/** The limits applied to the credential a request presents, before it is looked up (middleware/rateLimit.ts). */
+export interface BeforeLookup {
+  /** The per-second limit keyed by `ctx.state.presented`. */
+  rateLimit: Middleware;
 }
 
 /** GraphiQL, bundled in @graphql-yoga/render-graphiql: nothing is fetched from a CDN. */
@@ -105,19 +115,46 @@ export function registerAnalystGraphql(
   countingFailures: (authenticate: Middleware) => Middleware,
   subscriptions: AnalystSubscriptions,
   queries: AnalystQueries,
+  beforeLookup: BeforeLookup,
 ): void {
   const running = new ConcurrencyGate(queries.concurrencyPerCredential);
   const answer = (ctx: Context, request: ForwardedRequest) =>
-    ctx.get('Accept').includes('text/event-stream') ? stream(ctx, deps, subscriptions, request) : forward(ctx, deps.core, running, queries.maxAnswerBytes, request);
+    asksForStream(ctx) ? stream(ctx, deps, subscriptions, request) : forward(ctx, deps.core, queries.maxAnswerBytes, request);
   const authenticated = countingFailures(async (ctx, next) => {
     ctx.state.auth = await authenticateAnalyst(ctx, deps);
     return next();
   });
-  router.get(ANALYST_GRAPHQL_PATH, graphiql, authenticated, limit, (ctx) => {
+  /**
+   * Before the credential is looked up (analysts' credentials are looked up on every request):
+   * its rate limit, and for a document answered as JSON its place among the credential's documents
+   * running here (429 rate_limited at once past ANALYST_CONCURRENCY_PER_CREDENTIAL, no queue), both
+   * keyed by the credential as presented. A flood of one credential's requests is refused for a
+   * hash and a counter each, and its documents cannot take the event loop from other credentials;
+   * the refusals are answered REFUSAL_DELAY_MS late (refusalDelay.ts).
+   */
+  const limitedAsPresented: Middleware = (ctx, next) => {
+    const presented = presentedCredential(ctx);
+    if (presented === undefined) return next(); // nothing to count: authentication answers 401
+    ctx.state.presented = presented;
+    // Every 429 of this endpoint (these limits, the credential's rate, its streams') is answered late.
+    return refusalsDelayed(() => beforeLookup.rateLimit(ctx, async () => {
+      if (asksForStream(ctx)) return next();
+      const leave = running.enter(presented);
+      if (!leave) {
+        throw new ApiError('rate_limited', `At most ${running.max} analyst queries may run at once per credential; wait for one to be answered.`, { headers: { 'Retry-After': '1' } });
+      }
+      try {
+        await next();
+      } finally {
+        leave();
+      }
+    }));
+  };
+  router.get(ANALYST_GRAPHQL_PATH, graphiql, limitedAsPresented, authenticated, limit, (ctx) => {
     refuseUnsafeParams(ctx.query);
     return answer(ctx, { method: 'GET', path: ctx.url, headers: {} });
   });
-  router.post(ANALYST_GRAPHQL_PATH, authenticated, limit, jsonBody(), (ctx) => {
+  router.post(ANALYST_GRAPHQL_PATH, limitedAsPresented, authenticated, limit, jsonBody(), (ctx) => {
     refuseUnsafeParams(ctx.state.body as Record<string, unknown>);
     return answer(ctx, { method: 'POST', path: ANALYST_GRAPHQL_PATH, body: JSON.stringify(ctx.state.body), headers: { 'content-type': 'application/json' } });
   });
@@ -170,23 +207,20 @@ async function authenticateAnalyst(ctx: Context, deps: AuthDeps): Promise<Authen
   return { ...token, principal: { kind: 'analyst', workspaceId, credentialId: tokenId, environment, access } };
 }
 
-/**
- * A document answered as JSON: run only while its credential has fewer than the limit running on
- * this gateway (429 rate_limited otherwise: one credential cannot take the event loop from the
- * others), and passed on only when the answer is within the size limit (400 invalid_request).
- */
-async function forward(ctx: Context, core: CoreClient, running: ConcurrencyGate, maxAnswerBytes: number, request: ForwardedRequest) {
-  const { id, principal } = ctx.state.auth as Authenticated;
-  const leave = running.enter(id);
-  if (!leave) {
-    throw new ApiError('rate_limited', `At most ${running.max} analyst queries may run at once per credential; wait for one to be answered.`, { headers: { 'Retry-After': '1' } });
-  }
-  let response: CoreResponse;
-  try {
-    response = await core.send(request, principal);
-  } finally {
-    leave();
-  }
+const asksForStream = (ctx: Context) => ctx.get('Accept').includes('text/event-stream');
+
+/** The credential a request presents, as the SHA-256 of what it sent (a bearer token, else the session cookie), or undefined. */
+function presentedCredential(ctx: Context): string | undefined {
+  const authorization = ctx.get('Authorization');
+  if (authorization !== '') return sha256Hex(`authorization:${authorization}`);
+  const session = ctx.cookies.get(SESSION_COOKIE);
+  return session ? sha256Hex(`session:${session}`) : undefined;
+}
+
+/** A document answered as JSON, passed on only when the answer is within the size limit (400 invalid_request). */
+async function forward(ctx: Context, core: CoreClient, maxAnswerBytes: number, request: ForwardedRequest) {
+  const { principal } = ctx.state.auth as Authenticated;
+  const response = await core.send(request, principal);
   const bytes = Buffer.byteLength(response.text);
   if (bytes > maxAnswerBytes) {
     throw new ApiError('invalid_request', `The answer is ${bytes} bytes, above the limit of ${maxAnswerBytes}; ask for less (smaller limits, fewer fields or aliases).`, { param: 'query' });

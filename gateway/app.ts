@@ -16,7 +16,7 @@ import type { EventStreams, StreamRequest } from './eventStreams';
 import { jsonBody } from './middleware/jsonBody';
 import { literalPaths } from './literalPaths';
 import { registerOperatorRoutes, type OperatorDeps } from './operatorRoutes';
-import { rateLimit } from './middleware/rateLimit';
+import { presentedCredentialLimit, rateLimit } from './middleware/rateLimit';
 import { requestId } from './middleware/requestId';
 import { buildOpenApi } from './openapi';
 import { ApiError } from './errors';
@@ -91,7 +91,9 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
   // looks its credential up on every request (as the core did), never from the cache, and so does
   // an open event stream when its credential is checked again.
   const uncachedAuthDeps = { ...authDeps, cache: new AuthCache<Authenticated>(0) };
-  registerAnalystGraphql(router, uncachedAuthDeps, limit, countingFailures, deps.subscriptions, deps.analystQueries);
+  registerAnalystGraphql(router, uncachedAuthDeps, limit, countingFailures, deps.subscriptions, deps.analystQueries, {
+    rateLimit: presentedCredentialLimit(deps.redis, deps.analystQueries.ratePerCredential, () => metrics.rateLimited('credential')),
+  });
 
   const signInLimits = signInLimiters({
     redis: deps.redis,

@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context } from 'koa';
 import { EVENT_NOTICE_TOPIC, type EventNotices } from '../contract/eventNotices';
 import type { Principal } from '../contract/principal';
@@ -9,6 +10,7 @@ import { restEventPage } from '../contract/eventShape';
 import { eventId, parseTypeFilter, typeMatches, type TypeFilter } from '../core/domain/events';
 import { outsideRequest } from '../core/support/requestContext';
 import type { StreamAdmission } from './streamAdmission';
+import { refusalsDelayed } from './refusalDelay';
 import { Turns } from './turns';
 
 /**
@@ -33,6 +35,8 @@ export interface EventStreamOptions {
   maxAgeMs: number;
   /** Catch-up reads of the log one workspace (in one environment) may have in flight at once here (EVENT_CATCH_UP_PER_WORKSPACE). */
   catchUpReads: number;
+  /** Events a second one workspace's (and environment's) catching-up streams are fed here, all together (EVENT_CATCH_UP_EVENTS_PER_SECOND). */
+  catchUpEventsPerSecond: number;
 }
 
 export interface StreamRequest {
@@ -60,18 +64,21 @@ interface EventPage {
   has_more: boolean;
 }
 
-/** A page of the log as catching-up streams share it: its events, each with its frame. */
+/** A page of the log as catching-up streams share it: its events, each with its frame, and all its frames in one buffer. */
 interface FramedPage {
   data: RestEvent[];
   frames: Buffer[];
+  whole: Buffer;
   /** Where the hub stood when the read began: an empty page says nothing readable comes up to there. */
   headAtRead: string | undefined;
 }
 
 /** Bytes a stream may have waiting for a slow client before it is disconnected. */
 const MAX_BUFFERED_BYTES = 1 << 20;
-/** While a stream catches up from the log, it waits for its client above this much unread. */
-const CATCH_UP_BUFFERED_BYTES = 256 * 1024;
+/** While a stream catches up from the log, it takes its next turn once its client has less than this unread. */
+const CATCH_UP_BUFFERED_BYTES = 64 * 1024;
+/** The most of a page one turn writes to a stream (a page of 200 ordinary events is far less); the stream's unread bytes stay below MAX_BUFFERED_BYTES. */
+const CATCH_UP_PAGE_BYTES = 512 * 1024;
 /** How long an ended stream's connection stays for its client to read what was sent last. */
 const GRACE_MS = 5000;
 /** Reads of the log that fail in a row before a hub ends its streams (they reconnect, to another gateway maybe): never a stream that looks alive and says nothing. */
@@ -105,6 +112,10 @@ class Stream {
   get open() {
     return !this.ended;
   }
+  /** No filter: the stream takes every event of its hub. */
+  get takesAll() {
+    return !this.request.subaccountId && this.types === undefined;
+  }
   takes(event: RestEvent) {
     const { subaccountId } = this.request;
     if (subaccountId && event.subaccount_id !== subaccountId) return false;
@@ -115,6 +126,32 @@ class Stream {
     if (this.ended || event.id <= this.cursor) return;
     this.cursor = event.id;
     if (this.takes(event)) this.write(frame);
+  }
+  /**
+   * Gives the stream a page's events after its cursor that its filter takes, in one write (a
+   * write per event would cost a turn of the stream's machinery each), up to about `budget` bytes
+   * of frames (the rest is for its next turn).
+   */
+  offerPage(page: FramedPage, budget: number): void {
+    const [first, last] = [page.data[0], page.data[page.data.length - 1]];
+    if (first && last && first.id > this.cursor && this.takesAll && page.whole.length <= budget) {
+      // The whole page, as every stream resuming from the same event takes it: its one buffer, shared.
+      this.cursor = last.id;
+      this.write(page.whole);
+      return;
+    }
+    const taken: Buffer[] = [];
+    let bytes = 0;
+    for (const [i, event] of page.data.entries()) {
+      if (this.ended) return;
+      if (event.id <= this.cursor) continue;
+      if (bytes >= budget) break;
+      this.cursor = event.id;
+      if (!this.takes(event)) continue;
+      taken.push(page.frames[i]!);
+      bytes += page.frames[i]!.length;
+    }
+    if (taken.length > 0) this.write(taken.length === 1 ? taken[0]! : Buffer.concat(taken, bytes));
   }
   write(chunk: string | Buffer) {
     if (this.ended) return;
@@ -165,34 +202,53 @@ class Hub {
   private readonly reading = new Map<string, Promise<FramedPage>>();
   private readonly kept = new Map<string, { page: FramedPage; at: number }>();
 
+  /** The least a catch-up turn lasts: `catchUpReads` turns at once feed at most the pace's events a second. */
+  private readonly turnMs: number;
+
   constructor(
     private readonly core: CoreClient,
     private readonly logger: Logger,
     pollMs: number,
-    catchUpReads: number,
+    pace: { catchUpReads: number; catchUpEventsPerSecond: number },
   ) {
     this.timer = setInterval(() => void this.read(), pollMs);
     this.timer.unref();
-    this.turns = new Turns(catchUpReads);
+    this.turns = new Turns(pace.catchUpReads);
+    this.turnMs = (pace.catchUpReads * PAGE * 1000) / pace.catchUpEventsPerSecond;
   }
 
   /**
-   * The page of the log after `after` for a stream catching up (every stream of a hub reads the
-   * same log: the workspace's, in one environment). Streams resuming from the same event share one
-   * read and one encoding of its frames; the reads of one hub take turns.
+   * One turn of a stream catching up: the page of the log after its cursor, written to it. The
+   * turns of a hub's streams are taken one after another (at most `catchUpReads` at once), so that
+   * a workspace's reconnect storm queues behind itself and its work is spread between the other
+   * requests; the page is shared by the streams resuming from the same event (every stream of a
+   * hub reads the same log: the workspace's, in one environment), read and encoded once.
    */
-  catchUpPage(after: string, principal: Principal): Promise<FramedPage> {
+  catchUpTurn(stream: Stream): Promise<FramedPage> {
+    return this.turns.run(async () => {
+      const paced = sleep(this.turnMs);
+      const page = await this.pageAfter(stream.cursor, stream.request.principal);
+      // A page of ordinary events goes whole (its next page is then the one other streams resuming
+      // from the same event read: shared); events so large that the page would not fit in what a
+      // client may have waiting go over several turns.
+      stream.offerPage(page, CATCH_UP_PAGE_BYTES);
+      // The turn is held until its share of the pace has passed: a storm of one workspace is fed
+      // at the pace whatever its number of streams, and waits on itself.
+      await paced;
+      return page;
+    });
+  }
+
+  private pageAfter(after: string, principal: Principal): Promise<FramedPage> {
     const kept = this.kept.get(after);
     if (kept && Date.now() - kept.at < KEPT_PAGE_MS) return Promise.resolve(kept.page);
     let page = this.reading.get(after);
     if (!page) {
-      page = this.turns
-        .run(async () => {
-          const headAtRead = this.head;
-          return { headAtRead, data: (await readAfter(this.core, after, principal)).data };
-        })
-        .then(({ data, headAtRead }) => {
-          const framed = { data, frames: data.map(frameOf), headAtRead };
+      const headAtRead = this.head;
+      page = readAfter(this.core, after, principal)
+        .then(({ data }) => {
+          const frames = data.map(frameOf);
+          const framed = { data, frames, whole: Buffer.concat(frames), headAtRead };
           // Only a full page is kept: a shorter one ends where the log ended then, and grows.
           if (data.length === PAGE) this.keep(after, framed);
           return framed;
@@ -306,22 +362,31 @@ export class EventStreams {
 
   /** Opens a stream as the answer of `ctx` (the response stays open until the client leaves or the stream ends). */
   async open(ctx: Context, request: StreamRequest): Promise<void> {
-    // The filter (types, subaccount) and the start are the core's to check: what it refuses is
-    // answered in the error envelope before the stream begins.
-    await this.core.execute('ListEvents', { ...filterOf(request), after: request.after, limit: 1 }, request.principal);
+    let stream: Stream | undefined;
+    // Admitted first (a count, in memory or Redis): a refused stream costs the core nothing, and
+    // its refusal is answered REFUSAL_DELAY_MS late (refusalDelay.ts).
+    const owner = { credentialId: request.credentialId, workspaceId: request.principal.workspaceId };
+    const release = await refusalsDelayed(() => this.admission.admit(owner, () => stream?.end()));
+    try {
+      // The filter (types, subaccount) and the start are the core's to check: what it refuses is
+      // answered in the error envelope before the stream begins.
+      await this.core.execute('ListEvents', { ...filterOf(request), after: request.after, limit: 1 }, request.principal);
+    } catch (error) {
+      release();
+      throw error;
+    }
     if (ctx.method === 'HEAD') {
       // The head of a stream, and no stream: nothing would ever be sent on it.
+      release();
       ctx.status = 200;
       ctx.type = 'text/event-stream';
       return;
     }
-    let stream: Stream | undefined;
-    const release = await this.admission.admit({ credentialId: request.credentialId, workspaceId: request.principal.workspaceId }, () => stream?.end());
     const key = `${request.principal.workspaceId}:${request.principal.environment}`;
     let hub = this.hubs.get(key);
     if (!hub) {
       // Shared by every stream of the scope: its polls serve none of them in particular.
-      hub = outsideRequest(() => new Hub(this.core, this.logger, this.options.pollMs, this.options.catchUpReads));
+      hub = outsideRequest(() => new Hub(this.core, this.logger, this.options.pollMs, this.options));
       this.hubs.set(key, hub);
     }
     stream = new Stream(request, request.after ?? LOG_START, (ended) => {
@@ -378,12 +443,11 @@ export class EventStreams {
           stream.joined = true; // what the hub reads next (on a notice or its poll) is offered to it
           return;
         }
-        const page = await hub.catchUpPage(stream.cursor, stream.request.principal);
-        for (const [i, event] of page.data.entries()) {
-          // Catching up goes at the client's pace (the hub's events, live, go at the log's).
-          if (stream.body.writableLength > CATCH_UP_BUFFERED_BYTES) await stream.drained();
-          stream.offer(event, page.frames[i]!);
-        }
+        // Catching up goes at the client's pace (the hub's events, live, go at the log's): a turn
+        // is taken only once what it was sent last has mostly gone out.
+        if (stream.body.writableLength > CATCH_UP_BUFFERED_BYTES) await stream.drained();
+        if (!stream.open) return;
+        const page = await hub.catchUpTurn(stream);
         // Nothing readable after the cursor up to where the hub stood when this page was read (a
         // read shared with streams that asked earlier may predate the hub's later events: those
         // are read again on the next turn of the loop).

@@ -57,6 +57,7 @@ export function openGateway(
     pollMs: config.EVENT_STREAM_POLL_MS,
     maxAgeMs: config.EVENT_STREAM_MAX_AGE_MS,
     catchUpReads: config.EVENT_CATCH_UP_PER_WORKSPACE,
+    catchUpEventsPerSecond: config.EVENT_CATCH_UP_EVENTS_PER_SECOND,
   }, admission);
   // A revoked key's streams and subscriptions end with it (docs/events.md).
   options.revocations.subscribe((keyId) => admission.endCredential(keyId));
@@ -73,7 +74,11 @@ export function openGateway(
     trustProxy: config.TRUST_PROXY,
     streams,
     subscriptions: { admission, maxAgeMs: config.EVENT_STREAM_MAX_AGE_MS, recheckMs: config.EVENT_STREAM_HEARTBEAT_MS },
-    analystQueries: { concurrencyPerCredential: config.ANALYST_CONCURRENCY_PER_CREDENTIAL, maxAnswerBytes: config.ANALYST_MAX_ANSWER_BYTES },
+    analystQueries: {
+      ratePerCredential: config.ANALYST_RATE_LIMIT,
+      concurrencyPerCredential: config.ANALYST_CONCURRENCY_PER_CREDENTIAL,
+      maxAnswerBytes: config.ANALYST_MAX_ANSWER_BYTES,
+    },
     operator: {
       metrics,
       alsoServe: options.coreMetrics ? [options.coreMetrics] : [],

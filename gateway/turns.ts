@@ -17,7 +17,10 @@ export class Turns {
     } finally {
       const next = this.waiting.shift();
       // The place passes to the next in line as it is (running stays counted), or is given back.
-      if (next) next();
+      // Passed on in a later turn of the event loop, not at once: turns whose work is ready (a
+      // page already read) would otherwise run back to back as microtasks, and the other requests'
+      // I/O would wait for all of them.
+      if (next) setImmediate(next);
       else this.running -= 1;
     }
   }

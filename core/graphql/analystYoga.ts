@@ -4,7 +4,7 @@ import { requestDeadline } from './requestDeadline';
 import { contextFor, type CoreContext } from './context';
 import { analystSchemaOf } from './analystSchema';
 import { graphqlError, maskError } from './errorMasking';
-import { introspectionPolicy, introspectionRule, type IntrospectionPolicy } from './introspectionLimits';
+import { introspectionPolicy, introspectionRefusal, type IntrospectionPolicy } from './introspectionLimits';
 import { refuseMutationsWhenReadOnly } from './readOnlyAccess';
 import { refuseUnsafeRequests } from './requestLimits';
 import { schema } from './schema';
@@ -48,12 +48,12 @@ export function createAnalystYoga(deps: CoreDeps & { eventNotices: EventNotices 
   });
 }
 
-/** Every document is validated against the introspection policy too. */
+/** Every document is held to the introspection policy first: a refusal is its validation's only result. */
 function limitIntrospection(policy: IntrospectionPolicy): Plugin<CoreContext> {
-  const rule = introspectionRule(policy);
   return {
-    onValidate({ addValidationRule }) {
-      addValidationRule(rule);
+    onValidate({ params, setResult }) {
+      const refusal = introspectionRefusal(policy, params.schema, params.documentAST);
+      if (refusal) setResult([refusal]);
     },
   };
 }

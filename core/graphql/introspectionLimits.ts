@@ -9,8 +9,8 @@ import {
   isObjectType,
   isUnionType,
   Kind,
+  type GraphQLError,
   parse,
-  type ASTVisitor,
   type DocumentNode,
   type FragmentDefinitionNode,
   type GraphQLField,
@@ -19,14 +19,13 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
-  type ValidationContext,
 } from 'graphql';
 import { graphqlError } from './errorMasking';
 
 /**
  * Introspection (`__schema`, `__type`) on the analysts' endpoint, inside limits of its own
  * (docs/analyst-graphql.md, "Introspection"). Pothos's complexity plugin measures the schema's own
- * fields only; introspection is measured here, before anything runs, as a validation rule:
+ * fields only; introspection is measured here, before the document is validated any further:
  *
  * - **Cost**: every selected field costs 1, and a list multiplies what it selects by the most items
  *   that list can hold in this schema (`types` by the number of types, `fields` by the most fields
@@ -206,31 +205,24 @@ export function introspectionMeasure(schema: GraphQLSchema, document: DocumentNo
 }
 
 /**
- * The validation rule: refuses, before anything runs, a document whose introspection is off or
- * over budget (400 invalid_request, `param` `introspection`; 403 forbidden when it is off).
+ * Why a document's introspection is refused, before it is validated any further or run: off
+ * (403 forbidden), or past a limit (400 invalid_request, `param` `introspection`); undefined when
+ * it may run. Checked first, a refused bomb costs no more than its measure (the specified rules
+ * would walk its thousand aliases first).
  */
-export function introspectionRule(policy: IntrospectionPolicy) {
-  return (context: ValidationContext): ASTVisitor => ({
-    Document: {
-      leave(document) {
-        const measure = meterOf(context.getSchema()).documentMeasure(document);
-        if (measure.breadth === 0) return;
-        if (!policy.enabled) {
-          context.reportError(graphqlError('forbidden', 'Introspection (__schema, __type) is turned off on this service (ANALYST_INTROSPECTION=off).', { param: 'introspection' }));
-          return;
-        }
-        for (const kind of ['breadth', 'cost'] as const) {
-          if (measure[kind] <= policy.limits[kind]) continue;
-          context.reportError(
-            graphqlError(
-              'invalid_request',
-              `The query's introspection ${kind} is ${measure[kind]}, above the limit of ${policy.limits[kind]} (the full introspection query's is ${policy.fullQuery[kind]}); ask for the schema once per document. See docs/analyst-graphql.md.`,
-              { param: 'introspection' },
-            ),
-          );
-          return;
-        }
-      },
-    },
-  });
+export function introspectionRefusal(policy: IntrospectionPolicy, schema: GraphQLSchema, document: DocumentNode): GraphQLError | undefined {
+  const measure = meterOf(schema).documentMeasure(document);
+  if (measure.breadth === 0) return undefined;
+  if (!policy.enabled) {
+    return graphqlError('forbidden', 'Introspection (__schema, __type) is turned off on this service (ANALYST_INTROSPECTION=off).', { param: 'introspection' });
+  }
+  for (const kind of ['breadth', 'cost'] as const) {
+    if (measure[kind] <= policy.limits[kind]) continue;
+    return graphqlError(
+      'invalid_request',
+      `The query's introspection ${kind} is ${measure[kind]}, above the limit of ${policy.limits[kind]} (the full introspection query's is ${policy.fullQuery[kind]}); ask for the schema once per document. See docs/analyst-graphql.md.`,
+      { param: 'introspection' },
+    );
+  }
+  return undefined;
 }

@@ -105,3 +105,22 @@ export function secondsUntilReset(ctx: ParameterizedContext): number {
   ctx.set(RATE_LIMIT_HEADERS.reset, String(seconds));
   return seconds;
 }
+
+/**
+ * A per-second limit keyed by the credential a request presents (its SHA-256, `ctx.state.presented`),
+ * before the credential is looked up: a credential's flood is refused for the price of a hash and
+ * a counter, not a lookup each. The analysts' endpoint, whose credentials are looked up on every
+ * request (analystGraphql.ts), runs it first; the usual per-credential limit still follows the lookup.
+ */
+export function presentedCredentialLimit(redis: Redis | undefined, max: number, onRefused?: () => void): Middleware {
+  return limiter({
+    redis,
+    memory: new Map<string, unknown>(),
+    namespace: 'mk:ratelimit:presented',
+    durationMs: WINDOW_MS,
+    max,
+    id: (ctx) => ctx.state.presented as string,
+    message: ERROR_CATALOGUE.rate_limited.description,
+    onRefused,
+  });
+}

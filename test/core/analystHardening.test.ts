@@ -14,12 +14,13 @@ import { ANALYST_GRAPHQL_PATH } from '../../contract/endpoints';
 import type { Config } from '../../core/config';
 import { analystSchemaOf } from '../../core/graphql/analystSchema';
 import { GATEWAY_ONLY } from '../../core/graphql/context';
-import { introspectionMeasure, introspectionPolicy, introspectionRule } from '../../core/graphql/introspectionLimits';
+import { introspectionMeasure, introspectionPolicy, introspectionRefusal } from '../../core/graphql/introspectionLimits';
 import { schema } from '../../core/graphql/schema';
 import { createDashboardToken } from '../../core/services/apiKeys';
 import { createUser } from '../../core/services/users';
 import { inProcessTransport, type CoreTransport } from '../../gateway/coreClient';
 import { openGateway, type GatewayService } from '../../gateway/gatewayService';
+import { REFUSAL_DELAY_MS } from '../../gateway/refusalDelay';
 import { signIn } from '../support/dashboardSession';
 import { INTERNAL_SECRET, testConfig } from '../support/env';
 import { buildWorkspace } from '../support/factories';
@@ -70,7 +71,10 @@ afterAll(async () => {
 describe('introspection is measured', () => {
   const analysts = analystSchemaOf(schema);
   const policy = introspectionPolicy(analysts, true);
-  const errorsOf = (document: string) => validate(analysts, parse(document), [...specifiedRules, introspectionRule(policy)]).map((e) => e.message);
+  const errorsOf = (document: string) => {
+    const refusal = introspectionRefusal(policy, analysts, parse(document));
+    return refusal ? [refusal.message] : validate(analysts, parse(document), specifiedRules).map((e) => e.message);
+  };
 
   it('the full introspection query fits its limits; two aliased copies, or 1,000 aliases of a small one, do not', () => {
     expect(errorsOf(FULL_INTROSPECTION)).toEqual([]);
@@ -191,6 +195,33 @@ describe('every request’s work is bounded', () => {
     await waitFor(() => held.length === 1);
     held.splice(0).forEach((release) => release());
     expect((await again).status).toBe(200);
+  });
+
+  it('ANALYST_RATE_LIMIT counts a credential’s documents before its lookup; its refusals come late, and cost no lookup', async () => {
+    const lookups: string[] = [];
+    const inner = inProcessTransport(stack.core);
+    const counting: CoreTransport = {
+      send: (request) => {
+        if (request.body?.includes('AuthenticateDashboardToken')) lookups.push(request.body);
+        return inner.send(request);
+      },
+      stream: (request) => inner.stream(request),
+      close: async () => undefined,
+    };
+    const url = await gatewayWith({ ANALYST_RATE_LIMIT: '2', RATE_LIMIT_DEFAULT: '1000' }, counting);
+    const key = await token();
+    const started = Date.now();
+    const answers = await Promise.all(Array.from({ length: 6 }, () => query(url, { key }, '{ workspace { id } }')));
+    const statuses = answers.map((a) => a.status).sort();
+    // A window of a second may hold the start of the next: at most 4 of 6 pass, at least 2 are refused.
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(2);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(2);
+    const refused = answers.find((a) => a.status === 429)!;
+    expect(envelopeOf(refused)).toMatchObject({ code: 'rate_limited' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Only the documents let through were looked up; each refusal waited REFUSAL_DELAY_MS.min at least.
+    expect(lookups.length).toBe(statuses.filter((s) => s === 200).length);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(REFUSAL_DELAY_MS.min);
   });
 
   it('an answer past ANALYST_MAX_ANSWER_BYTES is refused with 400, naming the query', async () => {

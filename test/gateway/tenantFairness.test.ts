@@ -12,6 +12,7 @@ import pino from 'pino';
 import { createDashboardToken } from '../../core/services/apiKeys';
 import { inProcessTransport, type CoreTransport } from '../../gateway/coreClient';
 import { openGateway, type GatewayService } from '../../gateway/gatewayService';
+import { REFUSAL_DELAY_MS } from '../../gateway/refusalDelay';
 import { INTERNAL_SECRET, testConfig } from '../support/env';
 import { EventStreamClient } from '../support/eventStream';
 import { buildApiKey, buildWorkspace } from '../support/factories';
@@ -119,6 +120,54 @@ test('a workspace holds at most API_KEYS_PER_WORKSPACE unrevoked keys, even when
   ok(await call(base, 'DELETE', `/v1/api_keys/${key.id}`, { key: dashboard }), 'revoke');
   expect((await create('after a revocation')).status).toBe(200);
   expect((await create('one too many')).status).toBe(409);
+});
+
+test('a refused stream costs the core nothing and is answered late; a workspace’s catch-up goes at EVENT_CATCH_UP_EVENTS_PER_SECOND', async () => {
+  const calls: string[] = [];
+  const inner = inProcessTransport(stack.core);
+  const counting: CoreTransport = {
+    send: (request) => {
+      const body = request.body ? (JSON.parse(request.body) as { operationName: string; variables?: { limit?: number } }) : undefined;
+      // A stream's opening check reads one event; catching up and the hub read pages of 200.
+      if (body) calls.push(`${body.operationName}${body.variables?.limit === 1 ? ' (opening check)' : ''}`);
+      return inner.send(request);
+    },
+    stream: (request) => inner.stream(request),
+    close: async () => undefined,
+  };
+  // One read at a time, 2,000 events a second: a page of 200 per 100 ms at most.
+  const base = await gatewayWith({ EVENT_STREAMS_PER_KEY: '1', EVENT_CATCH_UP_PER_WORKSPACE: '1', EVENT_CATCH_UP_EVENTS_PER_SECOND: '2000', RATE_LIMIT_DEFAULT: '10000' }, counting);
+  const trader = await newTrader(stack.core.db, base, 'Paced catch-up');
+  const subaccount = await createSubaccount(trader, 'paced');
+  const orders = await Promise.all(
+    Array.from({ length: 100 }, () =>
+      call(base, 'POST', '/v1/orders', { key: trader.secret, body: { subaccount_id: subaccount, market_id: market.id, side: 'yes', action: 'buy', type: 'limit', price: '0.01', quantity: '1' } }),
+    ),
+  );
+  expect(orders.every((o) => o.status === 200)).toBe(true);
+  // 100 accepted and 100 rested: 200 events, numbered within a sequencer round or two.
+  let logged = 0;
+  for (const deadline = Date.now() + 10_000; logged < 200 && Date.now() < deadline; ) {
+    logged = ok(await call(base, 'GET', `/v1/events?after=evt_${'0'.repeat(26)}&limit=200`, { key: trader.secret }), 'log').data.length;
+  }
+  expect(logged).toBe(200);
+
+  const started = Date.now();
+  const first = await EventStreamClient.open(base, { key: trader.secret }, { lastEventId: `evt_${'0'.repeat(26)}` });
+  try {
+    expect(first.status).toBe(200);
+    const before = calls.length;
+    const refusedAt = Date.now();
+    const second = await EventStreamClient.open(base, { key: trader.secret });
+    expect(second.status).toBe(429);
+    expect(Date.now() - refusedAt).toBeGreaterThanOrEqual(REFUSAL_DELAY_MS.min);
+    expect(calls.slice(before).filter((name) => name === 'ListEvents (opening check)')).toEqual([]); // refused before the core was asked
+    await first.until((s) => s.events.length >= 200, 15_000, '200 events');
+    // A full page, then the empty one that finds the end: two turns of at least 100 ms each.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+  } finally {
+    first.close();
+  }
 });
 
 test('streams resuming from one event share the log’s pages, take turns, and each gets every event once, in order', async () => {

@@ -12,6 +12,7 @@
  * corpora hold values at the limits that it may accept.
  */
 import fc from 'fast-check';
+import { getIntrospectionQuery } from 'graphql';
 import { buildOpenApi } from '../../gateway/openapi';
 import { ROUTES, type Route } from '../../gateway/routes';
 
@@ -723,4 +724,95 @@ export function analystCorpus(fixture: Fixture, count: number, seed: number): Ho
       mustRefuse: false,
     };
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a hostile tenant escalates with (issue 25), written out rather than generated.
+
+const FULL_INTROSPECTION = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true });
+const TREE = 'fragment Tree on __Schema { types { name kind fields { name type { name kind ofType { name kind } } } } }';
+/** An event id of the right shape past the log's bigint. */
+const PAST_BIGINT_EVENT = 'evt_00000009223372036854775808';
+
+/**
+ * Reads that once stalled the service or answered 500: the 1,000-alias introspection bomb (with
+ * every analyst credential, by POST and GET), aliased full introspections, variables and bodies
+ * nested thousands deep (sent as raw text: JSON.stringify itself overflows on them), and event ids
+ * past the bigint range on every way in (the list, the stream, Last-Event-ID, the analysts' query
+ * and subscription, a forged cursor). None writes anything.
+ */
+export function escalationCorpus(fixture: Fixture): HostileRequest[] {
+  const analysts: Record<string, string>[] = [
+    { authorization: `Bearer ${fixture.dashboardToken}` },
+    { authorization: `Bearer ${fixture.readOnlyDashboardToken}` },
+    { cookie: fixture.session.cookie },
+  ];
+  const bomb = `{ ${Array.from({ length: 1000 }, (_, i) => `a${i}: __schema { ...Tree }`).join(' ')} } ${TREE}`;
+  const typeBomb = `{ ${Array.from({ length: 1500 }, (_, i) => `t${i}: __type(name: "Order") { name }`).join(' ')} }`;
+  const fullTwice = `{ a: __schema { types { name } } b: __schema { types { name } } } ${FULL_INTROSPECTION}`;
+  const documents: GraphQLParams[] = [
+    { query: bomb },
+    { query: typeBomb },
+    { query: fullTwice },
+    { query: `{ authenticateApiKey(secretHash: "${'a'.repeat(64)}") { keyId } }` },
+    { query: `{ events(after: "${PAST_BIGINT_EVENT}") { data { id } } }` },
+    { query: `{ events(cursor: "${Buffer.from('{"seq":"99999999999999999999"}').toString('base64url')}") { data { id } } }` },
+  ];
+  const deepVariables = (depth: number, open: string, close: string) => `{"query":"query($x: JSON) { workspace { id } }","variables":{"x":${DEEP(depth, open, close, '1')}}}`;
+  const rawBodies = [deepVariables(5000, '{"a":', '}'), deepVariables(30_000, '[', ']'), `{"query":"{ workspace { id } }","extensions":${DEEP(5000, '{"a":', '}', '1')}}`];
+  const requests: HostileRequest[] = [];
+  for (const headers of analysts) {
+    for (const params of documents) {
+      requests.push({ label: `POST /analyst/graphql ${show(params)}`, method: 'POST', path: '/analyst/graphql', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(params), mustRefuse: false });
+    }
+    for (const body of rawBodies) {
+      requests.push({ label: `POST /analyst/graphql nested ${body.slice(0, 60)}…`, method: 'POST', path: '/analyst/graphql', headers: { ...headers, 'content-type': 'application/json' }, body, mustRefuse: false });
+    }
+    const variables = encodeURIComponent(DEEP(200, '{"a":', '}', '1'));
+    requests.push({ label: 'GET /analyst/graphql nested variables', method: 'GET', path: `/analyst/graphql?query=${encodeURIComponent('{ workspace { id } }')}&variables=${variables}`, headers, mustRefuse: false });
+    const getBomb = `{${Array.from({ length: 200 }, (_, i) => `t${i}:__type(name:"Order"){name}`).join(' ')}}`;
+    requests.push({ label: 'GET /analyst/graphql 200 aliases of __type', method: 'GET', path: `/analyst/graphql?query=${encodeURIComponent(getBomb)}`, headers, mustRefuse: false });
+    requests.push({
+      label: 'POST /analyst/graphql subscription after past bigint',
+      method: 'POST',
+      path: '/analyst/graphql',
+      headers: { ...headers, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: `subscription { events(after: "${PAST_BIGINT_EVENT}") { id } }` }),
+      mustRefuse: false,
+    });
+  }
+  const apiKey = { authorization: `Bearer ${fixture.apiKey}` };
+  for (const after of [PAST_BIGINT_EVENT, 'evt_99999999999999999999999999']) {
+    requests.push({ label: `GET /v1/events?after=${after}`, method: 'GET', path: `/v1/events?after=${after}`, headers: apiKey, mustRefuse: true });
+    requests.push({ label: `GET /v1/events/stream?after=${after}`, method: 'GET', path: `/v1/events/stream?after=${after}`, headers: apiKey, mustRefuse: true });
+    requests.push({ label: `GET /v1/events/stream Last-Event-ID ${after}`, method: 'GET', path: '/v1/events/stream', headers: { ...apiKey, 'last-event-id': after }, mustRefuse: true });
+  }
+  const forged = Buffer.from('{"seq":"9223372036854775808"}').toString('base64url');
+  requests.push({ label: 'GET /v1/events?cursor=<seq past bigint>', method: 'GET', path: `/v1/events?cursor=${forged}`, headers: apiKey, mustRefuse: true });
+  requests.push({ label: 'GET /v1/webhook_endpoints/{id}/deliveries?cursor=<seq past bigint>', method: 'GET', path: `/v1/webhook_endpoints/whe_${'0'.repeat(26)}/deliveries?cursor=${forged}`, headers: apiKey, mustRefuse: true });
+  for (const path of ['/v1/subaccounts', '/v1/orders', '/v1/complex_orders/preview', '/v1/webhook_endpoints']) {
+    requests.push({ label: `POST ${path} body nested 5,000 deep`, method: 'POST', path, headers: { ...apiKey, 'content-type': 'application/json' }, body: `{"name":${DEEP(5000, '[', ']')}}`, mustRefuse: true });
+  }
+  return requests;
+}
+
+/**
+ * Webhook endpoints at every form of special-purpose address (IANA's registries, and IPv6 forms
+ * that carry an IPv4 address): registering one is accepted (where an address points is judged when
+ * a delivery connects, after DNS), and delivering to one is refused (test/unit/addressFence.test.ts).
+ */
+export function addressFormCorpus(fixture: Fixture): HostileRequest[] {
+  const hosts = [
+    '192.0.2.1', '198.51.100.7', '203.0.113.9', '100.64.0.1', '192.88.99.2', '255.255.255.255',
+    '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[::ffff:0:a00:1]', '[64:ff9b::a9fe:a9fe]', '[64:ff9b:1::a00:1]', '[2002:7f00:1::1]',
+    '[2001:0:4136:e378:8000:63bf:3fff:fdd2]', '[100::1]', '[2001:db8::1]', '[::7f00:1]',
+  ];
+  return hosts.map((host) => ({
+    label: `POST /v1/webhook_endpoints at http://${host}/`,
+    method: 'POST',
+    path: '/v1/webhook_endpoints',
+    headers: { authorization: `Bearer ${fixture.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: `http://${host}/hook`, event_types: ['order.*'] }),
+    mustRefuse: false,
+  }));
 }

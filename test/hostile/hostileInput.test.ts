@@ -22,7 +22,7 @@ import { testConfig } from '../support/env';
 import { call } from '../support/http';
 import { ownDatabase } from '../support/ownDatabase';
 import { startStack, type Stack } from '../support/stack';
-import { analystCorpus, routeCorpus, strayCorpus, type HostileRequest } from './corpus';
+import { addressFormCorpus, analystCorpus, escalationCorpus, routeCorpus, strayCorpus, type HostileRequest } from './corpus';
 import { buildFixture, send, type Answer } from './fixture';
 
 jest.setTimeout(240_000);
@@ -71,6 +71,7 @@ describe.each(BACKENDS)('the hostile corpus on $name', (backend) => {
       ...routeCorpus('refused', fixture, SIZES.perRoute, SEED),
       ...analystCorpus(fixture, SIZES.analyst, SEED + 1000),
       ...strayCorpus(fixture, SIZES.stray, SEED + 2000),
+      ...escalationCorpus(fixture),
     ];
     const before = await snapshot(stack.core.databaseUrl);
     const run = await runCorpus(base, corpus, backend.concurrency);
@@ -92,7 +93,7 @@ describe.each(BACKENDS)('the hostile corpus on $name', (backend) => {
 
   it('answers values at the limits (which it may accept) without a 5xx, and still trades afterwards', async () => {
     const fixture = await buildFixture(stack, base, 'edge');
-    const corpus = routeCorpus('edge', fixture, SIZES.edgePerRoute, SEED + 3000);
+    const corpus = [...routeCorpus('edge', fixture, SIZES.edgePerRoute, SEED + 3000), ...addressFormCorpus(fixture)];
     const run = await runCorpus(base, corpus, backend.concurrency);
     report(backend.name, 'edge', corpus.length, run);
     expect({ failures: run.failures.slice(0, 25), count: run.failures.length, log: errorLog.slice(0, 10) }).toEqual({ failures: [], count: 0, log: [] });
@@ -166,6 +167,14 @@ function problemWith(request: HostileRequest, answer: Answer): string | undefine
   if (request.mustRefuse && answer.status < 400) return `was carried out (${answer.status}) but must be refused: ${answer.text.slice(0, 200)}`;
   if (request.method === 'HEAD' || answer.status < 400 && !request.path.startsWith('/analyst/graphql')) return undefined;
   const requestId = answer.headers['x-request-id'];
+  // A subscription refused once it began streams its refusal as its only result (docs/analyst-graphql.md).
+  if (String(answer.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+    const results = answer.text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice('data: '.length)) as { errors?: { message?: unknown; extensions?: { code?: unknown; request_id?: unknown } }[] });
+    const errors = results.flatMap((result) => result.errors ?? []);
+    if (answer.status >= 400 && errors.length === 0) return `answered ${answer.status} as a stream without errors: ${answer.text.slice(0, 200)}`;
+    const bad = errors.find((e) => typeof e.message !== 'string' || typeof e.extensions?.code !== 'string' || e.extensions.request_id !== requestId);
+    return bad ? `a streamed GraphQL error without its code or request id: ${JSON.stringify(bad).slice(0, 200)}` : undefined;
+  }
   let body: any;
   try {
     body = JSON.parse(answer.text);

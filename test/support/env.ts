@@ -19,12 +19,13 @@ export const INTERNAL_SECRET = 'test-internal-secret-0123456789abcdef';
  * (it would call Kalshi itself); a suite that wants it points `KALSHI_*_URL` at the fake and sets
  * `KALSHI_CATALOG_SYNC_MS`. Every suite's requests come from one address (loopback) and many refuse
  * credentials on purpose: the failed-authentication limit is one they never reach, unless a suite
- * sets `AUTH_FAILURES_PER_MINUTE` (test/gateway/authFailures.test.ts).
+ * sets `AUTH_FAILURES_PER_MINUTE` (test/gateway/authFailures.test.ts). Likewise the analysts' own
+ * rate (`ANALYST_RATE_LIMIT`), which a suite about it sets (test/core/analystHardening.test.ts).
  */
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
     DATABASE_URL: databaseUrl(), LOG_LEVEL: 'silent', INTERNAL_TOKEN: INTERNAL_SECRET, SCHEDULER_ENABLED: 'false', LIVE_RECONCILER_ENABLED: 'false', SIM_RECONCILER_ENABLED: 'false',
-    KALSHI_CATALOG_SYNC_MS: '0', AUTH_FAILURES_PER_MINUTE: '1000000',
+    KALSHI_CATALOG_SYNC_MS: '0', AUTH_FAILURES_PER_MINUTE: '1000000', ANALYST_RATE_LIMIT: '1000000',
     ...overrides,
   });
 }
