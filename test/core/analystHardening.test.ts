@@ -6,25 +6,21 @@
  * refused, a cap on the documents one credential runs at once, and a cap on the answer's size.
  * Real gateway and core over loopback HTTP, on the run's PostgreSQL.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { getIntrospectionQuery, parse, specifiedRules, validate } from 'graphql';
-import pino from 'pino';
 import { ANALYST_GRAPHQL_PATH } from '../../contract/endpoints';
-import type { Config } from '../../core/config';
 import { analystSchemaOf } from '../../core/graphql/analystSchema';
 import { GATEWAY_ONLY } from '../../core/graphql/context';
 import { introspectionMeasure, introspectionPolicy, introspectionRefusal } from '../../core/graphql/introspectionLimits';
 import { schema } from '../../core/graphql/schema';
 import { createDashboardToken } from '../../core/services/apiKeys';
 import { createUser } from '../../core/services/users';
-import { inProcessTransport, type CoreTransport } from '../../gateway/coreClient';
-import { openGateway, type GatewayService } from '../../gateway/gatewayService';
+import type { CoreTransport } from '../../gateway/coreClient';
 import { REFUSAL_DELAY_MS } from '../../gateway/refusalDelay';
 import { signIn } from '../support/dashboardSession';
-import { INTERNAL_SECRET, testConfig } from '../support/env';
+import { testConfig } from '../support/env';
 import { buildWorkspace } from '../support/factories';
 import { call, envelopeOf } from '../support/http';
+import { OwnGateways, watchedTransport } from '../support/ownGateways';
 import { startStack, type Stack } from '../support/stack';
 
 const PATH = '/analyst/graphql';
@@ -33,38 +29,23 @@ const TREE = 'fragment Tree on __Schema { types { name kind fields { name type {
 /** The issue's bomb: 1,000 aliases of `__schema { ...Tree }` (about 24 KB). */
 const BOMB = `{ ${Array.from({ length: 1000 }, (_, i) => `a${i}: __schema { ...Tree }`).join(' ')} } ${TREE}`;
 
-let config: Config;
 let stack: Stack;
 let base: string;
 let workspaceId: string;
-const servers: http.Server[] = [];
-const gateways: GatewayService[] = [];
-
-async function gatewayWith(overrides: Record<string, string>, transport: CoreTransport = inProcessTransport(stack.core)): Promise<string> {
-  const gateway = openGateway(testConfig(overrides), { transport, internalSecret: INTERNAL_SECRET, revocations: stack.core.revocations, revocationsReachUs: true, logger: pino({ level: 'silent' }) });
-  gateways.push(gateway);
-  const server = http.createServer(gateway.app.callback());
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const own = new OwnGateways(() => stack);
+const gatewayWith = (overrides: Record<string, string>, transport?: CoreTransport) => own.start(testConfig(overrides), { transport });
 
 const token = async (access: 'full' | 'read_only' = 'read_only') => (await createDashboardToken(stack.core.db, workspaceId, access)).secret;
 const query = (url: string, credential: { key?: string; cookie?: string }, document: string, variables?: unknown) =>
   call(url, 'POST', PATH, { key: credential.key, body: { query: document, ...(variables === undefined ? {} : { variables }) }, headers: credential.cookie ? { cookie: credential.cookie } : {} });
 
 beforeAll(async () => {
-  config = testConfig();
-  stack = await startStack(config);
+  stack = await startStack(testConfig());
   base = stack.gateways[0]!;
   workspaceId = (await buildWorkspace(stack.core.db, { name: 'Analyst hardening' })).workspace.id;
 });
 afterAll(async () => {
-  for (const server of servers) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-  for (const gateway of gateways) await gateway.close();
+  await own.closeAll();
   await stack?.close();
 });
 
@@ -168,17 +149,10 @@ describe('every request’s work is bounded', () => {
 
   it('a credential runs at most ANALYST_CONCURRENCY_PER_CREDENTIAL documents at once; others are refused, not queued, and its neighbour is not', async () => {
     const held: (() => void)[] = [];
-    const inner = inProcessTransport(stack.core);
-    // A core that holds every answer until the test lets it go.
-    const holding: CoreTransport = {
-      send: async (request) => {
-        // Credential lookups pass; the analysts' documents wait.
-        if (request.path.startsWith(ANALYST_GRAPHQL_PATH)) await new Promise<void>((resolve) => held.push(resolve));
-        return inner.send(request);
-      },
-      stream: (request) => inner.stream(request),
-      close: async () => undefined,
-    };
+    // A core that holds the analysts' documents until the test lets them go (credential lookups pass).
+    const holding = watchedTransport(stack, (request) =>
+      request.path.startsWith(ANALYST_GRAPHQL_PATH) ? new Promise<void>((resolve) => held.push(resolve)) : undefined,
+    );
     const url = await gatewayWith({ ANALYST_CONCURRENCY_PER_CREDENTIAL: '2', RATE_LIMIT_DEFAULT: '1000' }, holding);
     const [busy, neighbour] = [await token(), await token()];
     const first = [query(url, { key: busy }, '{ workspace { id } }'), query(url, { key: busy }, '{ workspace { id } }')];
@@ -199,15 +173,9 @@ describe('every request’s work is bounded', () => {
 
   it('ANALYST_RATE_LIMIT counts a credential’s documents before its lookup; its refusals come late, and cost no lookup', async () => {
     const lookups: string[] = [];
-    const inner = inProcessTransport(stack.core);
-    const counting: CoreTransport = {
-      send: (request) => {
-        if (request.body?.includes('AuthenticateDashboardToken')) lookups.push(request.body);
-        return inner.send(request);
-      },
-      stream: (request) => inner.stream(request),
-      close: async () => undefined,
-    };
+    const counting = watchedTransport(stack, (request) => {
+      if (request.body?.includes('AuthenticateDashboardToken')) lookups.push(request.body);
+    });
     const url = await gatewayWith({ ANALYST_RATE_LIMIT: '2', RATE_LIMIT_DEFAULT: '1000' }, counting);
     const key = await token();
     const started = Date.now();

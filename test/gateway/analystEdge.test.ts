@@ -5,19 +5,17 @@
  * rate limit, 502 without a core), the request id in the envelope and in every GraphQL error, one
  * access-log line per request, GraphQL over GET as over POST.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { Config } from '../../core/config';
 import { createDashboardToken } from '../../core/services/apiKeys';
 import { createUser } from '../../core/services/users';
 import { inProcessTransport, type CoreTransport } from '../../gateway/coreClient';
-import { openGateway, type GatewayService } from '../../gateway/gatewayService';
 import { signIn } from '../support/dashboardSession';
-import { INTERNAL_SECRET, testConfig } from '../support/env';
+import { testConfig } from '../support/env';
 import { buildApiKey, buildWorkspace } from '../support/factories';
 import { call, envelopeOf, type ApiResponse } from '../support/http';
+import { OwnGateways } from '../support/ownGateways';
 import { startStack, type Stack } from '../support/stack';
 
 const PATH = '/analyst/graphql';
@@ -27,18 +25,10 @@ let config: Config;
 let stack: Stack;
 let base: string;
 let workspaceId: string;
-const servers: http.Server[] = [];
-const gateways: GatewayService[] = [];
+const own = new OwnGateways(() => stack);
 
 /** A gateway of its own on loopback: another transport to the core, or another logger. */
-async function gatewayWith(transport: CoreTransport, logger = pino({ level: 'silent' })): Promise<string> {
-  const gateway = openGateway(config, { transport, internalSecret: INTERNAL_SECRET, revocations: stack.core.revocations, revocationsReachUs: true, logger });
-  gateways.push(gateway);
-  const server = http.createServer(gateway.app.callback());
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const gatewayWith = (transport: CoreTransport, logger = pino({ level: 'silent' })) => own.start(config, { transport, logger });
 
 const token = async (access: 'full' | 'read_only' = 'read_only') => (await createDashboardToken(stack.core.db, workspaceId, access)).secret;
 const query = (key: string | undefined, document: string, options: { headers?: Record<string, string>; url?: string } = {}) =>
@@ -56,11 +46,7 @@ beforeAll(async () => {
   workspaceId = (await buildWorkspace(stack.core.db, { name: 'Analyst edge' })).workspace.id;
 });
 afterAll(async () => {
-  for (const server of servers) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-  for (const gateway of gateways) await gateway.close();
+  await own.closeAll();
   await stack?.close();
 });
 

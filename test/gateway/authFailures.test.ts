@@ -5,16 +5,11 @@
  * with TRUST_PROXY; with REDIS_URL the count is shared by every gateway, and a Redis that does not
  * answer is a 503, never an unmetered lookup. Real gateways on loopback over a real core.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import pino from 'pino';
-import type { Config } from '../../core/config';
 import { createDashboardToken } from '../../core/services/apiKeys';
-import { inProcessTransport, type CoreTransport } from '../../gateway/coreClient';
-import { openGateway, type GatewayService } from '../../gateway/gatewayService';
-import { INTERNAL_SECRET, redisUrl, testConfig } from '../support/env';
+import { redisUrl, testConfig } from '../support/env';
 import { buildWorkspace } from '../support/factories';
 import { call, closedPort, envelopeOf } from '../support/http';
+import { OwnGateways, watchedTransport } from '../support/ownGateways';
 import { startStack, type Stack } from '../support/stack';
 
 const LIMIT = 5;
@@ -23,21 +18,14 @@ const UNKNOWN_TOKEN = `mk_dash_${'c'.repeat(40)}`;
 
 let stack: Stack;
 let validKey: string;
-const servers: http.Server[] = [];
-const gateways: GatewayService[] = [];
+const own = new OwnGateways(() => stack);
 
 /** A gateway of its own on loopback, over the stack's core, counting what it asks the core. */
 async function gatewayWith(overrides: Record<string, string>): Promise<{ base: string; coreCalls: () => number }> {
-  const config: Config = testConfig({ AUTH_FAILURES_PER_MINUTE: String(LIMIT), ...overrides });
-  const inner = inProcessTransport(stack.core);
   let calls = 0;
-  const transport: CoreTransport = { send: (request) => ((calls += 1), inner.send(request)), stream: (request) => ((calls += 1), inner.stream(request)), close: () => inner.close() };
-  const gateway = openGateway(config, { transport, internalSecret: INTERNAL_SECRET, revocations: stack.core.revocations, revocationsReachUs: true, logger: pino({ level: 'silent' }) });
-  gateways.push(gateway);
-  const server = http.createServer(gateway.app.callback());
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, coreCalls: () => calls };
+  const transport = watchedTransport(stack, () => void (calls += 1));
+  const base = await own.start(testConfig({ AUTH_FAILURES_PER_MINUTE: String(LIMIT), ...overrides }), { transport });
+  return { base, coreCalls: () => calls };
 }
 
 const expectLimited = (response: Awaited<ReturnType<typeof call>>) => {
@@ -53,11 +41,7 @@ beforeAll(async () => {
   validKey = (await buildWorkspace(stack.core.db, { name: 'Auth failures' })).secret;
 });
 afterAll(async () => {
-  for (const server of servers) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-  for (const gateway of gateways) await gateway.close();
+  await own.closeAll();
   await stack?.close();
 });
 

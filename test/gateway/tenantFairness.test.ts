@@ -6,17 +6,14 @@
  * resuming from one event share the log's pages and lose nothing; and event ids past the log's
  * bigint are refused as input (400 naming `after`) on every way in.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import pino from 'pino';
 import { createDashboardToken } from '../../core/services/apiKeys';
-import { inProcessTransport, type CoreTransport } from '../../gateway/coreClient';
-import { openGateway, type GatewayService } from '../../gateway/gatewayService';
+import type { CoreTransport } from '../../gateway/coreClient';
 import { REFUSAL_DELAY_MS } from '../../gateway/refusalDelay';
-import { INTERNAL_SECRET, testConfig } from '../support/env';
+import { testConfig } from '../support/env';
 import { EventStreamClient } from '../support/eventStream';
 import { buildApiKey, buildWorkspace } from '../support/factories';
 import { call, envelopeOf, ok } from '../support/http';
+import { OwnGateways, watchedTransport } from '../support/ownGateways';
 import { startStack, type Stack } from '../support/stack';
 import { createSubaccount, marketOf, newTrader, type Market } from '../trading/helpers';
 
@@ -24,28 +21,15 @@ const PAST_BIGINT = 'evt_00000009223372036854775808';
 
 let stack: Stack;
 let market: Market;
-const servers: http.Server[] = [];
-const gateways: GatewayService[] = [];
-
-async function gatewayWith(overrides: Record<string, string>, transport: CoreTransport): Promise<string> {
-  const gateway = openGateway(testConfig(overrides), { transport, internalSecret: INTERNAL_SECRET, revocations: stack.core.revocations, revocationsReachUs: true, logger: pino({ level: 'silent' }), events: stack.core.events });
-  gateways.push(gateway);
-  const server = http.createServer(gateway.app.callback());
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const own = new OwnGateways(() => stack);
+const gatewayWith = (overrides: Record<string, string>, transport: CoreTransport) => own.start(testConfig(overrides), { transport, coreEvents: true });
 
 beforeAll(async () => {
   stack = await startStack(testConfig({ EVENT_STREAMS_PER_WORKSPACE: '3', API_KEYS_PER_WORKSPACE: '3', RATE_LIMIT_DEFAULT: '10000' }));
   market = await marketOf(stack.core.db, 'sim_kalshi', 'NYC-SNOW-XMAS');
 });
 afterAll(async () => {
-  for (const server of servers) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-  for (const gateway of gateways) await gateway.close();
+  await own.closeAll();
   await stack?.close();
 });
 
@@ -94,14 +78,7 @@ test('a workspace holds at most EVENT_STREAMS_PER_WORKSPACE streams, whatever it
     neighbour.close();
     open[0]!.close();
     await open[0]!.until((s) => s.closed, 5000, 'the end of the closed stream');
-    let again: EventStreamClient | undefined;
-    for (const deadline = Date.now() + 5000; !again && Date.now() < deadline; ) {
-      const attempt = await EventStreamClient.open(base, { key: other });
-      if (attempt.status === 200) again = attempt;
-      else await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(again?.status).toBe(200);
-    again?.close();
+    (await EventStreamClient.openOnceAdmitted(base, { key: other })).close();
   } finally {
     for (const stream of open) stream.close();
   }
@@ -124,17 +101,11 @@ test('a workspace holds at most API_KEYS_PER_WORKSPACE unrevoked keys, even when
 
 test('a refused stream costs the core nothing and is answered late; a workspace’s catch-up goes at EVENT_CATCH_UP_EVENTS_PER_SECOND', async () => {
   const calls: string[] = [];
-  const inner = inProcessTransport(stack.core);
-  const counting: CoreTransport = {
-    send: (request) => {
-      const body = request.body ? (JSON.parse(request.body) as { operationName: string; variables?: { limit?: number } }) : undefined;
-      // A stream's opening check reads one event; catching up and the hub read pages of 200.
-      if (body) calls.push(`${body.operationName}${body.variables?.limit === 1 ? ' (opening check)' : ''}`);
-      return inner.send(request);
-    },
-    stream: (request) => inner.stream(request),
-    close: async () => undefined,
-  };
+  const counting = watchedTransport(stack, (request) => {
+    const body = request.body ? (JSON.parse(request.body) as { operationName: string; variables?: { limit?: number } }) : undefined;
+    // A stream's opening check reads one event; catching up and the hub read pages of 200.
+    if (body) calls.push(`${body.operationName}${body.variables?.limit === 1 ? ' (opening check)' : ''}`);
+  });
   // One read at a time, 2,000 events a second: a page of 200 per 100 ms at most.
   const base = await gatewayWith({ EVENT_STREAMS_PER_KEY: '1', EVENT_CATCH_UP_PER_WORKSPACE: '1', EVENT_CATCH_UP_EVENTS_PER_SECOND: '2000', RATE_LIMIT_DEFAULT: '10000' }, counting);
   const trader = await newTrader(stack.core.db, base, 'Paced catch-up');
@@ -172,18 +143,12 @@ test('a refused stream costs the core nothing and is answered late; a workspace�
 
 test('streams resuming from one event share the log’s pages, take turns, and each gets every event once, in order', async () => {
   const reads = new Map<string, number>();
-  const inner = inProcessTransport(stack.core);
-  const counting: CoreTransport = {
-    send: (request) => {
-      const body = request.body ? (JSON.parse(request.body) as { operationName?: string; variables?: { after?: string; limit?: number } }) : {};
-      if (body.operationName === 'ListEvents' && body.variables?.limit === 200 && body.variables.after) {
-        reads.set(body.variables.after, (reads.get(body.variables.after) ?? 0) + 1);
-      }
-      return inner.send(request);
-    },
-    stream: (request) => inner.stream(request),
-    close: async () => undefined,
-  };
+  const counting = watchedTransport(stack, (request) => {
+    const body = request.body ? (JSON.parse(request.body) as { operationName?: string; variables?: { after?: string; limit?: number } }) : {};
+    if (body.operationName === 'ListEvents' && body.variables?.limit === 200 && body.variables.after) {
+      reads.set(body.variables.after, (reads.get(body.variables.after) ?? 0) + 1);
+    }
+  });
   const base = await gatewayWith({ EVENT_STREAMS_PER_WORKSPACE: '100', EVENT_STREAMS_PER_KEY: '100', EVENT_CATCH_UP_PER_WORKSPACE: '1', RATE_LIMIT_DEFAULT: '10000' }, counting);
   const trader = await newTrader(stack.core.db, base, 'Catch-up storm');
   const subaccount = await createSubaccount(trader, 'storm');

@@ -56,6 +56,20 @@ export class EventStreamClient extends ServerSentEventsClient {
     return `${this.events.length} events: ${this.events.map((e) => e.type).join(', ')}`;
   }
 
+  /**
+   * Opens a stream again and again (every 100 ms) until one is admitted, as a client whose stream
+   * was refused for a limit does once a place is freed; fails after `timeoutMs`.
+   */
+  static async openOnceAdmitted(base: string, credential: { key?: string; cookie?: string }, timeoutMs = 10_000): Promise<EventStreamClient> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const attempt = await EventStreamClient.open(base, credential);
+      if (attempt.status === 200) return attempt;
+      if (Date.now() > deadline) throw new Error(`no stream admitted within ${timeoutMs} ms: the last answer was ${attempt.status} ${JSON.stringify(attempt.error)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
   /** Waits for an event this predicate takes, and answers it. */
   async next(predicate: (event: StreamedEvent) => boolean, timeoutMs = 5000, what = 'the event'): Promise<StreamedEvent> {
     await this.until(() => this.events.some(predicate), timeoutMs, what);
