@@ -18,6 +18,7 @@
  *                                                              same outcome): complex orders then plan across both
  *   questions unlink --kalshi <ticker> | --polymarket <condition id>
  *   questions list                                             one line per link: ticker, condition id, who, when, titles
+ *   --help, -h, help                                           this usage, on stdout (exit 0)
  *
  * A password is never taken from the arguments: the command line of a running process is readable
  * by every user of the machine (ps, /proc/<pid>/cmdline) and lands in shell history. The
@@ -30,7 +31,7 @@ import { openDatabase } from '../core/db/openDatabase';
 import { createPrismaClient, type Db } from '../core/db/prismaClient';
 import { DomainError } from '../core/domain/errors';
 import { createRevocationBus } from '../contract/revocationBus';
-import { parseKeyring } from '../core/domain/credentialVault';
+import { credentialKeysFor } from '../core/db/embeddedKek';
 import { createApiKey, createDashboardToken, revokeApiKey } from '../core/services/apiKeys';
 import { rewrapStoredCredentials } from '../core/services/credentials';
 import { rewrapWebhookSecrets } from '../core/services/webhookEndpoints';
@@ -178,7 +179,7 @@ async function execute(db: Db, config: Config, argv: string[]): Promise<string[]
     }
     case 'credentials rewrap': {
       if (rest.length > 0) throw new UsageError('credentials rewrap takes no arguments');
-      const keys = parseKeyring(config);
+      const keys = credentialKeysFor(config);
       if (!keys.current) throw new UsageError('credentials rewrap needs CREDENTIALS_KEK: the key every credential is re-sealed under');
       const { rewrapped } = await rewrapStoredCredentials(db, keys);
       const webhooks = await rewrapWebhookSecrets(db, keys);
@@ -222,7 +223,14 @@ function operatorName(): string {
 const describeLink = (link: QuestionLinkView) =>
   `Kalshi ${link.kalshiTicker} (${link.kalshiTitle ?? 'not in the catalog'}) <-> Polymarket ${link.polymarketConditionId} (${link.polymarketTitle ?? 'not in the catalog yet: the next sync keys it'}), by ${link.createdBy}`;
 
+/** `--help`, `-h` or `help`, anywhere: the usage on stdout and exit 0, without opening anything. */
+const asksForHelp = (argv: string[]) => argv.some((arg) => arg === '--help' || arg === '-h') || argv[0] === 'help';
+
 async function main(): Promise<number> {
+  if (asksForHelp(process.argv.slice(2))) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   const config = configOrExit();
   const database = await openDatabase(config);
   const db = createPrismaClient(database.url, 1, { embedded: database.embedded });

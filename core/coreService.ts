@@ -1,6 +1,6 @@
 import { eventRetentionMs, simVenueToken, type Config } from './config';
 import { applyMigrations } from './db/migrate';
-import { parseKeyring } from './domain/credentialVault';
+import { credentialKeysFor, EMBEDDED_KEK_ID } from './db/embeddedKek';
 import { openDatabase } from './db/openDatabase';
 import { createPrismaClient, type Db } from './db/prismaClient';
 import type http from 'node:http';
@@ -68,7 +68,13 @@ export async function openCore(
   options: { inProcessOnly?: boolean } = {},
 ): Promise<CoreService> {
   // Before anything is opened: a bad keyring stops the start with a message naming the variable.
-  const credentialKeys = parseKeyring(config);
+  const credentialKeys = credentialKeysFor(config);
+  if (credentialKeys.current?.id === EMBEDDED_KEK_ID) {
+    logger.info(
+      { file: credentialKeys.embeddedKekFile ?? 'in memory' },
+      'venue credentials and webhook secrets are sealed with the embedded database\'s own key (an owner-only file beside the data); a deployment sets CREDENTIALS_KEK (docs/credentials.md)',
+    );
+  }
   const database = await openDatabase(config);
   const applied = await applyMigrations(database.url);
   if (applied.length) logger.info({ migrations: applied }, 'applied migrations');

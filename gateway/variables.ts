@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { TEXT_RULE, unstorableTextPath } from '../contract/storableText';
 import { ApiError } from './errors';
 import { camelCase } from './restSpelling';
@@ -19,13 +19,45 @@ function validate(schema: z.ZodObject | undefined, input: Record<string, unknown
   const issue = parsed.error.issues[0];
   const unknownKey = issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
   const param = unknownKey ?? issue.path.join('.');
-  const missing = issue.code === 'invalid_type' && issue.input === undefined;
+  // zod does not report the value it refused: read it from the input by the issue's path.
+  const given = valueAt(input, issue.path);
   const message = unknownKey
     ? `Unknown ${where} parameter '${unknownKey}'.`
-    : missing
+    : issue.code === 'invalid_type' && given === undefined
       ? `${param} is required.`
-      : `${param || where}: ${issue.message}`;
+      : issue.code === 'invalid_type' && issue.expected === 'string' && typeof given === 'number'
+        ? isDecimalField(schema, issue.path)
+          ? `${param} must be a decimal string such as "0.43", not a JSON number: money, prices and quantities are sent as strings, kept exactly (a number may lose digits).`
+          : `${param} must be a string, not a JSON number.`
+        : `${param || where}: ${issue.message}`;
   throw new ApiError('invalid_request', message, { param: param || undefined });
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/** Whether the field at `path` is one of the routes' decimal strings (their `format: decimal`, gateway/routes.ts). */
+function isDecimalField(schema: z.ZodObject, path: readonly PropertyKey[]): boolean {
+  let field: z.ZodType | undefined = schema;
+  for (const key of path) {
+    field = unwrapped(field);
+    if (field instanceof z.ZodObject) field = field.shape[String(key)] as z.ZodType | undefined;
+    else if (field instanceof z.ZodArray) field = field.element as z.ZodType;
+    else return false;
+  }
+  return unwrapped(field)?.meta()?.format === 'decimal';
+}
+
+/** The schema inside optional, nullable and default wrappers. */
+function unwrapped(field: z.ZodType | undefined): z.ZodType | undefined {
+  while (field instanceof z.ZodOptional || field instanceof z.ZodNullable || field instanceof z.ZodDefault) field = field.unwrap() as z.ZodType;
+  return field;
 }
 
 /**

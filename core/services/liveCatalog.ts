@@ -3,7 +3,9 @@ import type { KalshiEnvironment } from '../domain/credentialShapes';
 import { newId } from '../domain/ids';
 import { liveKalshiMarketRules } from '../domain/venueRules';
 import type { Logger } from '../support/logger';
+import { failureStreak } from '../support/failureStreak';
 import { kalshiMarketDataFor, type KalshiEvent, type KalshiListedMarket, type KalshiMarketData, type KalshiSeries } from '../venues/kalshi/marketData';
+import { kalshiEndpoints } from '../venues/kalshi/endpoints';
 import type { KalshiSessionSettings } from '../venues/kalshi/session';
 
 /**
@@ -244,8 +246,8 @@ export interface KalshiCatalogSettings extends KalshiSessionSettings {
 /**
  * Syncs the live Kalshi catalog at start-up (in the background: the core does not wait for Kalshi)
  * and every `KALSHI_CATALOG_SYNC_MS` against `KALSHI_CATALOG_ENVIRONMENT`; one sync at a time per
- * core. A failed sync is logged (public data, unsigned: nothing secret to leak) and retried at the
- * next interval; it never stops the core. `stop()` ends the schedule, aborts the calls in flight
+ * core. A failed sync is logged (public data, unsigned: nothing secret to leak), once per streak of
+ * failures (failureStreak.ts), and retried at the next interval; it never stops the core. `stop()` ends the schedule, aborts the calls in flight
  * and waits for the sync to finish.
  */
 export function startKalshiCatalogSync(db: Db, config: KalshiCatalogSettings, logger: Logger): { stop(): Promise<void> } {
@@ -255,12 +257,20 @@ export function startKalshiCatalogSync(db: Db, config: KalshiCatalogSettings, lo
   const knownEvents = new Map<string, KalshiEvent | null>();
   let running: Promise<void> | null = null;
   let stopped = false;
+  const streak = failureStreak(logger, {
+    job: `The live Kalshi catalog sync (${kalshiEndpoints(config, environment).restUrl})`,
+    consequence: 'live Kalshi markets stay as last synced (none on a fresh start); the test environment is not affected',
+    howToSet: 'set KALSHI_CATALOG_SYNC_MS=0 to turn it off, or KALSHI_CATALOG_ENVIRONMENT and KALSHI_PRODUCTION_URL / KALSHI_DEMO_URL to a Kalshi this machine reaches (docs/kalshi.md)',
+  });
   const run = () => {
     if (running || stopped) return;
     running = syncKalshiCatalog(db, marketData, { knownEvents, logger })
-      .then((counts) => logger.info({ environment, ...counts }, 'Kalshi catalog synced'))
+      .then((counts) => {
+        streak.succeeded();
+        logger.info({ environment, ...counts }, 'Kalshi catalog synced');
+      })
       .catch((error: unknown) => {
-        if (!stopped) logger.warn({ err: error, environment }, 'Kalshi catalog sync failed; trying again at the next interval');
+        if (!stopped) streak.failed(error, { environment });
       })
       .finally(() => {
         running = null;

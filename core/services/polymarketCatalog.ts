@@ -2,6 +2,7 @@ import type { Db } from '../db/prismaClient';
 import { newId } from '../domain/ids';
 import { rulesForMarket } from '../domain/marketRules';
 import type { Logger } from '../support/logger';
+import { failureStreak } from '../support/failureStreak';
 import { runPeriodically } from '../support/periodic';
 import { GAMMA_MAX_CONDITION_IDS, GammaMarkets, type GammaListedMarket } from '../venues/polymarket/gammaMarkets';
 
@@ -209,16 +210,26 @@ export interface PolymarketCatalogSettings {
  * Syncs the live Polymarket catalog at start-up (in the background: the core does not wait for
  * Gamma) and every `POLYMARKET_CATALOG_SYNC_MS` from `POLYMARKET_GAMMA_URL`; off when that is unset
  * or the interval is 0. One sync at a time per core. A failed sync is logged (public data: nothing
- * secret to leak) and retried at the next interval; it never stops the core. `stop()` ends the
+ * secret to leak), once per streak of failures (failureStreak.ts), and retried at the next interval;
+ * it never stops the core. `stop()` ends the
  * schedule, aborts the calls in flight and waits for the sync to finish.
  */
 export function startPolymarketCatalogSync(db: Db, config: PolymarketCatalogSettings, logger: Logger): { stop(): Promise<void> } {
   if (config.POLYMARKET_GAMMA_URL === undefined || config.POLYMARKET_CATALOG_SYNC_MS === 0) return { stop: async () => undefined };
   const gamma = new GammaMarkets({ baseUrl: config.POLYMARKET_GAMMA_URL, timeoutMs: config.POLYMARKET_TIMEOUT_MS });
   let stopped = false;
-  const round = async () => logger.info(await syncPolymarketCatalog(db, gamma, { logger }), 'Polymarket catalog synced');
+  const streak = failureStreak(logger, {
+    job: `The live Polymarket catalog sync (${config.POLYMARKET_GAMMA_URL})`,
+    consequence: 'live Polymarket markets stay as last synced (none on a fresh start); the test environment is not affected',
+    howToSet: 'unset POLYMARKET_GAMMA_URL or set POLYMARKET_CATALOG_SYNC_MS=0 to turn it off, or point POLYMARKET_GAMMA_URL at a Gamma this machine reaches (docs/polymarket.md)',
+  });
+  const round = async () => {
+    const counts = await syncPolymarketCatalog(db, gamma, { logger });
+    streak.succeeded();
+    logger.info(counts, 'Polymarket catalog synced');
+  };
   const failed = (error: unknown) => {
-    if (!stopped) logger.warn({ err: error }, 'Polymarket catalog sync failed; trying again at the next interval');
+    if (!stopped) streak.failed(error);
   };
   const first = round().catch(failed);
   const periodic = runPeriodically(config.POLYMARKET_CATALOG_SYNC_MS, async () => {

@@ -37,6 +37,8 @@ beforeAll(() => {
     noWorkspace: queued(['keys', 'create', '--env', 'test']),
     missingOptionValue: queued(['keys', 'create', '--workspace', 'ws_x', '--env', 'test', '--rate-limit']),
     linkOneSide: queued(['questions', 'link', '--kalshi', 'KXCLI-ONE']),
+    help: queued(['--help'], { DATABASE_URL: 'not-a-url' }),
+    commandHelp: queued(['keys', 'create', '-h']),
   };
 });
 afterAll(async () => {
@@ -110,6 +112,18 @@ describe('workspaces and keys, in order', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^error: .*key_01zzzzzzzzzzzzzzzzzzzzzzzz.*\n$/);
     expect(result.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+  }, SLOW);
+});
+
+describe('--help, -h and help print the usage on stdout and exit 0', () => {
+  it.each([
+    ['--help (before any configuration is read)', 'help'],
+    ['keys create -h', 'commandHelp'],
+  ])('%s', async (_name, which) => {
+    const result = await failures[which]!;
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toMatch(/^usage:\n {2}npm run cli -- workspaces create <name>\n/);
+    expect(result.stdout).toContain('keys create --workspace <id> --env test|live');
   }, SLOW);
 });
 

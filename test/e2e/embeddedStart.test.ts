@@ -31,11 +31,25 @@ describe('npm start on the embedded database', () => {
     expect(cli.stdout.trim()).toMatch(/^ws_[0-9a-z]{26}$/);
     expect(cli.code).toBe(0);
 
+    // Without CREDENTIALS_KEK, the embedded database seals secrets with a key of its own: webhooks work.
+    const hook = { url: 'https://example.com/hooks', event_types: ['order.*'] };
+    const registered = await call(service.url, 'POST', '/v1/webhook_endpoints', { key, body: hook });
+    expect(registered.status).toBe(200);
+    expect(registered.body.secret).toMatch(/^whsec_/);
+    const kekFile = `${dataDir}.kek`;
+    expect(fs.statSync(kekFile).mode & 0o777).toBe(0o600);
+    const kek = fs.readFileSync(kekFile, 'utf8');
+
     expect(await service.stop()).toBe(0);
     expect(fs.existsSync(`${dataDir}.server.json`)).toBe(false);
     service = await startProcess('bin/start.ts', env);
     expect((await call(service.url, 'GET', '/v1/markets', { key })).status).toBe(200);
     expect(service.output()).not.toMatch(/mk_test_/); // the key is shown once, on the first start only
+    // The same key after a restart: the endpoint's sealed secret still opens (a rotation needs it).
+    expect(fs.readFileSync(kekFile, 'utf8')).toBe(kek);
+    const rotated = await call(service.url, 'POST', `/v1/webhook_endpoints/${registered.body.endpoint.id}/rotate_secret`, { key });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secret).toMatch(/^whsec_/);
   }, 120_000);
 });
 

@@ -153,3 +153,24 @@ describe('toVariables: input PostgreSQL cannot store', () => {
     expect(refusal('SignIn', request({ body: { email: '  \t ', password: 'x' } }))).toEqual({ code: 'invalid_request', status: 400, param: 'email', message: 'email: must not be blank' });
   });
 });
+
+describe('a JSON number where a string belongs', () => {
+  it('names the field and says money is a decimal string; a missing field is still "required"', () => {
+    const placeOrder = route('PlaceOrder');
+    const body = { subaccount_id: 'sa_1', market_id: 'mkt_1', side: 'yes', action: 'buy', type: 'limit', price: 0.5, quantity: '10' };
+    const refusal = (fn: () => unknown) => {
+      const { code, extra, message } = apiErrorOf(fn);
+      return { code, param: extra.param, message };
+    };
+    const priced = refusal(() => toVariables(placeOrder, request({ body })));
+    expect(priced).toMatchObject({ code: 'invalid_request', param: 'price', message: expect.stringMatching(/^price must be a decimal string such as "0.43", not a JSON number/) });
+    const counted = refusal(() => toVariables(placeOrder, request({ body: { ...body, price: '0.5', quantity: 10 } })));
+    expect(counted).toMatchObject({ param: 'quantity', message: expect.stringMatching(/^quantity must be a decimal string/) });
+    const limits = refusal(() => toVariables(route('UpdateRiskLimits'), request({ params: { subaccount_id: 'sa_1' }, body: { max_order_notional: 250 } })));
+    expect(limits).toMatchObject({ param: 'max_order_notional', message: expect.stringMatching(/^max_order_notional must be a decimal string/) });
+    const named = refusal(() => toVariables(route('CreateSubaccount'), request({ body: { name: 5 } })));
+    expect(named).toMatchObject({ param: 'name', message: 'name must be a string, not a JSON number.' });
+    const missing = refusal(() => toVariables(placeOrder, request({ body: { ...body, price: '0.5', quantity: undefined } })));
+    expect(missing).toEqual({ code: 'invalid_request', param: 'quantity', message: 'quantity is required.' });
+  });
+});
