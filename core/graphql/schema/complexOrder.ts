@@ -2,7 +2,7 @@ import type { ExecutionStrategy } from '../../domain/planning';
 import { venueName } from '../../domain/venues';
 import { builder } from '../builder';
 import { checkFilterIds } from '../filterIds';
-import { previewComplexOrder } from '../../services/complexOrderPreview';
+import { previewComplexOrderWithRisk } from '../../services/complexOrderPreview';
 import {
   cancelComplexOrder,
   getComplexOrder,
@@ -167,9 +167,12 @@ builder.queryFields((t) => ({
   complexOrderPreview: t.field({
     type: 'JSON',
     description:
-      'Predicted impact and a recommended plan for a parent order across every venue listing the question, with the alternatives compared. Reads only.',
+      'Predicted impact and a recommended plan for a parent order across every venue listing the question, with the alternatives compared, ' +
+      'and `risk`: which of the subaccount’s pre-trade checks (kill switch, limits, funds, position) would refuse which child of the ' +
+      'recommended alternative and of each alternative, checked in sequence as placement sends them. `feasible` stays the books’ verdict; ' +
+      '`risk.passes` is the limits’. Reads only; see docs/complex-orders.md.',
     args: { input: t.arg({ type: ComplexOrderPreviewInput, required: true }) },
-    resolve: (_root, { input }, ctx) => previewComplexOrder(ctx.db, ctx.venues, requestScope(ctx), input),
+    resolve: (_root, { input }, ctx) => previewComplexOrderWithRisk(ctx.db, ctx.venues, requestScope(ctx), input),
   }),
 }));
 
