@@ -1,0 +1,139 @@
+/**
+ * The README, run as written: its first session and the ways to try the live venues on their fakes,
+ * command for command (test/support/readme.ts: the blocks marked `<!-- readme: <session> -->`), on
+ * a fresh embedded start as a new user's `npm start`, each session on a data directory and port of
+ * its own. Then what the README says should be there is checked through the API: an order filled,
+ * a position, realized P&L; and a README command broken on purpose fails the run, naming it.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { call, closedPort } from '../support/http';
+import { startProcess, type ServiceProcess } from '../support/processes';
+import { Background, readmeBlocks, runBlocks, type ReadmeBlock } from '../support/readme';
+
+jest.setTimeout(600_000);
+
+const ROOT = path.resolve(__dirname, '../..');
+const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const blocksOf = (session: string) => readmeBlocks(README).filter((block) => block.session === session);
+
+/** A new user's machine: no database or Redis configured, a data directory of its own, a free port. */
+async function freshEnv(): Promise<{ env: NodeJS.ProcessEnv; dataDir: string; api: string }> {
+  const dataDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mkapi-readme-')), 'pglite');
+  const port = await closedPort();
+  const api = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), PGLITE_DATA_DIR: dataDir, API: api };
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'CREDENTIALS_KEK', 'NODE_OPTIONS', 'LOG_LEVEL']) delete env[name];
+  return { env, dataDir, api };
+}
+
+/** What `npm start` prints once on an empty database: the workspace, the test key, the dashboard token. */
+function printedSecrets(output: string): { WS: string; KEY: string; DASH: string } {
+  const WS = /Demo workspace (ws_[0-9a-z]+) created/.exec(output)?.[1];
+  const KEY = /mk_test_[0-9A-Za-z]{40}/.exec(output)?.[0];
+  const DASH = /mk_dash_[0-9A-Za-z]{40}/.exec(output)?.[0];
+  if (!WS || !KEY || !DASH) throw new Error(`npm start printed no demo secrets:\n${output.slice(-2000)}`);
+  return { WS, KEY, DASH };
+}
+
+function expectRan(run: Awaited<ReturnType<typeof runBlocks>>) {
+  if (run.code !== 0) {
+    const where = run.failedBlock ? `the block at README line ${run.failedBlock.line}` : 'a block';
+    throw new Error(`${where} failed (exit ${run.code}):\n${run.output.slice(-4000)}`);
+  }
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+describe('the test environment, from the README alone', () => {
+  let service: ServiceProcess | undefined;
+  let env: NodeJS.ProcessEnv;
+  let api: string;
+  afterAll(() => service?.stop());
+
+  it('runs the first session, trading, limits, the dead-man’s switch, events, webhooks and complex orders as written', async () => {
+    const fresh = await freshEnv();
+    api = fresh.api;
+    // `npm start`, as the README's first command (the compiled entry point `npm start` runs, on this machine's fresh data directory).
+    service = await startProcess('bin/start.ts', { ...(fresh.env as Record<string, string>), KALSHI_CATALOG_SYNC_MS: '0' });
+    await until('the demo secrets', async () => (/mk_dash_/.test(service!.output()) ? true : undefined));
+    env = { ...fresh.env, ...printedSecrets(service.output()) };
+    const blocks = blocksOf('test-environment');
+    expect(blocks.length).toBeGreaterThanOrEqual(6);
+    const run = await runBlocks(blocks, env, ROOT);
+    expectRan(run);
+
+    // What the README says happened.
+    const key = env.KEY!;
+    const subaccounts = (await call(api, 'GET', '/v1/subaccounts', { key })).body.data as { id: string; name: string }[];
+    const alpha = subaccounts.find((s) => s.name === 'alpha')!;
+    const orders = (await call(api, 'GET', `/v1/orders?subaccount_id=${alpha.id}&limit=200`, { key })).body.data as { status: string; type: string }[];
+    expect(orders.filter((o) => o.type === 'market' && o.status === 'filled').length).toBeGreaterThanOrEqual(2);
+    expect(orders.some((o) => o.type === 'limit' && o.status === 'canceled')).toBe(true);
+    const positions = (await call(api, 'GET', `/v1/positions?subaccount_id=${alpha.id}`, { key })).body.data as { quantity: string }[];
+    expect(positions.length).toBeGreaterThan(0);
+    expect((await call(api, 'GET', '/v1/webhook_endpoints', { key })).body.data.length).toBe(1);
+    // The 5,000-contract sweep was previewed as refused by the $250 limit, then placed once the limit was lifted.
+    expect(run.output).toMatch(/Order notional [\d.]+ exceeds max_order_notional 250\./);
+    const complex = (await call(api, 'GET', '/v1/complex_orders', { key })).body.data as { status: string; quantity: string }[];
+    expect(complex).toEqual([expect.objectContaining({ quantity: '5000', status: 'completed' })]);
+    // The kill switch the README turned on is off again: an order is taken.
+    const market = (await call(api, 'GET', '/v1/markets?q=fed&limit=1', { key })).body.data[0].id as string;
+    const order = await call(api, 'POST', '/v1/orders', { key, body: { subaccount_id: alpha.id, market_id: market, side: 'yes', action: 'buy', type: 'limit', price: '0.02', quantity: '1' } });
+    expect(order.body).toMatchObject({ status: 'open' });
+  });
+
+  it('fails, naming the block, when a README command is broken', async () => {
+    const [first] = blocksOf('test-environment');
+    const broken: ReadmeBlock = { ...first!, code: first!.code.replace('/v1/subaccounts', '/v1/subaccountz') };
+    expect(broken.code).not.toBe(first!.code);
+    const run = await runBlocks([broken], env, ROOT);
+    expect(run.code).not.toBe(0);
+    expect(run.failedBlock?.line).toBe(first!.line);
+    expect(run.output).toMatch(/returned error: 404/);
+  });
+});
+
+describe.each([
+  { session: 'kalshi-fake', venue: 'kalshi' },
+  { session: 'polymarket-fake', venue: 'polymarket' },
+])('live trading on the $venue fake, from the README alone', ({ session }) => {
+  const background = new Background();
+  afterAll(() => background.stop());
+
+  it('starts the fake and the service as written, attaches the credential, and a live order ends with a fill, a position and P&L', async () => {
+    const { env, api } = await freshEnv();
+    const blocks = blocksOf(session);
+    const starts = blocks.filter((block) => block.background);
+    expect(starts.length).toBeGreaterThan(0);
+    for (const block of starts) background.start(block, env, ROOT);
+    await until('the service ready', async () => ((await fetch(`${api}/readyz`)).status === 200 ? true : undefined), 240_000);
+    const secrets = await until('the demo secrets', async () => (/mk_dash_/.test(background.output) ? printedSecrets(background.output) : undefined));
+    const run = await runBlocks(
+      blocks.filter((block) => !block.background),
+      { ...env, ...secrets },
+      ROOT,
+    );
+    expectRan(run);
+    // The README's last commands printed the live position and P&L; read them back.
+    const live = /^LIVE=(mk_live_[0-9A-Za-z]{40})$/m.exec(run.output)?.[1];
+    expect(live).toBeDefined();
+    const subaccounts = (await call(api, 'GET', '/v1/subaccounts', { key: live })).body.data as { id: string }[];
+    expect(subaccounts.length).toBe(1);
+    const fills = (await call(api, 'GET', `/v1/fills?subaccount_id=${subaccounts[0]!.id}`, { key: live })).body.data as unknown[];
+    expect(fills.length).toBeGreaterThan(0);
+    const positions = (await call(api, 'GET', `/v1/positions?subaccount_id=${subaccounts[0]!.id}`, { key: live })).body.data as { quantity: string; realized_pnl: string; unrealized_pnl: string | null }[];
+    expect(positions.length).toBe(1);
+    expect(Number(positions[0]!.quantity)).toBeGreaterThan(0);
+    expect(positions[0]!.realized_pnl).toMatch(/^-?\d/);
+  });
+});
