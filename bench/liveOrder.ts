@@ -378,7 +378,7 @@ export async function runLiveOrderBench(): Promise<LiveOrderReport> {
     const fake = startChild({
       label: 'kalshi-fake',
       script: 'fakes/kalshi/start.ts',
-      env: { KALSHI_FAKE_HOST: '127.0.0.1', KALSHI_FAKE_PORT: '0', KALSHI_FAKE_ENVIRONMENT: 'production', KALSHI_FAKE_CONFIG: configFile },
+      env: { KALSHI_FAKE_HOST: '127.0.0.1', KALSHI_FAKE_PORT: '0', KALSHI_FAKE_ENVIRONMENT: 'production', KALSHI_FAKE_CONFIG: configFile, KALSHI_FAKE_SEED_BOOKS: 'false' },
     });
     children.push(fake);
     const urls = await fakeUrls(fake);

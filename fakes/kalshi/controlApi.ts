@@ -4,8 +4,11 @@
  *
  *   POST   /_fake/accounts   {user_id, balance_dollars?}           create or fund an account
  *   POST   /_fake/keys       {user_id, key_id, public_key_pem}     register an API key
- *   POST   /_fake/orders     {user_id, order: <V2 create body>}    another participant's order
- *   DELETE /_fake/orders/{order_id}?user_id=...                    cancel it
+ *   POST   /_fake/orders     {user_id?, order: <V2 create body>}   another participant's order
+ *                                                                  (user_id: the fake market maker when absent)
+ *   DELETE /_fake/orders/{order_id}?user_id=...                    cancel it (the market maker's when no user_id)
+ *   POST   /_fake/books/seed {levels?, level_spacing?, base_size?, size_increment?}
+ *                                                                  (re)seed every book with the market maker's ladder
  *   POST   /_fake/faults     {kind, ms?, place_before_delay?, status?, method?, path_prefix?, times?}
  *   DELETE /_fake/faults                                           clear every fault rule
  *   POST   /_fake/ws/drop                                          terminate every WebSocket
@@ -18,6 +21,7 @@ import type { Exchange, ExchangeAnswer } from './exchange';
 import { faultFromBody, type FaultRule } from '../faults';
 import { RATE_TIERS, type RateTier } from './rateLimits';
 import { orderJson } from './wireShapes';
+import type { SeededQuote, SeedBooksOptions } from './marketMaker';
 
 const answer = (status: number, body: unknown): ExchangeAnswer => ({ status, body });
 const bad = (message: string): ExchangeAnswer => answer(400, { error: { code: 'bad_request', message } });
@@ -36,6 +40,8 @@ function parse(raw: string): Record<string, unknown> | null {
 export interface FakeControls {
   readonly exchange: Exchange;
   readonly requests: readonly unknown[];
+  readonly marketMaker: string;
+  seedBooks(options?: SeedBooksOptions): SeededQuote[];
   addAccount(userId: string, balanceDollars?: string): void;
   registerKey(userId: string, keyId: string, publicKeyPem: string): void;
   placeOrderAs(userId: string, order: unknown): ExchangeAnswer;
@@ -47,7 +53,29 @@ export interface FakeControls {
   setRateTier(tier: RateTier): void;
 }
 
-export function handleControl(fake: FakeControls, method: string, path: string, raw: string): ExchangeAnswer {
+/** `{levels?, level_spacing?, base_size?, size_increment?}` -> the market maker's options, or what is wrong. */
+function seedOptionsFrom(body: Record<string, unknown>): SeedBooksOptions | string {
+  const whole = (name: string, min: number, max: number): number | undefined | string => {
+    const value = body[name];
+    if (value === undefined) return undefined;
+    return Number.isInteger(value) && (value as number) >= min && (value as number) <= max ? (value as number) : `${name} must be a whole number ${min}..${max}`;
+  };
+  const levels = whole('levels', 1, 50);
+  const baseSize = whole('base_size', 1, 1_000_000);
+  const sizeIncrement = whole('size_increment', 0, 1_000_000);
+  for (const v of [levels, baseSize, sizeIncrement]) if (typeof v === 'string') return v;
+  const spacing = body.level_spacing;
+  if (spacing !== undefined && (typeof spacing !== 'string' || !/^0\.\d{1,4}$/.test(spacing) || Number(spacing) <= 0)) return 'level_spacing must be a price such as "0.01"';
+  return {
+    ...(levels === undefined ? {} : { levels: levels as number }),
+    ...(baseSize === undefined ? {} : { baseSize: baseSize as number }),
+    ...(sizeIncrement === undefined ? {} : { sizeIncrement: sizeIncrement as number }),
+    ...(spacing === undefined ? {} : { levelSpacing: spacing as string }),
+  };
+}
+
+/** `path` has no query string; the query's parameters come in `query`. */
+export function handleControl(fake: FakeControls, method: string, path: string, raw: string, query: URLSearchParams = new URLSearchParams()): ExchangeAnswer {
   const body = parse(raw);
   if (body === null) return bad('body must be a JSON object');
   const str = (name: string): string | undefined => (typeof body[name] === 'string' ? (body[name] as string) : undefined);
@@ -71,15 +99,24 @@ export function handleControl(fake: FakeControls, method: string, path: string, 
     return answer(200, { user_id: userId, key_id: keyId });
   }
   if (method === 'POST' && path === '/_fake/orders') {
-    const userId = str('user_id');
-    if (userId === undefined) return bad('user_id is required');
-    return fake.placeOrderAs(userId, body.order);
+    if (body.user_id !== undefined && typeof body.user_id !== 'string') return bad('user_id must be a string');
+    return fake.placeOrderAs(str('user_id') ?? fake.marketMaker, body.order);
   }
   if (method === 'DELETE' && path.startsWith('/_fake/orders/')) {
-    const [orderId, query] = path.slice('/_fake/orders/'.length).split('?');
-    const userId = new URLSearchParams(query ?? '').get('user_id') ?? str('user_id');
-    if (userId === undefined || userId === null) return bad('user_id is required');
-    return fake.cancelOrderAs(userId, decodeURIComponent(orderId ?? ''));
+    const orderId = path.slice('/_fake/orders/'.length);
+    const userId = query.get('user_id') ?? str('user_id') ?? fake.marketMaker;
+    return fake.cancelOrderAs(userId, decodeURIComponent(orderId));
+  }
+  if (method === 'POST' && path === '/_fake/books/seed') {
+    const options = seedOptionsFrom(body);
+    if (typeof options === 'string') return bad(options);
+    const quotes = fake.seedBooks(options);
+    const refused = quotes.filter((q) => q.answer.status !== 201);
+    return answer(200, {
+      user_id: fake.marketMaker,
+      placed: quotes.length - refused.length,
+      refused: refused.map((q) => ({ ticker: q.ticker, side: q.side, price: q.price, count: q.count, answer: q.answer.body })),
+    });
   }
   if (method === 'GET' && path === '/_fake/orders') {
     return answer(200, { orders: fake.exchange.allOrders().map((o) => orderJson(o)) });

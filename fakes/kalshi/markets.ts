@@ -48,6 +48,11 @@ export interface MarketSeed {
   readonly yes_sub_title?: string;
   readonly no_sub_title?: string;
   readonly rules_primary?: string;
+  /**
+   * Not a Kalshi field: the YES price the fake's market maker quotes around when books are seeded
+   * (marketMaker.ts; "0.5000" when absent). Never shown in the market's JSON.
+   */
+  readonly fake_mid_dollars?: string;
 }
 
 export interface CatalogSeed {
@@ -174,6 +179,7 @@ export function defaultCatalog(): CatalogSeed {
         series_ticker: 'KXFAKEFED',
         title: 'Will the upper bound of the fed funds rate be above 4.00% after the December 2026 meeting?',
         close_time: '2026-12-16T19:00:00Z',
+        fake_mid_dollars: '0.4500',
       },
       {
         ticker: 'KXFAKEHIGH-26DEC31-T40',
@@ -188,6 +194,7 @@ export function defaultCatalog(): CatalogSeed {
         ],
         price_level_structure: 'tapered_deci_cent',
         fractional_trading_enabled: true,
+        fake_mid_dollars: '0.3000',
       },
     ],
   };

@@ -14,7 +14,9 @@
  *
  * A test plays "another participant" with `placeOrderAs(userId, v2Order)` (or the
  * control API `POST /_fake/orders` when `controlApi` is on): the order goes through the
- * same book, without a signature or rate limit.
+ * same book, without a signature or rate limit. The fake's own market maker
+ * (`fake.marketMaker`, marketMaker.ts) is such a participant with a deep balance; with
+ * `seedBooks` (on in `start.ts`) it quotes every market's book at start.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -29,6 +31,7 @@ import { API_ROOT, requiresAuth, route } from './restRoutes';
 import { UserStreams } from './userStreams';
 import { handleControl } from './controlApi';
 import { LoopbackServer, readBody, sleep } from '../loopback';
+import { MARKET_MAKER_BALANCE_DOLLARS, MARKET_MAKER_USER_ID, seedBooks, type SeededQuote, type SeedBooksOptions } from './marketMaker';
 
 export const WS_PATH = '/trade-api/ws/v2';
 
@@ -61,6 +64,11 @@ export interface KalshiFakeOptions {
   /** Serve the test-control API under /_fake (default off). */
   readonly controlApi?: boolean;
   readonly clock?: () => number;
+  /**
+   * Seed every market's book with the fake market maker's resting ladder (marketMaker.ts) at
+   * start. Default off (empty books); `start.ts` turns it on unless KALSHI_FAKE_SEED_BOOKS=false.
+   */
+  readonly seedBooks?: boolean | SeedBooksOptions;
 }
 
 export interface RecordedRequest {
@@ -107,6 +115,9 @@ export class KalshiFake {
       this.addAccount(account.userId, account.balanceDollars ?? '0');
       for (const key of account.keys ?? []) this.registerKey(account.userId, key.keyId, key.publicKeyPem);
     }
+    // The market maker always exists (no key: nobody signs as it), so a test or the control API can act as it.
+    this.addAccount(MARKET_MAKER_USER_ID, MARKET_MAKER_BALANCE_DOLLARS);
+    if (options.seedBooks !== undefined && options.seedBooks !== false) this.seedBooks(options.seedBooks === true ? {} : options.seedBooks);
     this.wss = new WebSocketServer({ noServer: true, autoPong: false });
     this.http = new LoopbackServer(createServer((req, res) => void this.onRequest(req, res)));
     this.http.server.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket as Socket, head));
@@ -142,6 +153,20 @@ export class KalshiFake {
   registerKey(userId: string, keyId: string, publicKeyPem: string): void {
     this.exchange.ensureAccount(userId);
     this.keys.register(keyId, userId, publicKeyPem);
+  }
+
+  /** The fake market maker's user id: pass it to `placeOrderAs` / `cancelOrderAs` to act as it. */
+  get marketMaker(): string {
+    return MARKET_MAKER_USER_ID;
+  }
+
+  /**
+   * Puts the market maker's ladder on every active market (marketMaker.ts): bids at mid - 0.01 ..
+   * mid - 0.05 and asks at mid + 0.01 .. mid + 0.05 by default, 100 to 500 contracts. Cancels its
+   * earlier quotes first, so calling it again refreshes the books.
+   */
+  seedBooks(options: SeedBooksOptions = {}): SeededQuote[] {
+    return seedBooks(this.exchange, options);
   }
 
   /** Another participant's V2 order, through the same book (no signature, no rate limit). */
@@ -211,7 +236,7 @@ export class KalshiFake {
     }
 
     if (this.controlApi && fullPath.startsWith('/_fake/')) {
-      const answer = handleControl(this, method, fullPath, raw);
+      const answer = handleControl(this, method, fullPath, raw, url.searchParams);
       return this.reply(res, record, null, answer);
     }
     if (!fullPath.startsWith(`${API_ROOT}/`)) return this.reply(res, record, null, errors.routeNotFound());

@@ -14,6 +14,9 @@
  *                       "keys": [ { "key_id": "...", "public_key_pem": "-----BEGIN PUBLIC KEY-----..." }
  *                               | { "key_id": "...", "public_key_file": "keys/u1.pub.pem" } ] } ] }
  *   KALSHI_FAKE_KEY_ID + KALSHI_FAKE_PUBLIC_KEY_FILE  a one-key shorthand (account "user-1", $1000)
+ *   KALSHI_FAKE_SEED_BOOKS   true (default) | false: every market's book starts with the fake market
+ *                            maker's resting bids and asks around the market's mid (marketMaker.ts;
+ *                            a catalog market's mid is its `fake_mid_dollars`, 0.50 when absent)
  *
  * Only public keys are configured; the fake never sees a private key.
  */
@@ -57,6 +60,13 @@ function accountsFrom(config: ConfigFile, baseDir: string): FakeAccount[] {
   return accounts;
 }
 
+function seedBooksFromEnv(): boolean {
+  const value = (process.env.KALSHI_FAKE_SEED_BOOKS ?? 'true').trim().toLowerCase();
+  if (value === 'true' || value === '1' || value === '') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new Error(`KALSHI_FAKE_SEED_BOOKS must be true or false, got ${process.env.KALSHI_FAKE_SEED_BOOKS}`);
+}
+
 async function main(): Promise<void> {
   const { config, baseDir } = loadConfig();
   const environment = process.env.KALSHI_FAKE_ENVIRONMENT === 'demo' ? 'demo' : 'production';
@@ -70,8 +80,15 @@ async function main(): Promise<void> {
     accounts: accountsFrom(config, baseDir),
     rateTier: tier,
     controlApi: true,
+    seedBooks: seedBooksFromEnv(),
   });
   process.stdout.write(`Kalshi fake (${environment}) REST ${fake.baseUrl}  WebSocket ${fake.wsUrl}  control ${fake.origin}/_fake/\n`);
+  const seeded = fake.exchange.restingOrderIds(fake.marketMaker, undefined, undefined).length;
+  process.stdout.write(
+    seeded > 0
+      ? `Books seeded: ${seeded} resting orders of the market maker "${fake.marketMaker}" (KALSHI_FAKE_SEED_BOOKS=false for empty books)\n`
+      : 'Books empty (KALSHI_FAKE_SEED_BOOKS=false)\n',
+  );
   const stop = (): void => {
     void fake.close().then(() => process.exit(0));
   };

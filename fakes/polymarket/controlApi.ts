@@ -11,6 +11,13 @@
  *   DELETE /_fake/faults
  *   GET    /_fake/requests  what arrived: method, path, API key (when verified), status, refusal reason
  *   GET    /_fake/orders    every order the exchange holds
+ *   POST   /_fake/orders    {token_id, side: BUY|SELL, price, size, type?: GTC|FOK|FAK, post_only?, api_key?}
+ *                           another participant's order, unsigned, through the same book (the fake
+ *                           market maker's when no api_key; its wallet is given what the order needs);
+ *                           answered as POST /order answers
+ *   DELETE /_fake/orders/{order_id}?api_key=...   cancel it (the market maker's when no api_key)
+ *   POST   /_fake/books/seed {levels?, level_spacing?, base_size?, size_increment?}
+ *                           (re)seed every book with the market maker's ladder
  *
  * Fault kinds are the Kalshi fake's (fakes/faults.ts), reused as they are. The user channel's,
  * settlement's and heartbeats' controls are streamControl.ts's.
@@ -19,7 +26,8 @@ import { getAddress } from 'viem';
 import { z } from 'zod';
 import { faultFromBody, type FaultRule } from '../faults';
 import type { ClobAnswer } from './errors';
-import type { FakeAccount, OrderRecord, PolymarketExchange, TradeStatus } from './exchange';
+import type { CounterOrder, FakeAccount, OrderRecord, PolymarketExchange, TradeStatus } from './exchange';
+import type { SeededQuote, SeedBooksOptions } from './marketMaker';
 import { isTickSize, type TokenSeed } from './markets';
 import { handleStreamControl, type StreamControls } from './streamControl';
 
@@ -46,6 +54,24 @@ const tokenBody = z.object({
   tick_size: z.string().refine(isTickSize, 'tick_size must be one of 0.1, 0.01, 0.005, 0.0025, 0.001, 0.0001'),
   min_order_size: z.string().regex(/^[0-9]+(\.[0-9]{1,2})?$/),
   neg_risk: z.boolean().default(false),
+  mid: z.string().regex(/^0\.[0-9]{1,6}$/).optional(),
+});
+
+const counterOrderBody = z.object({
+  api_key: z.string().min(1).optional(),
+  token_id: z.string().regex(/^[0-9]{1,78}$/),
+  side: z.enum(['BUY', 'SELL']),
+  price: z.string().regex(/^[0-9]+(\.[0-9]+)?$/, 'price must be a decimal string such as "0.46"'),
+  size: z.string().regex(/^[0-9]+(\.[0-9]{1,2})?$/, 'size must be a decimal string of shares such as "10"'),
+  type: z.enum(['GTC', 'FOK', 'FAK']).default('GTC'),
+  post_only: z.boolean().default(false),
+});
+
+const seedBody = z.object({
+  levels: z.number().int().min(1).max(50).optional(),
+  level_spacing: z.string().regex(/^0\.[0-9]{1,4}$/).optional(),
+  base_size: z.number().int().min(1).max(1_000_000).optional(),
+  size_increment: z.number().int().min(0).max(1_000_000).optional(),
 });
 
 /** What the control API drives: the fake server (server.ts), named here so the two do not import each other. */
@@ -54,6 +80,10 @@ export interface PolymarketFakeControls {
   readonly requests: readonly unknown[];
   addAccount(account: FakeAccount): void;
   addToken(token: TokenSeed): void;
+  readonly marketMaker: string;
+  seedBooks(options?: SeedBooksOptions): SeededQuote[];
+  placeOrderAs(apiKey: string, order: CounterOrder): ClobAnswer;
+  cancelOrderAs(apiKey: string, orderId: string): ClobAnswer;
   injectFault(rule: FaultRule): void;
   clearFaults(): void;
 }
@@ -63,7 +93,8 @@ function firstIssue(error: z.ZodError): string {
   return `${issue.path.join('.') || 'body'}: ${issue.message}`;
 }
 
-export function handleControl(fake: PolymarketFakeControls & StreamControls, method: string, path: string, raw: string): ClobAnswer {
+/** `path` has no query string; the query's parameters come in `query`. */
+export function handleControl(fake: PolymarketFakeControls & StreamControls, method: string, path: string, raw: string, query: URLSearchParams = new URLSearchParams()): ClobAnswer {
   let body: Record<string, unknown> = {};
   if (raw !== '') {
     try {
@@ -96,7 +127,7 @@ export function handleControl(fake: PolymarketFakeControls & StreamControls, met
     const parsed = tokenBody.safeParse(body);
     if (!parsed.success) return bad(firstIssue(parsed.error));
     const b = parsed.data;
-    fake.addToken({ tokenId: b.token_id, conditionId: b.condition_id.toLowerCase(), outcome: b.outcome, tickSize: b.tick_size as TokenSeed['tickSize'], minOrderSize: b.min_order_size, negRisk: b.neg_risk });
+    fake.addToken({ tokenId: b.token_id, conditionId: b.condition_id.toLowerCase(), outcome: b.outcome, tickSize: b.tick_size as TokenSeed['tickSize'], minOrderSize: b.min_order_size, negRisk: b.neg_risk, ...(b.mid === undefined ? {} : { mid: b.mid }) });
     return answer(200, { token_id: b.token_id });
   }
   const tradeStatus = /^\/_fake\/trades\/([^/]+)\/status$/.exec(path);
@@ -120,6 +151,34 @@ export function handleControl(fake: PolymarketFakeControls & StreamControls, met
     return answer(200, { ok: true });
   }
   if (method === 'GET' && path === '/_fake/requests') return answer(200, { requests: fake.requests });
+  if (method === 'POST' && path === '/_fake/orders') {
+    const parsed = counterOrderBody.safeParse(body);
+    if (!parsed.success) return bad(firstIssue(parsed.error));
+    const b = parsed.data;
+    return fake.placeOrderAs(b.api_key ?? fake.marketMaker, { tokenId: b.token_id, side: b.side, price: b.price, size: b.size, orderType: b.type, postOnly: b.post_only });
+  }
+  if (method === 'DELETE' && path.startsWith('/_fake/orders/')) {
+    const orderId = path.slice('/_fake/orders/'.length);
+    const apiKey = query.get('api_key') ?? (typeof body.api_key === 'string' ? body.api_key : fake.marketMaker);
+    return fake.cancelOrderAs(apiKey, decodeURIComponent(orderId));
+  }
+  if (method === 'POST' && path === '/_fake/books/seed') {
+    const parsed = seedBody.safeParse(body);
+    if (!parsed.success) return bad(firstIssue(parsed.error));
+    const b = parsed.data;
+    const quotes = fake.seedBooks({
+      ...(b.levels === undefined ? {} : { levels: b.levels }),
+      ...(b.level_spacing === undefined ? {} : { levelSpacing: b.level_spacing }),
+      ...(b.base_size === undefined ? {} : { baseSize: b.base_size }),
+      ...(b.size_increment === undefined ? {} : { sizeIncrement: b.size_increment }),
+    });
+    const refused = quotes.filter((q) => q.answer.status !== 200);
+    return answer(200, {
+      api_key: fake.marketMaker,
+      placed: quotes.length - refused.length,
+      refused: refused.map((q) => ({ token_id: q.tokenId, side: q.side, price: q.price, size: q.size, answer: q.answer.body })),
+    });
+  }
   if (method === 'GET' && path === '/_fake/orders') {
     return answer(200, {
       orders: fake.exchange.allOrders().map((o: OrderRecord) => ({ id: o.id, api_key: o.apiKey, asset_id: o.token.tokenId, side: o.side, price: o.price, status: o.status, order_type: o.orderType })),

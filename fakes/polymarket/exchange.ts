@@ -25,6 +25,9 @@
  *   MATCHED when made; MINED, CONFIRMED, RETRYING and FAILED come from settlement.ts (a timer, or
  *   the control API); every change is emitted on `events` (events.ts) for the user channel.
  *
+ * Another participant's order can also be placed unsigned (`placeAs`: the control path of the
+ * fake's market maker, marketMaker.ts); past the signature it is an ordinary order of the book.
+ *
  * Not modelled yet: balances and allowances ("not enough balance / allowance"), fees, matching a
  * token against its complement, self-trade rules, the min size of market (FOK/FAK) orders.
  */
@@ -102,6 +105,19 @@ export interface TradeRecord {
   transactionHash: string;
 }
 
+/** An unsigned order of another participant (`placeAs`): decimal strings, as a client writes them. */
+export interface CounterOrder {
+  readonly tokenId: string;
+  readonly side: 'BUY' | 'SELL';
+  /** pUSD per share on the token's tick, e.g. "0.46". */
+  readonly price: string;
+  /** Shares, up to 2 decimals, e.g. "10". */
+  readonly size: string;
+  /** GTC (default), FOK or FAK; GTD is not offered on the control path. */
+  readonly orderType?: OrderTypeName;
+  readonly postOnly?: boolean;
+}
+
 /** An order or trade change on this exchange (events.ts). */
 export type PolymarketEvent = ExchangeEvent<OrderRecord, TradeRecord>;
 
@@ -167,6 +183,10 @@ export class PolymarketExchange {
     return this.tokens.get(tokenId);
   }
 
+  tokenList(): TokenSeed[] {
+    return [...this.tokens.values()];
+  }
+
   allOrders(): OrderRecord[] {
     return [...this.orders.values()];
   }
@@ -200,8 +220,66 @@ export class PolymarketExchange {
 
     const [paid, shares] = order.side === 'BUY' ? [order.makerAmount, order.takerAmount] : [order.takerAmount, order.makerAmount];
     if (shares === 0n || paid === 0n) return clobErrors.invalidOrderPayload();
-    const price = new Decimal(paid.toString()).div(shares.toString());
-    const size = new Decimal(shares.toString()).div(AMOUNT_SCALE);
+    return this.accept({
+      id,
+      account,
+      makerAddress: order.maker,
+      token,
+      side: order.side,
+      price: new Decimal(paid.toString()).div(shares.toString()),
+      size: new Decimal(shares.toString()).div(AMOUNT_SCALE),
+      orderType,
+      postOnly,
+      expiration: order.expiration,
+    });
+  }
+
+  /**
+   * Another participant's order, placed without a signature (the control path: the fake's market
+   * maker, marketMaker.ts, or a test acting as a registered account). It is an ordinary order of the
+   * book from here on: the same checks (tick, minimum size, post-only, FOK/FAK), the same matching,
+   * trades, user-channel events and settlement as `POST /order`. Its id has the shape of an order
+   * hash (32 random bytes), and its maker address is the account's funder.
+   */
+  placeAs(account: FakeAccount, order: CounterOrder): ClobAnswer {
+    const token = this.tokens.get(order.tokenId);
+    if (token === undefined) return clobErrors.invalidOrderPayload();
+    const orderType = order.orderType ?? 'GTC';
+    const postOnly = order.postOnly ?? false;
+    if (orderType === 'GTD') return clobErrors.invalidOrderPayload();
+    if (postOnly && (orderType === 'FOK' || orderType === 'FAK')) return clobErrors.invalidOrderPayload();
+    if (!/^\d+(\.\d+)?$/.test(order.price) || !/^\d+(\.\d+)?$/.test(order.size)) return clobErrors.invalidOrderPayload();
+    const price = new Decimal(order.price);
+    const size = new Decimal(order.size);
+    if (size.lte(0)) return clobErrors.invalidOrderPayload();
+    return this.accept({
+      id: `0x${randomBytes(32).toString('hex')}`,
+      account,
+      makerAddress: account.funderAddress,
+      token,
+      side: order.side,
+      price,
+      size,
+      orderType,
+      postOnly,
+      expiration: 0n,
+    });
+  }
+
+  /** The venue's rules past the signature, then the book: what `POST /order` and `placeAs` share. */
+  private accept(o: {
+    id: string;
+    account: FakeAccount;
+    makerAddress: string;
+    token: TokenSeed;
+    side: 'BUY' | 'SELL';
+    price: Decimal;
+    size: Decimal;
+    orderType: OrderTypeName;
+    postOnly: boolean;
+    expiration: bigint;
+  }): ClobAnswer {
+    const { id, account, token, price, size, orderType, postOnly, expiration } = o;
     const tick = new Decimal(token.tickSize);
     if (!price.mod(tick).isZero() || price.lt(tick) || price.gt(new Decimal(1).minus(tick))) {
       return clobErrors.tickSize(id, price.toString(), token.tickSize);
@@ -212,7 +290,6 @@ export class PolymarketExchange {
     if (resting && size.lt(token.minOrderSize)) return clobErrors.minSize(id, size.toString(), token.minOrderSize);
 
     const nowMs = this.clock();
-    const expiration = order.expiration;
     let expiresAtMs: number | null = null;
     if (orderType === 'GTD') {
       if (expiration < BigInt(Math.floor(nowMs / 1000) + GTD_MIN_AHEAD_SECONDS)) return clobErrors.invalidExpiration();
@@ -224,7 +301,7 @@ export class PolymarketExchange {
     const priceTicks = price.times(PRICE_TICKS_PER_DOLLAR).toNumber();
     const book = this.engine.book(token.tokenId)!;
     if (postOnly) {
-      const crosses = order.side === 'BUY' ? (book.bestAskTicks() ?? Infinity) <= priceTicks : (book.bestBidTicks() ?? -Infinity) >= priceTicks;
+      const crosses = o.side === 'BUY' ? (book.bestAskTicks() ?? Infinity) <= priceTicks : (book.bestBidTicks() ?? -Infinity) >= priceTicks;
       if (crosses) return clobErrors.postOnlyCrosses();
     }
 
@@ -232,7 +309,7 @@ export class PolymarketExchange {
       type: 'limit',
       orderId: id,
       side: 'yes',
-      action: order.side === 'BUY' ? 'buy' : 'sell',
+      action: o.side === 'BUY' ? 'buy' : 'sell',
       priceTicks,
       quantity: units.toNumber(),
       timeInForce: orderType === 'FOK' ? 'FOK' : orderType === 'FAK' ? 'IOC' : 'GTC',
@@ -244,9 +321,9 @@ export class PolymarketExchange {
     const record: OrderRecord = {
       id,
       apiKey: account.apiKey,
-      makerAddress: order.maker,
+      makerAddress: o.makerAddress,
       token,
-      side: order.side,
+      side: o.side,
       price: ticksToText(priceTicks, token.tickSize),
       originalUnits: units.toNumber(),
       matchedUnits: result.filledQuantity,
@@ -273,8 +350,8 @@ export class PolymarketExchange {
       orderID: id,
       tradeIDs: [trade.id],
       status: 'matched',
-      makingAmount: order.side === 'BUY' ? notionalText : sharesText,
-      takingAmount: order.side === 'BUY' ? sharesText : notionalText,
+      makingAmount: o.side === 'BUY' ? notionalText : sharesText,
+      takingAmount: o.side === 'BUY' ? sharesText : notionalText,
     });
   }
 

@@ -24,6 +24,11 @@ export interface TokenSeed {
   /** Shares, decimal string, e.g. "5". */
   readonly minOrderSize: string;
   readonly negRisk: boolean;
+  /**
+   * Not a venue field: the price the fake's market maker quotes this token around when books are
+   * seeded (marketMaker.ts; 0.5 when absent). A binary market's Yes and No mids add up to 1.
+   */
+  readonly mid?: string;
 }
 
 export function isTickSize(value: unknown): value is TickSize {
@@ -35,12 +40,13 @@ const ELECTION_CONDITION = `0x${'a7'.repeat(32)}`;
 
 /**
  * Two markets: a plain binary one on a 0.01 tick, and a neg-risk one on a 0.001 tick (its orders
- * are signed for the neg-risk exchange). Both with a 5-share minimum.
+ * are signed for the neg-risk exchange). Both with a 5-share minimum. The mids are where seeded
+ * books are quoted (Fed Yes 0.45, No 0.55; election Yes 0.62).
  */
 export function defaultTokens(): TokenSeed[] {
   return [
-    { tokenId: '71321045679252212594626385532706912750332728571942532289631379312455583992563', conditionId: FED_CONDITION, outcome: 'Yes', tickSize: '0.01', minOrderSize: '5', negRisk: false },
-    { tokenId: '52114319501245915516055106046884209969926127482827954674443846427813813222426', conditionId: FED_CONDITION, outcome: 'No', tickSize: '0.01', minOrderSize: '5', negRisk: false },
-    { tokenId: '21742633143463906290569050155826241533067272736897614950488156847949938836455', conditionId: ELECTION_CONDITION, outcome: 'Yes', tickSize: '0.001', minOrderSize: '5', negRisk: true },
+    { tokenId: '71321045679252212594626385532706912750332728571942532289631379312455583992563', conditionId: FED_CONDITION, outcome: 'Yes', tickSize: '0.01', minOrderSize: '5', negRisk: false, mid: '0.45' },
+    { tokenId: '52114319501245915516055106046884209969926127482827954674443846427813813222426', conditionId: FED_CONDITION, outcome: 'No', tickSize: '0.01', minOrderSize: '5', negRisk: false, mid: '0.55' },
+    { tokenId: '21742633143463906290569050155826241533067272736897614950488156847949938836455', conditionId: ELECTION_CONDITION, outcome: 'Yes', tickSize: '0.001', minOrderSize: '5', negRisk: true, mid: '0.62' },
   ];
 }

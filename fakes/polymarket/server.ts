@@ -21,6 +21,11 @@
  * (fakes/faults.ts, the same rules as the Kalshi fake) -> exchange (exchange.ts, which
  * recovers every order's EIP-712 signer with verify.ts). Every request is recorded with the API
  * key that authenticated it and, when refused at the door, verify.ts's reason (never a secret).
+ *
+ * A test plays "another participant" with `placeOrderAs(apiKey, order)` (or the control API
+ * `POST /_fake/orders` when `controlApi` is on): an unsigned order through the same book. The fake's
+ * own market maker (`fake.marketMaker`, marketMaker.ts) is such a participant with deep pockets; with
+ * `seedBooks` (on in `start.ts`) it quotes every token's book at start.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -29,7 +34,8 @@ import { Chain } from '@polymarket/clob-client-v2';
 import { FaultPlan, type FaultRule } from '../faults';
 import { handleControl } from './controlApi';
 import { clobErrors, type ClobAnswer } from './errors';
-import { PolymarketExchange, type FakeAccount } from './exchange';
+import { PolymarketExchange, type CounterOrder, type FakeAccount } from './exchange';
+import { MARKET_MAKER_API_KEY, marketMakerAccount, placeAsMarketMaker, seedBooks, type SeededQuote, type SeedBooksOptions } from './marketMaker';
 import { defaultTokens, type TokenSeed } from './markets';
 import { verifyL1Headers, verifyL2Headers } from './verify';
 import { Heartbeats } from './heartbeats';
@@ -60,6 +66,11 @@ export interface PolymarketFakeOptions {
   readonly throttle?: ThrottleOptions | false;
   /** The per-signer order and cancel buckets (default standard tier, warning mode); false: off. */
   readonly signerLimits?: SignerLimitOptions | false;
+  /**
+   * Seed every token's book with the fake market maker's resting ladder (marketMaker.ts) at start.
+   * Default off (empty books); `start.ts` turns it on unless POLYMARKET_FAKE_SEED_BOOKS=false.
+   */
+  readonly seedBooks?: boolean | SeedBooksOptions;
 }
 
 /** The user channel's path, under the venue's WSS host (wss://ws-subscriptions-clob.polymarket.com/ws/user). */
@@ -112,6 +123,8 @@ export class PolymarketFake {
     this.controlApi = options.controlApi ?? false;
     this.exchange = new PolymarketExchange(options.chainId ?? Chain.AMOY, options.tokens ?? defaultTokens(), this.clock);
     for (const account of options.accounts ?? []) this.addAccount(account);
+    // The market maker always exists (its secret is never handed out), so a test or the control API can act as it.
+    this.addAccount(marketMakerAccount());
     const ex = this.exchange;
     this.userChannel = new UserChannel((apiKey) => ex.account(apiKey), this.clock);
     ex.events.on((event) => this.userChannel.publish(event));
@@ -139,6 +152,7 @@ export class PolymarketFake {
     };
     this.http = new LoopbackServer(createServer((req, res) => void this.onRequest(req, res)));
     this.http.server.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket as Socket, head));
+    if (options.seedBooks !== undefined && options.seedBooks !== false) this.seedBooks(options.seedBooks === true ? {} : options.seedBooks);
   }
 
   static async start(options: PolymarketFakeOptions = {}): Promise<PolymarketFake> {
@@ -163,6 +177,37 @@ export class PolymarketFake {
 
   addToken(token: TokenSeed): void {
     this.exchange.addToken(token);
+  }
+
+  /** The fake market maker's API key: pass it to `placeOrderAs` / `cancelOrderAs` to act as it. */
+  get marketMaker(): string {
+    return MARKET_MAKER_API_KEY;
+  }
+
+  /**
+   * Puts the market maker's ladder on every token's book (marketMaker.ts): BUYs at mid - 0.01 ..
+   * mid - 0.05 and SELLs at mid + 0.01 .. mid + 0.05 by default, 100 to 500 shares. Cancels its
+   * earlier quotes first, so calling it again refreshes the books.
+   */
+  seedBooks(options: SeedBooksOptions = {}): SeededQuote[] {
+    return seedBooks(this.exchange, options);
+  }
+
+  /**
+   * Another participant's order, unsigned, through the same book (exchange.ts `placeAs`): the
+   * venue's answer to `POST /order`, or its refusal. As the market maker (the default), its wallet is
+   * first given what the order needs; as another registered account, balances move as they are.
+   */
+  placeOrderAs(apiKey: string, order: CounterOrder): ClobAnswer {
+    if (apiKey === MARKET_MAKER_API_KEY) return placeAsMarketMaker(this.exchange, order);
+    const account = this.exchange.account(apiKey);
+    return account === undefined ? { status: 404, body: { error: `unknown api key ${apiKey}` } } : this.exchange.placeAs(account, order);
+  }
+
+  /** Cancels another participant's order: the venue's `DELETE /order` answer. */
+  cancelOrderAs(apiKey: string, orderId: string): ClobAnswer {
+    const account = this.exchange.account(apiKey);
+    return account === undefined ? { status: 404, body: { error: `unknown api key ${apiKey}` } } : this.exchange.cancelOrder(account, { orderID: orderId });
   }
 
   injectFault(rule: FaultRule): void {
@@ -225,7 +270,7 @@ export class PolymarketFake {
     } catch {
       return this.reply(res, record, null, clobErrors.invalidOrderPayload());
     }
-    if (this.controlApi && path.startsWith('/_fake/')) return this.reply(res, record, null, handleControl(this, method, path, raw));
+    if (this.controlApi && path.startsWith('/_fake/')) return this.reply(res, record, null, handleControl(this, method, path, raw, url.searchParams));
     if (this.throttle !== null && !(await this.throttle.admit(method, path))) return this.reply(res, record, null, clobErrors.tooManyRequests());
 
     const param = path.slice(path.lastIndexOf('/') + 1);

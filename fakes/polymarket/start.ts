@@ -13,6 +13,9 @@
  *   POLYMARKET_FAKE_CHAIN_ID     80002 (Amoy, default) or 137: the chain orders must be signed for
  *   POLYMARKET_FAKE_COLLATERAL   pUSD every wallet starts with (default 1000; balances are kept,
  *                                not enforced)
+ *   POLYMARKET_FAKE_SEED_BOOKS   true (default) | false: every token's book starts with the fake
+ *                                market maker's resting bids and asks around the token's mid
+ *                                (marketMaker.ts); the Gamma fake's outcome prices are those mids
  *
  * No account is configured: a wallet key attached to a subaccount creates its API key at the fake
  * with L1 auth (`POST /auth/api-key`), as on the venue. The fake never sees a private key.
@@ -28,8 +31,8 @@ const QUESTIONS: Record<string, string> = {
   [`0x${'a7'.repeat(32)}`]: 'Will the incumbent win the election?',
 };
 
-/** One Gamma market per condition of the CLOB fake's tokens, with its Yes and No token. */
-function gammaMarketsOf(tokens: readonly TokenSeed[]) {
+/** One Gamma market per condition of the CLOB fake's tokens, with its Yes and No token (and, with seeded books, their mids as outcome prices). */
+function gammaMarketsOf(tokens: readonly TokenSeed[], withMids: boolean) {
   const conditions = [...new Set(tokens.map((token) => token.conditionId))];
   return conditions.flatMap((conditionId) => {
     const yes = tokens.find((token) => token.conditionId === conditionId && token.outcome === 'Yes');
@@ -44,21 +47,36 @@ function gammaMarketsOf(tokens: readonly TokenSeed[]) {
         tickSize: Number(yes.tickSize),
         minSize: Number(yes.minOrderSize),
         negRisk: yes.negRisk,
+        ...(withMids && yes.mid !== undefined && no.mid !== undefined ? { prices: [yes.mid, no.mid] as const } : {}),
       }),
     ];
   });
+}
+
+function seedBooksFromEnv(): boolean {
+  const value = (process.env.POLYMARKET_FAKE_SEED_BOOKS ?? 'true').trim().toLowerCase();
+  if (value === 'true' || value === '1' || value === '') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new Error(`POLYMARKET_FAKE_SEED_BOOKS must be true or false, got ${process.env.POLYMARKET_FAKE_SEED_BOOKS}`);
 }
 
 async function main(): Promise<void> {
   const host = process.env.POLYMARKET_FAKE_HOST ?? '127.0.0.1';
   const chainId = process.env.POLYMARKET_FAKE_CHAIN_ID === '137' ? Chain.POLYGON : Chain.AMOY;
   const collateral = new Decimal(process.env.POLYMARKET_FAKE_COLLATERAL ?? '1000').toFixed();
+  const seed = seedBooksFromEnv();
   const tokens = defaultTokens();
-  const clob = await PolymarketFake.start({ host, port: Number(process.env.POLYMARKET_FAKE_PORT ?? 8788), chainId, tokens, controlApi: true });
+  const clob = await PolymarketFake.start({ host, port: Number(process.env.POLYMARKET_FAKE_PORT ?? 8788), chainId, tokens, controlApi: true, seedBooks: seed });
   clob.exchange.wallets.giveEveryWallet(collateral);
-  const gamma = await GammaFake.start({ host, port: Number(process.env.POLYMARKET_GAMMA_FAKE_PORT ?? 8789), markets: gammaMarketsOf(tokens) });
+  const gamma = await GammaFake.start({ host, port: Number(process.env.POLYMARKET_GAMMA_FAKE_PORT ?? 8789), markets: gammaMarketsOf(tokens, seed) });
   process.stdout.write(
     `Polymarket fake (chain ${chainId}) CLOB ${clob.baseUrl}  user channel ${clob.userChannelUrl}  control ${clob.baseUrl}/_fake/  Gamma ${gamma.baseUrl}\n`,
+  );
+  const seeded = clob.exchange.allOrders().filter((order) => order.apiKey === clob.marketMaker && order.status === 'LIVE').length;
+  process.stdout.write(
+    seeded > 0
+      ? `Books seeded: ${seeded} resting orders of the market maker (API key ${clob.marketMaker}) (POLYMARKET_FAKE_SEED_BOOKS=false for empty books)\n`
+      : 'Books empty (POLYMARKET_FAKE_SEED_BOOKS=false)\n',
   );
   const stop = (): void => {
     void Promise.all([clob.close(), gamma.close()]).then(() => process.exit(0));

@@ -60,6 +60,25 @@ export class FakeWallets {
     this.collateral.set(funderAddress.toLowerCase(), BigInt(new Decimal(dollars).times(SCALE).toFixed(0)));
   }
 
+  /**
+   * Adds pUSD and shares to a wallet out of nothing (decimal amounts): what the fake's market maker
+   * holds, and what its counter-orders on the control path are backed with. Not a venue operation.
+   */
+  mint(funderAddress: string, amounts: { pusd?: string; tokenId?: string; shares?: string }): void {
+    if (amounts.pusd !== undefined) this.addCollateral(funderAddress, BigInt(new Decimal(amounts.pusd).times(SCALE).toFixed(0)));
+    if (amounts.tokenId !== undefined && amounts.shares !== undefined) {
+      this.addToken(funderAddress, amounts.tokenId, BigInt(new Decimal(amounts.shares).times(SCALE).toFixed(0)));
+    }
+  }
+
+  /** A wallet's pUSD and shares of `tokenId`, as decimal amounts. */
+  holdings(funderAddress: string, tokenId: string): { pusd: Decimal; shares: Decimal } {
+    const funder = funderAddress.toLowerCase();
+    const pusd = this.collateral.get(funder) ?? this.startingCollateral;
+    const shares = this.tokens.get(funder)?.get(tokenId) ?? 0n;
+    return { pusd: new Decimal(pusd.toString()).div(SCALE), shares: new Decimal(shares.toString()).div(SCALE) };
+  }
+
   /** What L1 auth creates keys for, for an owner trading through a proxy, Safe or 1271 wallet. */
   declareWallet(wallet: FakeWallet): void {
     this.declared.set(wallet.ownerAddress.toLowerCase(), wallet);

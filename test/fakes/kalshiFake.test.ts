@@ -615,7 +615,8 @@ describe('Kalshi fake: standalone process and control API', () => {
     );
     const child = spawn(process.execPath, ['--import', 'tsx', 'fakes/kalshi/start.ts'], {
       cwd: path.resolve(__dirname, '../..'),
-      env: { ...process.env, KALSHI_FAKE_PORT: '0', KALSHI_FAKE_CONFIG: path.join(dir, 'fake.json') },
+      // Empty books: this test's orders are the only ones (seeded books: test/fakes/seededBooks.test.ts).
+      env: { ...process.env, KALSHI_FAKE_PORT: '0', KALSHI_FAKE_CONFIG: path.join(dir, 'fake.json'), KALSHI_FAKE_SEED_BOOKS: 'false' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {

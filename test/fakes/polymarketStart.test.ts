@@ -4,6 +4,8 @@
  * pointed at its CLOB and Gamma URLs, and a fresh wallet key attached with nothing else. The core's
  * start-up sync lists the fake's binary markets in the live catalog; the wallet creates its API key at the
  * fake with L1 auth, has the fake's starting pUSD, and its order rests at the fake under its hash.
+ * The books start seeded by the fake's market maker: a buy at the ask fills at once, and the
+ * counter-order control (`POST /_fake/orders`) fills a resting order, as a newcomer would try.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -86,3 +88,34 @@ it('a core pointed at the standalone fakes lists their markets, and a fresh wall
   const atFake = (await fetch(`${urls.clob}/_fake/orders`).then((res) => res.json())) as { orders: { id: string; status: string }[] };
   expect(atFake.orders.filter((o) => o.id === order.body.venue_order_id)).toEqual([expect.objectContaining({ status: 'LIVE' })]);
 });
+
+it("the newcomer's first fills: a buy at the seeded ask fills, and the counter-order control fills a resting one", async () => {
+  const fed = await eventually('the Fed market listed', async () => {
+    const page = await call(trader.base, 'GET', '/v1/markets?venue=polymarket', { key: trader.live });
+    return page.status === 200 ? page.body.data.find((market: { title: string }) => market.title.includes('Fed')) : undefined;
+  }, 20_000);
+  const sub = (await call(trader.base, 'POST', '/v1/subaccounts', { key: trader.live, body: { name: 'first fills' } })).body.id as string;
+  const attached = await call(trader.base, 'PUT', `/v1/subaccounts/${sub}/credentials/polymarket`, {
+    key: trader.dashboard,
+    headers: { 'x-environment': 'live' },
+    body: { private_key: generatePrivateKey() },
+  });
+  expect(attached.status).toBe(200);
+
+  // The seeded Fed Yes book (mid 0.45) offers 100 at 0.46: a limit buy there fills at once.
+  const taken = await placeLive(trader, { subaccount_id: sub, market_id: fed.id, side: 'yes', action: 'buy', type: 'limit', price: '0.46', quantity: '5' });
+  expect(taken.status).toBe(200);
+  expect(taken.body).toMatchObject({ status: 'filled', filled_quantity: '5', average_fill_price: '0.46' });
+
+  // Ours rests inside the spread; the fake's market maker sells into it through the control route.
+  const resting = await placeLive(trader, { subaccount_id: sub, market_id: fed.id, side: 'yes', action: 'buy', type: 'limit', price: '0.45', quantity: '5' });
+  expect(resting.body).toMatchObject({ status: 'open' });
+  const tokenId = (await fetch(`${urls.clob}/_fake/orders`).then((res) => res.json()) as { orders: { id: string; asset_id: string }[] }).orders.find((o) => o.id === resting.body.venue_order_id)!.asset_id;
+  const counter = await fetch(`${urls.clob}/_fake/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token_id: tokenId, side: 'SELL', price: '0.45', size: '5', type: 'FAK' }) });
+  expect(counter.status).toBe(200);
+  const filled = await eventually('the counter-order filling ours', async () => {
+    const read = (await call(trader.base, 'GET', `/v1/orders/${resting.body.id}`, { key: trader.live })).body;
+    return read.status === 'filled' ? read : undefined;
+  }, 15_000);
+  expect(filled).toMatchObject({ filled_quantity: '5', average_fill_price: '0.45' });
+}, 60_000);
