@@ -46,6 +46,8 @@ run(async () => {
         `Dashboard: ${baseUrl}/dashboard/  (sign in as ${demo.user.email}, password ${demo.password})`,
         `Try: curl -H "Authorization: Bearer ${demo.secret}" ${baseUrl}/v1/markets`,
         `Analysts: ${baseUrl}${ANALYST_GRAPHQL_PATH} (GraphiQL; Authorization: Bearer <dashboard token>)`,
+        `For the README's examples, paste into a terminal:`,
+        `  KEY=${demo.secret}  DASH=${demo.dashboardSecret}  WS=${demo.workspace.id}  API=${baseUrl}`,
         '',
       ].join('\n'),
     );

@@ -6,24 +6,43 @@ import { decodeCursor, parseLimit, toPage, type Page } from '../domain/paginatio
 import { unrealizedPnl } from '../domain/positionAccounting';
 import { WORKING_STATUSES } from '../domain/orderLifecycle';
 import { sqlList } from '../db/sqlLists';
-import type { VenueRegistry } from '../venues/venue';
+import type { VenueColumn } from '../domain/venues';
+import type { MarketData, VenueRegistry } from '../venues/venue';
 import type { Scope } from './scope';
 import { getSubaccount } from './subaccounts';
 import { venueAccountsOf, type VenueAccountView } from './venueAccounts';
 
 /** The mid of a market for one side (a NO contract's mid is 1 - the YES mid), or null without a two-sided book. */
 export async function markPrice(venues: VenueRegistry, market: Pick<Market, 'venue' | 'venueMarketId'>, side: 'yes' | 'no') {
-  const venue = venues.marketData(market.venue);
-  if (!venue) return null;
-  // A live venue that cannot be asked now leaves the position unmarked (valued at cost), not the answer failed.
-  const book = await venue.orderBook(market.venueMarketId, 1).catch((error: unknown) => {
+  return sideMark(await yesMid(venues.marketData(market.venue), market.venueMarketId), side);
+}
+
+const sideMark = (mid: Decimal | null, side: 'yes' | 'no') => (mid === null ? null : side === 'yes' ? mid : new Decimal(1).sub(mid));
+
+/**
+ * The YES mid of `book`'s market, or null: no book (the venue is not running), no two-sided book,
+ * or a venue that cannot be asked now (unreachable, or no answer within its *_TIMEOUT_MS, each
+ * session's own bound), which leaves the position unmarked (valued at cost), not the answer failed.
+ */
+async function yesMid(book: MarketData | undefined, venueMarketId: string): Promise<Decimal | null> {
+  if (!book) return null;
+  const view = await book.orderBook(venueMarketId, 1).catch((error: unknown) => {
     if (error instanceof DomainError && (error.code === 'venue_unavailable' || error.code === 'market_not_tradable')) return null;
     throw error;
   });
-  if (book === null) return null;
-  if (book.mid === null) return null;
-  const mid = new Decimal(book.mid);
-  return side === 'yes' ? mid : new Decimal(1).sub(mid);
+  return view?.mid == null ? null : new Decimal(view.mid);
+}
+
+/**
+ * The book a subaccount's position on `venue` is marked to: the book of the account it trades
+ * through, as a simulated position is marked to the simulated venue it trades on. A live account
+ * reads the books of its credential's environment (a Kalshi demo key's are demo's, whatever
+ * environment the catalog is synced from); the venue's public market data when the subaccount has
+ * no account there (its credential removed since) or the account cannot be opened.
+ */
+async function bookOf(venues: VenueRegistry, venue: VenueColumn, subaccountId: string): Promise<MarketData | undefined> {
+  const account = await venues.forSubaccount(venue, subaccountId).catch(() => undefined);
+  return account ?? venues.marketData(venue);
 }
 
 type PositionFilter = { subaccountId?: string | null; marketId?: string | null };
@@ -41,20 +60,29 @@ async function openPositionsWhere(db: Db, scope: Scope, filter: PositionFilter) 
 
 const POSITION_ORDER = [{ subaccountId: 'asc' as const }, { marketId: 'asc' as const }, { side: 'asc' as const }];
 
-function markPositions<P extends { market: Market; side: 'yes' | 'no'; quantity: { toString(): string }; averageCost: { toString(): string } }>(
-  venues: VenueRegistry,
-  positions: P[],
-) {
+function markPositions<
+  P extends { subaccountId: string; market: Market; side: 'yes' | 'no'; quantity: { toString(): string }; averageCost: { toString(): string } },
+>(venues: VenueRegistry, positions: P[]) {
+  // One account and one book read per subaccount, venue and market: a YES and a NO position share it.
+  const books = new Map<string, Promise<MarketData | undefined>>();
+  const mids = new Map<string, Promise<Decimal | null>>();
+  const midFor = (position: P) => {
+    const account = `${position.market.venue}\n${position.subaccountId}`;
+    if (!books.has(account)) books.set(account, bookOf(venues, position.market.venue, position.subaccountId));
+    const key = `${account}\n${position.market.venueMarketId}`;
+    if (!mids.has(key)) mids.set(key, books.get(account)!.then((book) => yesMid(book, position.market.venueMarketId)));
+    return mids.get(key)!;
+  };
   return Promise.all(
     positions.map(async (position) => {
-      const mark = await markPrice(venues, position.market, position.side);
+      const mark = sideMark(await midFor(position), position.side);
       const state = { quantity: new Decimal(position.quantity.toString()), averageCost: new Decimal(position.averageCost.toString()) };
       return { ...position, markPrice: mark, unrealizedPnl: mark === null ? null : unrealizedPnl(state, mark) };
     }),
   );
 }
 
-/** Every open position of the scope (optionally one subaccount or market), marked to the venue's mid. */
+/** Every open position of the scope (optionally one subaccount or market), marked to the mid of the book its account trades on. */
 export async function listPositions(db: Db, venues: VenueRegistry, scope: Scope, filter: PositionFilter) {
   const where = await openPositionsWhere(db, scope, filter);
   return markPositions(venues, await db.position.findMany({ where, include: { market: true }, orderBy: POSITION_ORDER }));

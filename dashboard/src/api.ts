@@ -31,6 +31,8 @@ let onUnauthorized: (() => void) | null = null;
 export const setEnvironment = (value: Environment) => {
   environment = value;
 };
+/** The environment requests are sent in now. */
+export const currentEnvironment = (): Environment => environment;
 export const setCsrfToken = (value: string | null) => {
   csrfToken = value;
 };

@@ -1,6 +1,7 @@
 /**
  * The JSON shapes the dashboard reads, as the gateway writes them (the snake_case aliases of the
- * persisted operations in contract/operations). Decimals are strings and are shown as they come.
+ * persisted operations in contract/operations). Decimals are strings, exact; format.ts rounds them
+ * for display, and the exact string stays in the figure's title.
  */
 
 export type Environment = 'test' | 'live';
@@ -214,4 +215,35 @@ export interface Position {
   realized_pnl: Decimal | null;
   unrealized_pnl: Decimal | null;
   updated_at: Timestamp;
+}
+
+/** GET /v1/markets/{id}: the catalog's market (decimals as strings). */
+export interface Market {
+  id: string;
+  venue: string;
+  venue_market_id: string;
+  title: string;
+  description: string | null;
+  category: string | null;
+  status: string;
+  tick_size: Decimal;
+  min_size: Decimal;
+  close_time: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One subaccount's row of GET /v1/portfolio: its cash is the venue's balance for a live subaccount with credentials. */
+export interface SubaccountBalance {
+  subaccount_id: string;
+  cash_balance: Decimal;
+  reserved_cash: Decimal;
+  available_cash: Decimal;
+  positions_cost: Decimal;
+  positions_value: Decimal;
+  unrealized_pnl: Decimal;
+  realized_pnl: Decimal;
+  realized_pnl_today: Decimal;
+  gross_exposure: Decimal;
+  equity: Decimal;
 }

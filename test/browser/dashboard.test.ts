@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { getAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { parseKeyring } from '../../core/domain/credentialVault';
+import { Decimal } from '../../core/domain/decimals';
 import { openStoredCredential } from '../../core/db/storedCredentials';
 import { createUser } from '../../core/services/users';
 import { expectText, launchChromium } from '../support/browser';
@@ -20,6 +21,19 @@ const run = promisify(execFile);
 const OUTPUT = path.join(ROOT, 'test-output');
 const PASSWORD = 'a long enough password';
 const NEW_PASSWORD = 'another long enough password';
+const UNEMP_TITLE = 'Will the unemployment rate be 4.5% or higher next month?';
+
+/** A decimal string rounded half away from zero to `places` places, the integer part grouped by thousands when `group`: what the page shows. */
+function shown(value: string, places: number, group: boolean): string {
+  const rounded = new Decimal(value).toDecimalPlaces(places, Decimal.ROUND_HALF_UP);
+  const [integer, fraction] = rounded.abs().toFixed(places).split('.');
+  const sign = rounded.isNeg() && !rounded.isZero() ? '-' : '';
+  return `${sign}${group ? integer!.replace(/\B(?=(\d{3})+(?!\d))/g, ',') : integer}${fraction === undefined ? '' : `.${fraction}`}`;
+}
+/** Money as the page shows it: to the cent, thousands separated. */
+const cents = (value: string) => shown(value, 2, true);
+/** A price at a cent tick. */
+const atCentTick = (value: string) => shown(value, 2, false);
 
 async function dumpData(): Promise<string> {
   const { stdout } = await run('/usr/bin/pg_dump', ['--data-only', '--no-password', `--dbname=${databaseUrl()}`], { maxBuffer: 1024 * 1024 * 1024 });
@@ -263,7 +277,7 @@ describe('dashboard in a browser', () => {
     await byTest('nav-positions').click();
     const position = (await call(base, 'GET', `/v1/positions?subaccount_id=${subaccountId}`, { key: workingKey })).body.data[0];
     expect(position).toMatchObject({ market_id: marketId, side: 'yes', quantity: '10' });
-    await expectText(byTest('position-row-0'), `${position.average_cost}`);
+    await expectFigure(byTest('position-row-0').locator(`.figure[data-exact="${position.average_cost}"]`).first(), position.average_cost, atCentTick(position.average_cost));
 
     await byTest('nav-overview').click();
     await page.locator('[data-testid="pnl-chart"][data-ready="true"]').waitFor();
@@ -283,6 +297,72 @@ describe('dashboard in a browser', () => {
     await byTest('exposure-chart').locator('canvas').waitFor();
     await page.screenshot({ path: path.join(OUTPUT, 'dashboard-pnl-chart.png'), fullPage: true });
     expect(fs.statSync(path.join(OUTPUT, 'dashboard-pnl-chart.png')).size).toBeGreaterThan(10_000);
+  });
+
+  it('shows money to the cent with the exact figure on hover, prices to the tick, quantities trimmed, and markets by title', async () => {
+    // A resting order whose notional has more than cents: 5.55 shares at 0.013 (a tick of 0.001) = 0.07215.
+    const gdp = await stack.core.db.market.findFirstOrThrow({ where: { venueMarketId: 'pm-gdp-q-neg', venue: 'sim_polymarket' } });
+    const resting = await call(base, 'POST', '/v1/orders', {
+      key: workingKey,
+      body: { subaccount_id: subaccountId, market_id: gdp.id, side: 'yes', action: 'buy', type: 'limit', price: '0.013', quantity: '5.55' },
+    });
+    expect(resting.body).toMatchObject({ status: 'open', price: '0.013', quantity: '5.55' });
+    const get = async (path: string) => (await call(base, 'GET', path, { key: workingKey })).body;
+
+    // Overview: every figure to the cent, the exact one in the title; at least one has more than cents.
+    await byTest('nav-orders').click();
+    await byTest('nav-overview').click();
+    const stats = await get('/v1/risk/stats');
+    expect(stats.open_order_notional).toBe('0.07215');
+    for (const name of ['gross_exposure', 'net_exposure', 'market_value', 'open_order_notional', 'realized_pnl', 'unrealized_pnl', 'worst_case_loss']) {
+      await expectFigure(byTest(`stat-${name}`).locator('.figure'), stats[name], cents(stats[name]));
+    }
+    expect(await byTest('stat-open_order_notional').locator('.figure').textContent()).toBe('0.07');
+
+    // Subaccounts: the cash is the portfolio's, to the cent with thousands separated.
+    await byTest('nav-subaccounts').click();
+    const [balance] = (await get(`/v1/portfolio?subaccount_id=${subaccountId}`)).data;
+    expect(cents(balance.cash_balance)).toContain(',');
+    await expectFigure(byTest(`subaccount-row-${subaccountId}`).locator('.figure'), balance.cash_balance, cents(balance.cash_balance));
+
+    // Orders: the market by its title and ticker, the price to the market's tick (0.001), the quantity as sent.
+    await byTest('nav-orders').click();
+    const orderRow = byTest(`order-row-${resting.body.id}`);
+    await expectText(orderRow.locator('.market-title'), gdp.title);
+    await expectText(orderRow.locator('.market-ticker'), 'pm-gdp-q-neg');
+    await expectFigure(orderRow.locator('.figure[data-exact="0.013"]'), '0.013', '0.013');
+    await expectText(orderRow, '5.55');
+    const filled = (await get(`/v1/orders?subaccount_id=${subaccountId}&status=filled`)).data.find((o: { market_id: string }) => o.market_id === marketId);
+    const filledRow = byTest(`order-row-${filled.id}`);
+    await expectText(filledRow.locator('.market-title'), UNEMP_TITLE);
+    await expectText(filledRow.locator('.market-ticker'), 'UNEMP-ABOVE-45');
+    await expectFigure(filledRow.locator(`.figure[data-exact="${filled.fees_paid}"]`).first(), filled.fees_paid, cents(filled.fees_paid));
+    await expectFigure(filledRow.locator(`.figure[data-exact="${filled.average_fill_price}"]`).first(), filled.average_fill_price, atCentTick(filled.average_fill_price));
+
+    // Fills: the same.
+    await byTest('nav-fills').click();
+    const [fill] = (await get(`/v1/fills?order_id=${filled.id}`)).data;
+    const fillRow = byTest(`fill-row-${fill.id}`);
+    await expectText(fillRow.locator('.market-title'), UNEMP_TITLE);
+    await expectText(fillRow.locator('.market-ticker'), 'UNEMP-ABOVE-45');
+    await expectFigure(fillRow.locator(`.figure[data-exact="${fill.price}"]`).first(), fill.price, atCentTick(fill.price));
+    await expectFigure(fillRow.locator(`.figure[data-exact="${fill.fee}"]`).first(), fill.fee, cents(fill.fee));
+
+    // Positions: title, prices to the tick, P&L to the cent.
+    await byTest('nav-positions').click();
+    const [position] = (await get(`/v1/positions?subaccount_id=${subaccountId}`)).data;
+    const positionRow = byTest('position-row-0');
+    await expectText(positionRow.locator('.market-title'), UNEMP_TITLE);
+    await expectText(positionRow.locator('.market-ticker'), 'UNEMP-ABOVE-45');
+    for (const price of [position.average_cost, position.mark_price]) {
+      await expectFigure(positionRow.locator(`.figure[data-exact="${price}"]`).first(), price, atCentTick(price));
+    }
+    for (const money of [position.realized_pnl, position.unrealized_pnl]) {
+      await expectFigure(positionRow.locator(`.figure[data-exact="${money}"]`).first(), money, cents(money));
+    }
+    await page.screenshot({ path: path.join(OUTPUT, 'dashboard-positions.png'), fullPage: true });
+
+    expect((await call(base, 'DELETE', `/v1/orders/${resting.body.id}`, { key: workingKey })).status).toBe(200);
   });
 
   it('opens GraphiQL on the same origin with the session (reads only) and runs a query', async () => {
@@ -353,6 +433,19 @@ describe('dashboard in a browser', () => {
     // The wrong password's 401, GET /v1/session before sign-in, and the wrong current password's 403.
     expect(consoleErrors.filter((text) => !/status of 40[013]/.test(text))).toEqual([]);
   });
+
+  /** Waits until the figure shows `text` with the exact value `exact` in its title (10 s at most), or fails with what it showed. */
+  async function expectFigure(locator: ReturnType<Page['locator']>, exact: string, text: string): Promise<void> {
+    await locator.waitFor();
+    const deadline = Date.now() + 10_000;
+    let seen: [string | null, string | null] = [null, null];
+    while (Date.now() < deadline) {
+      seen = [await locator.textContent(), await locator.getAttribute('title')];
+      if (seen[0] === text && seen[1] === exact) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`expected "${text}" titled "${exact}", the page showed "${seen[0]}" titled "${seen[1]}"`);
+  }
 
   /** The page's own session cookie, to look at what it sees through the API. */
   async function pageHeaders(): Promise<Record<string, string>> {

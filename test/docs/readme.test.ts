@@ -28,13 +28,14 @@ async function freshEnv(): Promise<{ env: NodeJS.ProcessEnv; dataDir: string; ap
   return { env, dataDir, api };
 }
 
-/** What `npm start` prints once on an empty database: the workspace, the test key, the dashboard token. */
-function printedSecrets(output: string): { WS: string; KEY: string; DASH: string } {
-  const WS = /Demo workspace (ws_[0-9a-z]+) created/.exec(output)?.[1];
-  const KEY = /mk_test_[0-9A-Za-z]{40}/.exec(output)?.[0];
-  const DASH = /mk_dash_[0-9A-Za-z]{40}/.exec(output)?.[0];
-  if (!WS || !KEY || !DASH) throw new Error(`npm start printed no demo secrets:\n${output.slice(-2000)}`);
-  return { WS, KEY, DASH };
+/**
+ * What `npm start` prints once on an empty database, as the line the README says to paste: the test
+ * key, the dashboard token, the workspace and the service's address.
+ */
+function printedSecrets(output: string): { KEY: string; DASH: string; WS: string; API: string } {
+  const line = /^\s*KEY=(mk_test_[0-9A-Za-z]{40})\s+DASH=(mk_dash_[0-9A-Za-z]{40})\s+WS=(ws_[0-9a-z]+)\s+API=(http:\/\/\S+)$/m.exec(output);
+  if (!line) throw new Error(`npm start printed no line to paste:\n${output.slice(-2000)}`);
+  return { KEY: line[1]!, DASH: line[2]!, WS: line[3]!, API: line[4]! };
 }
 
 function expectRan(run: Awaited<ReturnType<typeof runBlocks>>) {
@@ -65,8 +66,9 @@ describe('the test environment, from the README alone', () => {
     api = fresh.api;
     // `npm start`, as the README's first command (the compiled entry point `npm start` runs, on this machine's fresh data directory).
     service = await startProcess('bin/start.ts', { ...(fresh.env as Record<string, string>), KALSHI_CATALOG_SYNC_MS: '0' });
-    await until('the demo secrets', async () => (/mk_dash_/.test(service!.output()) ? true : undefined));
+    await until('the line to paste', async () => (/API=http/.test(service!.output()) ? true : undefined));
     env = { ...fresh.env, ...printedSecrets(service.output()) };
+    expect(env.API).toBe(api);
     const blocks = blocksOf('test-environment');
     expect(blocks.length).toBeGreaterThanOrEqual(6);
     const run = await runBlocks(blocks, env, ROOT);
@@ -117,7 +119,8 @@ describe.each([
     expect(starts.length).toBeGreaterThan(0);
     for (const block of starts) background.start(block, env, ROOT);
     await until('the service ready', async () => ((await fetch(`${api}/readyz`)).status === 200 ? true : undefined), 240_000);
-    const secrets = await until('the demo secrets', async () => (/mk_dash_/.test(background.output) ? printedSecrets(background.output) : undefined));
+    const secrets = await until('the line to paste', async () => (/API=http/.test(background.output) ? printedSecrets(background.output) : undefined));
+    expect(secrets.API).toBe(api);
     const run = await runBlocks(
       blocks.filter((block) => !block.background),
       { ...env, ...secrets },

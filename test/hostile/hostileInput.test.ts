@@ -25,7 +25,8 @@ import { startStack, type Stack } from '../support/stack';
 import { addressFormCorpus, analystCorpus, escalationCorpus, routeCorpus, strayCorpus, type HostileRequest } from './corpus';
 import { buildFixture, send, type Answer } from './fixture';
 
-jest.setTimeout(240_000);
+// A guard, not a measure: the corpus takes 40 s on a quiet machine, 200 s with both cores kept busy by another process.
+jest.setTimeout(600_000);
 
 const SEED = 13;
 /** Per route of the table (38 routes), then the analysts' GraphQL and stray paths; the edge corpus per route that writes. */

@@ -1,11 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
+import { formatMoneyNumber } from '../format';
 import type { PnlDay } from '../types';
-import { COLORS, Chart } from './chartSetup';
+import { COLORS, Chart, moneyWithExact } from './chartSetup';
 
 /**
  * Daily realized P&L as bars (green up, red down) and the running total as a line on its own axis.
  * Animations are off, so the first render is the final picture; the wrapper then carries
- * data-ready="true". Tooltips show the decimals as the API sent them.
+ * data-ready="true". Axes and tooltips show money to the cent (format.ts); a tooltip adds the exact
+ * figure as the API sent it when the cents are not all of it.
  */
 export function PnlChart({ days }: { days: PnlDay[] }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -49,8 +51,13 @@ export function PnlChart({ days }: { days: PnlDay[] }) {
         interaction: { mode: 'index', intersect: false },
         scales: {
           x: { ticks: { maxRotation: 0, autoSkip: true, maxTicksLimit: 10 }, grid: { display: false } },
-          y: { position: 'left', title: { display: true, text: 'Daily ($)' } },
-          cumulative: { position: 'right', title: { display: true, text: 'Cumulative ($)' }, grid: { drawOnChartArea: false } },
+          y: { position: 'left', title: { display: true, text: 'Daily ($)' }, ticks: { callback: (value) => formatMoneyNumber(Number(value)) } },
+          cumulative: {
+            position: 'right',
+            title: { display: true, text: 'Cumulative ($)' },
+            grid: { drawOnChartArea: false },
+            ticks: { callback: (value) => formatMoneyNumber(Number(value)) },
+          },
         },
         plugins: {
           legend: {
@@ -68,11 +75,11 @@ export function PnlChart({ days }: { days: PnlDay[] }) {
               label: (item) => {
                 const day = days[item.dataIndex];
                 const value = item.datasetIndex === 0 ? day.realized_pnl : day.cumulative_realized_pnl;
-                return `${item.dataset.label ?? ''}: ${value}`;
+                return `${item.dataset.label ?? ''}: ${moneyWithExact(value)}`;
               },
               afterBody: (items) => {
                 const day = items[0] ? days[items[0].dataIndex] : undefined;
-                return day ? [`Fees: ${day.fees}`, `Fills: ${day.fills}`, `Volume: ${day.volume}`] : [];
+                return day ? [`Fees: ${moneyWithExact(day.fees)}`, `Fills: ${day.fills}`, `Volume: ${moneyWithExact(day.volume)}`] : [];
               },
             },
           },

@@ -10,6 +10,7 @@ import {
   PointElement,
   Tooltip,
 } from 'chart.js';
+import { formatMoney, formatQuantity } from '../format';
 
 // Only what the dashboard draws: bars and lines on category/linear axes, with tooltips and a legend.
 Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Tooltip, Legend);
@@ -28,3 +29,10 @@ export const COLORS = {
   gross: '#6366f1',
   net: '#f59e0b',
 };
+
+/** Money in a tooltip: to the cent, then the exact figure as the API sent it when the cents are not all of it. */
+export function moneyWithExact(value: string): string {
+  const shown = formatMoney(value);
+  // Compared as numbers are written: trailing zeros trimmed, no separators.
+  return formatQuantity(shown.replace(/,/g, '')) === formatQuantity(value) ? shown : `${shown} (${value})`;
+}

@@ -1,13 +1,14 @@
-import { useState, type ChangeEvent, type FormEvent } from 'react';
-import { api, segment } from '../api';
+import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
+import { ApiRequestError, api, isAbort, segment } from '../api';
 import { DataTable, type Column } from '../components/DataTable';
 import { Field, Select, SelectField, TextField } from '../components/Field';
+import { Money } from '../components/Figures';
 import { PageLayout } from '../components/PageLayout';
 import { SubaccountSelect } from '../components/SubaccountSelect';
 import { useErrors } from '../errors';
-import { formatDecimal, formatTime } from '../format';
+import { formatTime } from '../format';
 import { useSession } from '../session';
-import { EXCHANGES, type Credential, type Exchange, type KalshiEnvironment, type Subaccount } from '../types';
+import { EXCHANGES, type Credential, type Exchange, type KalshiEnvironment, type Page, type Subaccount, type SubaccountBalance } from '../types';
 import { useChosenSubaccount, useSubaccounts } from '../useSubaccounts';
 
 interface CredentialField {
@@ -260,22 +261,70 @@ function CredentialInput({
   );
 }
 
-const subaccountColumns: Column<Subaccount>[] = [
-  { header: 'Name', cell: (subaccount) => subaccount.name },
-  { header: 'ID', cell: (subaccount) => <code>{subaccount.id}</code> },
-  { header: 'Status', cell: (subaccount) => subaccount.status },
-  { header: 'Cash', cell: (subaccount) => formatDecimal(subaccount.cash_balance), numeric: true },
-  { header: 'Credentials', cell: (subaccount) => (subaccount.credentials ?? []).map((credential) => credential.exchange).join(', ') || '—' },
-  { header: 'Created', cell: (subaccount) => formatTime(subaccount.created_at) },
-];
+/** The portfolio's cash per subaccount, read for one list of subaccounts (or why it could not be read). */
+interface CashRead {
+  of: Subaccount[];
+  cash?: Map<string, string>;
+  failure?: string;
+}
+
+/**
+ * Each subaccount's cash as GET /v1/portfolio has it: a test subaccount's simulated cash, a live
+ * one's the venues' balances read now (a live subaccount's own `cash_balance` is not its cash), so
+ * that this table and the portfolio never disagree. Read again with every new list of subaccounts.
+ * A refusal (a live venue that cannot be asked) is shown in the column, not as the page's error.
+ */
+function usePortfolioCash(subaccounts: Subaccount[] | undefined): CashRead | undefined {
+  const [read, setRead] = useState<CashRead | undefined>(undefined);
+
+  useEffect(() => {
+    if (subaccounts === undefined) return;
+    const controller = new AbortController();
+    api
+      .get<Page<SubaccountBalance>>('/v1/portfolio', undefined, controller.signal)
+      .then((portfolio) => setRead({ of: subaccounts, cash: new Map(portfolio.data.map((row) => [row.subaccount_id, row.cash_balance])) }))
+      .catch((error: unknown) => {
+        if (isAbort(error) || controller.signal.aborted) return;
+        setRead({ of: subaccounts, failure: error instanceof ApiRequestError ? `${error.code}: ${error.message}` : 'The portfolio could not be read.' });
+      });
+    return () => controller.abort();
+  }, [subaccounts]);
+
+  return read;
+}
 
 function SubaccountsTable({ subaccounts }: { subaccounts: Subaccount[] | undefined }) {
+  const read = usePortfolioCash(subaccounts);
+
+  const cashCell = (subaccount: Subaccount) => {
+    const value = read?.cash?.get(subaccount.id);
+    if (value !== undefined) return <Money value={value} />; // the last read's, until the next one answers
+    if (read?.of !== subaccounts) return <span className="muted">…</span>;
+    if (read?.failure) {
+      return (
+        <span className="muted" title={read.failure}>
+          unavailable
+        </span>
+      );
+    }
+    return '—'; // not in the portfolio (a subaccount no longer active)
+  };
+
+  const columns: Column<Subaccount>[] = [
+    { header: 'Name', cell: (subaccount) => subaccount.name },
+    { header: 'ID', cell: (subaccount) => <code>{subaccount.id}</code> },
+    { header: 'Status', cell: (subaccount) => subaccount.status },
+    { header: 'Cash', cell: cashCell, numeric: true },
+    { header: 'Credentials', cell: (subaccount) => (subaccount.credentials ?? []).map((credential) => credential.exchange).join(', ') || '—' },
+    { header: 'Created', cell: (subaccount) => formatTime(subaccount.created_at) },
+  ];
+
   return (
     <div className="panel">
       <h3>Subaccounts</h3>
       <DataTable<Subaccount>
         testId="subaccounts-table"
-        columns={subaccountColumns}
+        columns={columns}
         rows={subaccounts}
         rowKey={(subaccount) => subaccount.id}
         rowTestId={(subaccount) => `subaccount-row-${subaccount.id}`}

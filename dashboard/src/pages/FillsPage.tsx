@@ -1,8 +1,9 @@
 import type { Column } from '../components/DataTable';
+import { Money, Price } from '../components/Figures';
 import { Id } from '../components/Id';
 import { ListPage } from '../components/ListPage';
-import { Signed } from '../components/Signed';
-import { formatDecimal, formatTime } from '../format';
+import { MarketName } from '../components/MarketName';
+import { formatQuantity, formatTime } from '../format';
 import type { Fill } from '../types';
 
 const columns: Column<Fill>[] = [
@@ -10,13 +11,13 @@ const columns: Column<Fill>[] = [
   { header: 'Fill', cell: (fill) => <Id value={fill.id} note={fill.venue_fill_id && `Venue fill ${fill.venue_fill_id}`} /> },
   { header: 'Order', cell: (fill) => <Id value={fill.order_id} /> },
   { header: 'Subaccount', cell: (fill) => <Id value={fill.subaccount_id} /> },
-  { header: 'Market', cell: (fill) => <Id value={fill.market_id} /> },
+  { header: 'Market', cell: (fill) => <MarketName id={fill.market_id} /> },
   { header: 'Venue', cell: (fill) => fill.venue },
   { header: 'Side', cell: (fill) => `${fill.action} ${fill.side}` },
-  { header: 'Price', cell: (fill) => formatDecimal(fill.price), numeric: true },
-  { header: 'Quantity', cell: (fill) => formatDecimal(fill.quantity), numeric: true },
-  { header: 'Fee', cell: (fill) => formatDecimal(fill.fee), numeric: true },
-  { header: 'Realized P&L', cell: (fill) => <Signed value={fill.realized_pnl} />, numeric: true },
+  { header: 'Price', cell: (fill) => <Price value={fill.price} marketId={fill.market_id} />, numeric: true },
+  { header: 'Quantity', cell: (fill) => formatQuantity(fill.quantity), numeric: true },
+  { header: 'Fee', cell: (fill) => <Money value={fill.fee} />, numeric: true },
+  { header: 'Realized P&L', cell: (fill) => <Money value={fill.realized_pnl} signed />, numeric: true },
   { header: 'Liquidity', cell: (fill) => (fill.is_taker === null ? '—' : fill.is_taker ? 'taker' : 'maker') },
   // A reversed fill's venue trade failed: it no longer counts in positions and P&L (docs/reconciliation.md).
   {

@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { ExposureChart, type ExposureView } from '../charts/ExposureChart';
 import { PnlChart } from '../charts/PnlChart';
 import { Select } from '../components/Field';
+import { Money } from '../components/Figures';
 import { PageLayout } from '../components/PageLayout';
 import { SubaccountFilter } from '../components/SubaccountSelect';
-import { formatDecimal, signClass } from '../format';
 import type { Page, PnlDay, RiskStats } from '../types';
 import { useApiData } from '../useApiData';
 
@@ -43,7 +43,10 @@ export function OverviewPage() {
           <div className="panel-tools">
             {last && (
               <span className="muted">
-                Total over the range: <strong className={signClass(last.cumulative_realized_pnl)}>{last.cumulative_realized_pnl}</strong>
+                Total over the range:{' '}
+                <strong data-testid="pnl-range-total">
+                  <Money value={last.cumulative_realized_pnl} signed />
+                </strong>
               </span>
             )}
             <label className="inline-field" htmlFor="pnl-range">
@@ -81,22 +84,27 @@ export function OverviewPage() {
   );
 }
 
+type MoneyStat = 'gross_exposure' | 'net_exposure' | 'market_value' | 'open_order_notional' | 'realized_pnl' | 'unrealized_pnl' | 'worst_case_loss';
+
+/** The workspace's (or a subaccount's) figures, money to the cent; test ids `stat-<name>`. */
 function StatCards({ stats }: { stats: RiskStats }) {
-  const cards: { label: string; value: string; signed?: boolean }[] = [
-    { label: 'Gross exposure', value: stats.gross_exposure },
-    { label: 'Net exposure', value: stats.net_exposure, signed: true },
-    { label: 'Market value', value: stats.market_value },
-    { label: 'Open order notional', value: stats.open_order_notional },
-    { label: 'Realized P&L', value: stats.realized_pnl, signed: true },
-    { label: 'Unrealized P&L', value: stats.unrealized_pnl, signed: true },
-    { label: 'Worst-case loss', value: stats.worst_case_loss },
+  const cards: { name: MoneyStat; label: string; signed?: boolean }[] = [
+    { name: 'gross_exposure', label: 'Gross exposure' },
+    { name: 'net_exposure', label: 'Net exposure', signed: true },
+    { name: 'market_value', label: 'Market value' },
+    { name: 'open_order_notional', label: 'Open order notional' },
+    { name: 'realized_pnl', label: 'Realized P&L', signed: true },
+    { name: 'unrealized_pnl', label: 'Unrealized P&L', signed: true },
+    { name: 'worst_case_loss', label: 'Worst-case loss' },
   ];
   return (
     <div className="cards">
       {cards.map((card) => (
-        <div className="card" key={card.label}>
+        <div className="card" key={card.name} data-testid={`stat-${card.name}`}>
           <div className="card-label">{card.label}</div>
-          <div className={`card-value ${card.signed ? (signClass(card.value) ?? '') : ''}`}>{formatDecimal(card.value)}</div>
+          <div className="card-value">
+            <Money value={stats[card.name]} signed={card.signed} />
+          </div>
         </div>
       ))}
       <div className="card">

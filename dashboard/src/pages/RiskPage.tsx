@@ -1,10 +1,11 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, segment } from '../api';
 import { DeadMansSwitchPanel } from '../components/DeadMansSwitchPanel';
+import { Money, Share } from '../components/Figures';
 import { PageLayout } from '../components/PageLayout';
 import { SubaccountSelect } from '../components/SubaccountSelect';
 import { InputError, useErrors } from '../errors';
-import { formatDecimal, formatTime } from '../format';
+import { formatQuantity, formatTime } from '../format';
 import { useSession } from '../session';
 import type { RiskLimits, RiskStats, Workspace } from '../types';
 import { useApiData } from '../useApiData';
@@ -18,14 +19,17 @@ type LimitName =
   | 'max_open_orders'
   | 'max_orders_per_minute';
 
-/** The six limits: decimals are sent as the strings typed, integers as numbers; empty is null (no limit). */
-const LIMITS: { name: LimitName; label: string; unit: string; integer: boolean }[] = [
-  { name: 'max_order_notional', label: 'Max order notional', unit: '$ per order', integer: false },
-  { name: 'max_position_per_market', label: 'Max position per market', unit: 'contracts per market and side', integer: false },
-  { name: 'max_gross_exposure', label: 'Max gross exposure', unit: '$ across positions and open orders', integer: false },
-  { name: 'max_daily_realized_loss', label: 'Max daily realized loss', unit: '$ per UTC day', integer: false },
-  { name: 'max_open_orders', label: 'Max open orders', unit: 'orders', integer: true },
-  { name: 'max_orders_per_minute', label: 'Max orders per minute', unit: 'orders per minute', integer: true },
+/**
+ * The six limits: decimals are sent as the strings typed, integers as numbers; empty is null (no
+ * limit). `money`: its use is shown as money (to the cent), else as a count.
+ */
+const LIMITS: { name: LimitName; label: string; unit: string; integer: boolean; money: boolean }[] = [
+  { name: 'max_order_notional', label: 'Max order notional', unit: '$ per order', integer: false, money: true },
+  { name: 'max_position_per_market', label: 'Max position per market', unit: 'contracts per market and side', integer: false, money: false },
+  { name: 'max_gross_exposure', label: 'Max gross exposure', unit: '$ across positions and open orders', integer: false, money: true },
+  { name: 'max_daily_realized_loss', label: 'Max daily realized loss', unit: '$ per UTC day', integer: false, money: true },
+  { name: 'max_open_orders', label: 'Max open orders', unit: 'orders', integer: true, money: false },
+  { name: 'max_orders_per_minute', label: 'Max orders per minute', unit: 'orders per minute', integer: true, money: false },
 ];
 
 type LimitInputs = Record<LimitName, string>;
@@ -125,7 +129,7 @@ function LimitsForm({ subaccountId }: { subaccountId: string }) {
           </tr>
         </thead>
         <tbody>
-          {LIMITS.map(({ name, label, unit, integer }) => (
+          {LIMITS.map(({ name, label, unit, integer, money }) => (
             <tr key={name}>
               <td>
                 <label htmlFor={`risk-${name}`}>{label}</label>
@@ -145,8 +149,12 @@ function LimitsForm({ subaccountId }: { subaccountId: string }) {
                   }}
                 />
               </td>
-              <td className="num">{formatDecimal(use.get(name)?.current)}</td>
-              <td className="num">{formatDecimal(use.get(name)?.utilisation)}</td>
+              <td className="num" data-testid={`risk-use-${name}`}>
+                {money ? <Money value={use.get(name)?.current} /> : formatQuantity(use.get(name)?.current)}
+              </td>
+              <td className="num">
+                <Share value={use.get(name)?.utilisation} />
+              </td>
             </tr>
           ))}
         </tbody>
