@@ -57,7 +57,7 @@ test('a client more than 1 MiB behind is cut off, its place freed; resuming with
 
   // The place is freed once the gateway has cut the connection: a new stream of the same key (limit 1) opens.
   let resumed: EventStreamClient | undefined;
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + 60_000; // guards, not measures: 19 MiB through a loaded machine
   while (!resumed && Date.now() < deadline) {
     const attempt = await EventStreamClient.open(trader.base, { key: trader.secret });
     if (attempt.status === 200) resumed = attempt;
@@ -78,9 +78,9 @@ test('a client more than 1 MiB behind is cut off, its place freed; resuming with
   // Resuming from the start of the log (as a client that had read nothing would): all 300, in order.
   const first = await EventStreamClient.open(trader.base, { key: trader.secret }, { query: 'after=evt_00000000000000000000000000' });
   try {
-    await first.until((s) => s.events.length >= 300, 15_000, 'the 300 events');
+    await first.until((s) => s.events.length >= 300, 60_000, 'the 300 events');
     expect(first.events.map((e) => e.data.message.slice(64 * 1024))).toEqual(Array.from({ length: 300 }, (_, i) => String(i + 1)));
   } finally {
     first.close();
   }
-}, 60_000);
+}, 180_000);
