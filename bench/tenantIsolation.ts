@@ -42,8 +42,8 @@
  *    of it), read until they have every event, disconnect and connect again, for the window (a
  *    refused connection is tried again after STORM_REFUSED_PAUSE_MS). Figures: A's answers by
  *    status, replays completed and their time, the neighbour's p50/p99 quiet vs during, server RSS
- *    at the start, its peak, and after the storm (polled every second after the clients closed,
- *    until it stops falling or 30 s).
+ *    at the start, its peak, and after the storm (read every second for 30 s after the clients
+ *    closed: the goal is on the last reading, once the idle process has returned what it can).
  *
  * Goals (bench/goals.ts): the bomb, neighbour p99 during ÷ quiet <= 2, every hostile request
  * answered (refused) in under 100 ms, RSS growth under 20 MB (token and cookie, the worse of the
@@ -100,7 +100,7 @@ const STORM_EVENTS = envNumber(process.env.BENCH_TENANT_STORM_EVENTS, 3000);
 const STORM_REFUSED_PAUSE_MS = 100;
 /** The service's default EVENT_STREAMS_PER_KEY: A asks for this many keys' worth of streams. */
 const STREAMS_PER_KEY = 10;
-/** After the storm: RSS read every second until it holds still (4 readings within 2 MB) or this long. */
+/** After the storm: RSS read every second this long (V8 returns memory some 25 s into idleness). */
 const RSS_SETTLE_MAX_SECONDS = 30;
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const WITH_REDIS = process.env.BENCH_TENANT_REDIS === '1';
@@ -727,15 +727,15 @@ export async function runTenantIsolationBench(): Promise<TenantIsolationReport> 
         during.cpu = cpu.result(during.answeredPerSecond);
         const hostileResult = await stopHostile<StormResult>(hostileChild, 2000);
         const stormPeak = peak.stop();
-        // After the clients closed: RSS every second until it holds still (the service may still be
-        // finishing pages it had begun: it can rise first), or RSS_SETTLE_MAX_SECONDS.
+        // After the clients closed: RSS every second for RSS_SETTLE_MAX_SECONDS. It first holds
+        // still at a plateau (what V8 and the allocator kept after the burst), then falls once V8's
+        // memory reducer runs on the idle process (about 25 s here): the goal is on the last
+        // reading, the memory returned; the plateau is reported beside it.
         const settle = [rssMb(server.pid)];
         const settleStarted = performance.now();
         while (performance.now() - settleStarted < RSS_SETTLE_MAX_SECONDS * 1000) {
           await sleep(1000);
           settle.push(rssMb(server.pid));
-          const last = settle.slice(-4);
-          if (last.length === 4 && Math.max(...last) - Math.min(...last) < 2) break;
         }
         const after = settle[settle.length - 1]!;
         return { during, hostileResult, rss: { start, peak: Math.max(stormPeak, ...settle), after, afterSeconds: round((performance.now() - settleStarted) / 1000, 1), growth: round(after - start, 1), settle } };

@@ -85,7 +85,7 @@ const schema = z.object({
   ANALYST_INTROSPECTION: z.enum(['on', 'off']).default('on').transform((v) => v === 'on'),
   /** Documents per second one credential may send to the analysts' GraphQL (counted before its lookup; REST routes keep RATE_LIMIT_DEFAULT). */
   ANALYST_RATE_LIMIT: integer.pipe(z.number().min(1).max(1_000_000)).default(10),
-  ANALYST_CONCURRENCY_PER_CREDENTIAL: integer.pipe(z.number().min(1).max(1000)).default(4),
+  ANALYST_CONCURRENCY_PER_CREDENTIAL: integer.pipe(z.number().min(1).max(1000)).default(2),
   ANALYST_MAX_ANSWER_BYTES: integer.pipe(z.number().min(65_536).max(1_073_741_824)).default(8_388_608),
   EVENT_STREAM_POLL_MS: integer.pipe(z.number().min(100).max(60_000)).default(2000),
   EVENT_STREAM_MAX_AGE_MS: integer.pipe(z.number().min(1000).max(86_400_000)).default(3_600_000),

@@ -77,15 +77,21 @@ interface FramedPage {
 const MAX_BUFFERED_BYTES = 1 << 20;
 /** While a stream catches up from the log, it takes its next turn once its client has less than this unread. */
 const CATCH_UP_BUFFERED_BYTES = 64 * 1024;
-/** The most of a page one turn writes to a stream (a page of 200 ordinary events is far less); the stream's unread bytes stay below MAX_BUFFERED_BYTES. */
+/** The most of a page one turn writes to a stream (a page of ordinary events is far less); the stream's unread bytes stay below MAX_BUFFERED_BYTES. */
 const CATCH_UP_PAGE_BYTES = 512 * 1024;
 /** How long an ended stream's connection stays for its client to read what was sent last. */
 const GRACE_MS = 5000;
 /** Reads of the log that fail in a row before a hub ends its streams (they reconnect, to another gateway maybe): never a stream that looks alive and says nothing. */
 const MAX_FAILED_READS = 3;
 const PAGE = 200;
+/**
+ * A catching-up stream's page is smaller than a hub's: rendering a page of events in the core holds
+ * the event loop (about 15 ms for 200 events), and a storm of catch-ups must not hold it for long
+ * at a time (bench/README.md, "Tenant isolation").
+ */
+const CATCH_UP_PAGE = 50;
 /** Full pages a hub keeps for the streams catching up after it (a full page of the log never changes), and for how long. */
-const KEPT_PAGES = 32;
+const KEPT_PAGES = 128;
 const KEPT_PAGE_MS = 5000;
 
 class Stream {
@@ -214,7 +220,7 @@ class Hub {
     this.timer = setInterval(() => void this.read(), pollMs);
     this.timer.unref();
     this.turns = new Turns(pace.catchUpReads);
-    this.turnMs = (pace.catchUpReads * PAGE * 1000) / pace.catchUpEventsPerSecond;
+    this.turnMs = (pace.catchUpReads * CATCH_UP_PAGE * 1000) / pace.catchUpEventsPerSecond;
   }
 
   /**
@@ -245,12 +251,12 @@ class Hub {
     let page = this.reading.get(after);
     if (!page) {
       const headAtRead = this.head;
-      page = readAfter(this.core, after, principal)
+      page = readAfter(this.core, after, principal, CATCH_UP_PAGE)
         .then(({ data }) => {
           const frames = data.map(frameOf);
           const framed = { data, frames, whole: Buffer.concat(frames), headAtRead };
           // Only a full page is kept: a shorter one ends where the log ended then, and grows.
-          if (data.length === PAGE) this.keep(after, framed);
+          if (data.length === CATCH_UP_PAGE) this.keep(after, framed);
           return framed;
         })
         .finally(() => this.reading.delete(after));
@@ -335,8 +341,8 @@ class Hub {
 const frameOf = (event: RestEvent) => Buffer.from(`id: ${event.id}\ndata: ${JSON.stringify(event)}\n\n`);
 
 /** A page of the log after an event, oldest first, as REST shows it. */
-const readAfter = async (core: CoreClient, after: string, principal: Principal): Promise<EventPage> =>
-  restEventPage((await core.execute('ListEvents', { after, limit: PAGE }, principal)) as never) as EventPage;
+const readAfter = async (core: CoreClient, after: string, principal: Principal, limit = PAGE): Promise<EventPage> =>
+  restEventPage((await core.execute('ListEvents', { after, limit }, principal)) as never) as EventPage;
 
 /** Before the first event of every log: `after` it reads a log from its beginning, oldest first. */
 const LOG_START = eventId(0n);

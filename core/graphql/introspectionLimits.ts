@@ -176,6 +176,7 @@ class IntrospectionMeter {
 }
 
 const meters = new WeakMap<GraphQLSchema, IntrospectionMeter>();
+const measured = new WeakMap<DocumentNode, IntrospectionMeasure>();
 
 /** One meter per schema: its list bounds are reckoned once. */
 function meterOf(schema: GraphQLSchema): IntrospectionMeter {
@@ -211,7 +212,12 @@ export function introspectionMeasure(schema: GraphQLSchema, document: DocumentNo
  * would walk its thousand aliases first).
  */
 export function introspectionRefusal(policy: IntrospectionPolicy, schema: GraphQLSchema, document: DocumentNode): GraphQLError | undefined {
-  const measure = meterOf(schema).documentMeasure(document);
+  // Yoga parses a document once and keeps its tree: a document sent again is measured once.
+  let measure = measured.get(document);
+  if (!measure) {
+    measure = meterOf(schema).documentMeasure(document);
+    measured.set(document, measure);
+  }
   if (measure.breadth === 0) return undefined;
   if (!policy.enabled) {
     return graphqlError('forbidden', 'Introspection (__schema, __type) is turned off on this service (ANALYST_INTROSPECTION=off).', { param: 'introspection' });

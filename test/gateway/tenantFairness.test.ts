@@ -106,8 +106,8 @@ test('a refused stream costs the core nothing and is answered late; a workspaceâ
     // A stream's opening check reads one event; catching up and the hub read pages of 200.
     if (body) calls.push(`${body.operationName}${body.variables?.limit === 1 ? ' (opening check)' : ''}`);
   });
-  // One read at a time, 2,000 events a second: a page of 200 per 100 ms at most.
-  const base = await gatewayWith({ EVENT_STREAMS_PER_KEY: '1', EVENT_CATCH_UP_PER_WORKSPACE: '1', EVENT_CATCH_UP_EVENTS_PER_SECOND: '2000', RATE_LIMIT_DEFAULT: '10000' }, counting);
+  // One turn at a time, 500 events a second: a catch-up page (50 events) per 100 ms at most.
+  const base = await gatewayWith({ EVENT_STREAMS_PER_KEY: '1', EVENT_CATCH_UP_PER_WORKSPACE: '1', EVENT_CATCH_UP_EVENTS_PER_SECOND: '500', RATE_LIMIT_DEFAULT: '10000' }, counting);
   const trader = await newTrader(stack.core.db, base, 'Paced catch-up');
   const subaccount = await createSubaccount(trader, 'paced');
   const orders = await Promise.all(
@@ -134,8 +134,8 @@ test('a refused stream costs the core nothing and is answered late; a workspaceâ
     expect(Date.now() - refusedAt).toBeGreaterThanOrEqual(REFUSAL_DELAY_MS.min);
     expect(calls.slice(before).filter((name) => name === 'ListEvents (opening check)')).toEqual([]); // refused before the core was asked
     await first.until((s) => s.events.length >= 200, 15_000, '200 events');
-    // A full page, then the empty one that finds the end: two turns of at least 100 ms each.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    // Four full pages of 50, a turn of at least 100 ms each, a page sent as its turn begins: the last no sooner than 300 ms in.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
   } finally {
     first.close();
   }
@@ -145,7 +145,8 @@ test('streams resuming from one event share the logâ€™s pages, take turns, and e
   const reads = new Map<string, number>();
   const counting = watchedTransport(stack, (request) => {
     const body = request.body ? (JSON.parse(request.body) as { operationName?: string; variables?: { after?: string; limit?: number } }) : {};
-    if (body.operationName === 'ListEvents' && body.variables?.limit === 200 && body.variables.after) {
+    // Catch-up pages (not a stream's opening check, which reads one event).
+    if (body.operationName === 'ListEvents' && body.variables?.limit !== 1 && body.variables?.after) {
       reads.set(body.variables.after, (reads.get(body.variables.after) ?? 0) + 1);
     }
   });
@@ -181,7 +182,7 @@ test('streams resuming from one event share the logâ€™s pages, take turns, and e
     expect(storm.map((s) => s.status)).toEqual(Array(20).fill(200));
     await Promise.all(storm.map((s) => s.until((c) => c.events.length >= expected.length, 30_000, `${expected.length} events`)));
     for (const stream of storm) expect(stream.events.slice(0, expected.length).map((e) => e.id)).toEqual(expected);
-    // Twenty streams, two pages each, unshared, would be 40 reads; the first page (full, kept) is read by far fewer.
+    // Twenty streams, six pages each, unshared, would read the first page 20 times; shared (full, kept), far fewer.
     expect(reads.get(first) ?? 0).toBeGreaterThanOrEqual(1);
     expect(reads.get(first)!).toBeLessThan(10);
   } finally {
