@@ -91,7 +91,7 @@ const PAGE = 200;
  */
 const CATCH_UP_PAGE = 50;
 /** Full pages a hub keeps for the streams catching up after it (a full page of the log never changes), and for how long. */
-const KEPT_PAGES = 128;
+const KEPT_PAGES = 64;
 const KEPT_PAGE_MS = 5000;
 
 class Stream {
@@ -217,7 +217,10 @@ class Hub {
     pollMs: number,
     pace: { catchUpReads: number; catchUpEventsPerSecond: number },
   ) {
-    this.timer = setInterval(() => void this.read(), pollMs);
+    this.timer = setInterval(() => {
+      this.forgetPages();
+      void this.read();
+    }, pollMs);
     this.timer.unref();
     this.turns = new Turns(pace.catchUpReads);
     this.turnMs = (pace.catchUpReads * CATCH_UP_PAGE * 1000) / pace.catchUpEventsPerSecond;
@@ -268,9 +271,15 @@ class Hub {
   private keep(after: string, page: FramedPage) {
     this.kept.delete(after);
     this.kept.set(after, { page, at: Date.now() });
-    for (const oldest of this.kept.keys()) {
-      if (this.kept.size <= KEPT_PAGES) break;
-      this.kept.delete(oldest);
+    this.forgetPages();
+  }
+
+  /** Drops the kept pages past their time, and the oldest past KEPT_PAGES (on each keep, and each poll). */
+  private forgetPages() {
+    const now = Date.now();
+    for (const [after, { at }] of this.kept) {
+      if (this.kept.size <= KEPT_PAGES && now - at < KEPT_PAGE_MS) break; // kept in insertion order: the rest are newer
+      this.kept.delete(after);
     }
   }
 

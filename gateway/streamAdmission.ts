@@ -70,7 +70,8 @@ export class StreamAdmission {
 
   private async admitShared({ credentialId, workspaceId }: StreamOwner, refused: (whose: 'credential' | 'workspace') => ApiError): Promise<() => void> {
     const redis = this.redis!;
-    const keys = [`mk:event-streams:${credentialId}`, `mk:event-streams:workspace:${workspaceId}`];
+    // One hash tag, the workspace's: both sets live in one Redis Cluster slot, as one script needs.
+    const keys = [`mk:event-streams:{${workspaceId}}:credential:${credentialId}`, `mk:event-streams:{${workspaceId}}:workspace`];
     const member = randomUUID();
     const now = Date.now();
     // Members expire unless renewed: a gateway that dies does not hold its places for ever.
