@@ -1,9 +1,12 @@
+import { isStorableText } from './storableText';
+
 /**
  * How deep a JSON body or GraphQL `variables` may nest objects and arrays. No input of the API
  * needs more than a few levels; a value nested thousands deep (64 KiB of `[` is 65,536 levels)
  * overflows the stack of whatever walks it recursively (JSON.stringify, graphql's input coercion).
  * It is refused before anything walks it: in the raw text where there is one (the gateway's
- * bodies), by an iterative walk of the parsed value otherwise (the core's GraphQL variables).
+ * bodies), by a walk of the parsed value bounded by the limit otherwise (the core's GraphQL
+ * variables, in the one walk that also refuses text PostgreSQL cannot store).
  */
 export const MAX_JSON_NESTING = 32;
 
@@ -50,14 +53,23 @@ function keyName(raw: string): string {
   }
 }
 
-/** Whether a parsed JSON value nests objects and arrays past MAX_JSON_NESTING (an iterative walk). */
-export function isTooDeepJsonValue(value: unknown): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop()!;
-    if (item === null || typeof item !== 'object') continue;
-    if (depth + 1 > MAX_JSON_NESTING) return true;
-    for (const child of Object.values(item)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+/** What is wrong with a parsed JSON value, if anything: nesting past MAX_JSON_NESTING, or a string PostgreSQL cannot store (its path). */
+export type JsonValueProblem = { kind: 'too_deep' } | { kind: 'unstorable_text'; path: string };
+
+/**
+ * One walk of a parsed JSON value for both of the core's input rules: nesting past
+ * MAX_JSON_NESTING (the walk stops there, so a value nested thousands deep costs 33 levels of
+ * recursion, never the stack) and the first string that is not storable text (storableText.ts),
+ * named by its path (`input.name`, `venues.0`; `''` for the value itself).
+ */
+export function jsonValueProblem(value: unknown, path: string[] = []): JsonValueProblem | undefined {
+  if (typeof value === 'string') return isStorableText(value) ? undefined : { kind: 'unstorable_text', path: path.join('.') };
+  if (value === null || typeof value !== 'object') return undefined;
+  if (path.length >= MAX_JSON_NESTING) return { kind: 'too_deep' };
+  for (const [key, item] of Object.entries(value)) {
+    if (!isStorableText(key)) return { kind: 'unstorable_text', path: [...path, key].join('.') };
+    const problem = jsonValueProblem(item, [...path, key]);
+    if (problem) return problem;
   }
-  return false;
+  return undefined;
 }

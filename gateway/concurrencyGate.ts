@@ -23,11 +23,4 @@ export class ConcurrencyGate {
       else this.running.set(key, after);
     };
   }
-
-  /** Requests running now, every key together (tests, metrics). */
-  get inFlight(): number {
-    let total = 0;
-    for (const count of this.running.values()) total += count;
-    return total;
-  }
 }

@@ -24,9 +24,4 @@ export class Turns {
       else this.running -= 1;
     }
   }
-
-  /** Tasks waiting for a turn (tests). */
-  get queued(): number {
-    return this.waiting.length;
-  }
 }

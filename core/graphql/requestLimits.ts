@@ -1,7 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
 import { documentProblem } from '../../contract/documentLimits';
-import { isTooDeepJsonValue, JSON_NESTING_RULE } from '../../contract/jsonLimits';
-import { TEXT_RULE, unstorableTextPath } from '../../contract/storableText';
+import { JSON_NESTING_RULE, jsonValueProblem } from '../../contract/jsonLimits';
+import { TEXT_RULE } from '../../contract/storableText';
 import type { CoreContext } from './context';
 import { graphqlError } from './errorMasking';
 
@@ -16,10 +16,15 @@ export function refuseUnsafeRequests(): Plugin<CoreContext> {
     onParams({ params }) {
       const problem = typeof params.query === 'string' ? documentProblem(params.query) : undefined;
       if (problem) throw graphqlError('invalid_request', problem, { param: 'query' });
-      if (isTooDeepJsonValue(params.variables)) throw graphqlError('invalid_request', `variables ${JSON_NESTING_RULE}.`, { param: 'variables' });
-      if (isTooDeepJsonValue(params.extensions)) throw graphqlError('invalid_request', `extensions ${JSON_NESTING_RULE}.`, { param: 'extensions' });
-      const variable = unstorableTextPath(params.variables);
-      if (variable !== undefined) throw graphqlError('invalid_request', `${variable || 'variables'} ${TEXT_RULE}.`, { param: variable || 'variables' });
+      // One walk each: nesting first, then text PostgreSQL cannot store.
+      for (const [name, value] of [['variables', params.variables], ['extensions', params.extensions]] as const) {
+        const problem = jsonValueProblem(value);
+        if (problem?.kind === 'too_deep') throw graphqlError('invalid_request', `${name} ${JSON_NESTING_RULE}.`, { param: name });
+        if (problem?.kind === 'unstorable_text') {
+          const param = problem.path ? (name === 'variables' ? problem.path : `${name}.${problem.path}`) : name;
+          throw graphqlError('invalid_request', `${param} ${TEXT_RULE}.`, { param });
+        }
+      }
     },
   };
 }

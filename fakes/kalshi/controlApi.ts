@@ -21,7 +21,8 @@ import type { Exchange, ExchangeAnswer } from './exchange';
 import { faultFromBody, type FaultRule } from '../faults';
 import { RATE_TIERS, type RateTier } from './rateLimits';
 import { orderJson } from './wireShapes';
-import type { SeededQuote, SeedBooksOptions } from './marketMaker';
+import type { SeededQuote } from './marketMaker';
+import { seedBooksOptionsFrom, type SeedBooksOptions } from '../seedBooks';
 
 const answer = (status: number, body: unknown): ExchangeAnswer => ({ status, body });
 const bad = (message: string): ExchangeAnswer => answer(400, { error: { code: 'bad_request', message } });
@@ -51,27 +52,6 @@ export interface FakeControls {
   dropWebSockets(): void;
   freezeWebSockets(frozen: boolean): void;
   setRateTier(tier: RateTier): void;
-}
-
-/** `{levels?, level_spacing?, base_size?, size_increment?}` -> the market maker's options, or what is wrong. */
-function seedOptionsFrom(body: Record<string, unknown>): SeedBooksOptions | string {
-  const whole = (name: string, min: number, max: number): number | undefined | string => {
-    const value = body[name];
-    if (value === undefined) return undefined;
-    return Number.isInteger(value) && (value as number) >= min && (value as number) <= max ? (value as number) : `${name} must be a whole number ${min}..${max}`;
-  };
-  const levels = whole('levels', 1, 50);
-  const baseSize = whole('base_size', 1, 1_000_000);
-  const sizeIncrement = whole('size_increment', 0, 1_000_000);
-  for (const v of [levels, baseSize, sizeIncrement]) if (typeof v === 'string') return v;
-  const spacing = body.level_spacing;
-  if (spacing !== undefined && (typeof spacing !== 'string' || !/^0\.\d{1,4}$/.test(spacing) || Number(spacing) <= 0)) return 'level_spacing must be a price such as "0.01"';
-  return {
-    ...(levels === undefined ? {} : { levels: levels as number }),
-    ...(baseSize === undefined ? {} : { baseSize: baseSize as number }),
-    ...(sizeIncrement === undefined ? {} : { sizeIncrement: sizeIncrement as number }),
-    ...(spacing === undefined ? {} : { levelSpacing: spacing as string }),
-  };
 }
 
 /** `path` has no query string; the query's parameters come in `query`. */
@@ -108,7 +88,7 @@ export function handleControl(fake: FakeControls, method: string, path: string, 
     return fake.cancelOrderAs(userId, decodeURIComponent(orderId));
   }
   if (method === 'POST' && path === '/_fake/books/seed') {
-    const options = seedOptionsFrom(body);
+    const options = seedBooksOptionsFrom(body);
     if (typeof options === 'string') return bad(options);
     const quotes = fake.seedBooks(options);
     const refused = quotes.filter((q) => q.answer.status !== 201);

@@ -20,25 +20,13 @@
 import type { Exchange, ExchangeAnswer } from './exchange';
 import { D, TICKS_PER_DOLLAR } from './fixedPoint';
 import { priceTicksOnRanges, WHOLE_CENT_RANGES, type MarketSeed } from './markets';
+import { ladderLevels, type SeedBooksOptions } from '../seedBooks';
 
 /** The market maker's user id on the fake (it has no API key: nobody can sign as it). */
 export const MARKET_MAKER_USER_ID = 'fake-market-maker';
 /** Its cash: deep enough for every quote and for the counter-orders a test places as it. */
 export const MARKET_MAKER_BALANCE_DOLLARS = '10000000.00';
 export const DEFAULT_MID_DOLLARS = '0.5000';
-
-export interface SeedBooksOptions {
-  /** Price levels on each side. Default 5. */
-  readonly levels?: number;
-  /** Distance between levels and from the mid to the touch, in dollars. Default "0.01". */
-  readonly levelSpacing?: string;
-  /** Contracts at the best level. Default 100. */
-  readonly baseSize?: number;
-  /** Extra contracts per level further from the mid. Default 100 (so 100, 200, ... 500). */
-  readonly sizeIncrement?: number;
-}
-
-export const DEFAULT_SEED_BOOKS: Required<SeedBooksOptions> = Object.freeze({ levels: 5, levelSpacing: '0.01', baseSize: 100, sizeIncrement: 100 });
 
 export interface SeededQuote {
   readonly ticker: string;
@@ -50,15 +38,15 @@ export interface SeededQuote {
 
 /** The ladder of one market: bids at mid - k x spacing, asks at mid + k x spacing, k = 1..levels. */
 export function ladderOf(market: MarketSeed, options: SeedBooksOptions = {}): { side: 'bid' | 'ask'; price: string; count: string }[] {
-  const { levels, levelSpacing, baseSize, sizeIncrement } = { ...DEFAULT_SEED_BOOKS, ...options };
+  const { levelSpacing, levels } = ladderLevels(options);
   const mid = new D(market.fake_mid_dollars ?? DEFAULT_MID_DOLLARS);
   const spacing = new D(levelSpacing);
   const ranges = market.price_ranges ?? WHOLE_CENT_RANGES;
   const quotes: { side: 'bid' | 'ask'; price: string; count: string }[] = [];
-  for (let k = 1; k <= levels; k++) {
-    const count = new D(baseSize + (k - 1) * sizeIncrement).toFixed(2);
+  for (const { level, size } of levels) {
+    const count = new D(size).toFixed(2);
     for (const side of ['bid', 'ask'] as const) {
-      const price = (side === 'bid' ? mid.minus(spacing.times(k)) : mid.plus(spacing.times(k))).toFixed(4);
+      const price = (side === 'bid' ? mid.minus(spacing.times(level)) : mid.plus(spacing.times(level))).toFixed(4);
       const ticks = priceTicksOnRanges(price, ranges);
       if (ticks === null || ticks < 1 || ticks > TICKS_PER_DOLLAR - 1) continue;
       quotes.push({ side, price, count });

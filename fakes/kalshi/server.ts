@@ -31,7 +31,8 @@ import { API_ROOT, requiresAuth, route } from './restRoutes';
 import { UserStreams } from './userStreams';
 import { handleControl } from './controlApi';
 import { LoopbackServer, readBody, sleep } from '../loopback';
-import { MARKET_MAKER_BALANCE_DOLLARS, MARKET_MAKER_USER_ID, seedBooks, type SeededQuote, type SeedBooksOptions } from './marketMaker';
+import { MARKET_MAKER_BALANCE_DOLLARS, MARKET_MAKER_USER_ID, seedBooks, type SeededQuote } from './marketMaker';
+import type { SeedBooksOptions } from '../seedBooks';
 
 export const WS_PATH = '/trade-api/ws/v2';
 

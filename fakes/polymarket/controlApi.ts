@@ -27,7 +27,8 @@ import { z } from 'zod';
 import { faultFromBody, type FaultRule } from '../faults';
 import type { ClobAnswer } from './errors';
 import type { CounterOrder, FakeAccount, OrderRecord, PolymarketExchange, TradeStatus } from './exchange';
-import type { SeededQuote, SeedBooksOptions } from './marketMaker';
+import type { SeededQuote } from './marketMaker';
+import { seedBooksOptionsFrom, type SeedBooksOptions } from '../seedBooks';
 import { isTickSize, type TokenSeed } from './markets';
 import { handleStreamControl, type StreamControls } from './streamControl';
 
@@ -65,13 +66,6 @@ const counterOrderBody = z.object({
   size: z.string().regex(/^[0-9]+(\.[0-9]{1,2})?$/, 'size must be a decimal string of shares such as "10"'),
   type: z.enum(['GTC', 'FOK', 'FAK']).default('GTC'),
   post_only: z.boolean().default(false),
-});
-
-const seedBody = z.object({
-  levels: z.number().int().min(1).max(50).optional(),
-  level_spacing: z.string().regex(/^0\.[0-9]{1,4}$/).optional(),
-  base_size: z.number().int().min(1).max(1_000_000).optional(),
-  size_increment: z.number().int().min(0).max(1_000_000).optional(),
 });
 
 /** What the control API drives: the fake server (server.ts), named here so the two do not import each other. */
@@ -163,15 +157,9 @@ export function handleControl(fake: PolymarketFakeControls & StreamControls, met
     return fake.cancelOrderAs(apiKey, decodeURIComponent(orderId));
   }
   if (method === 'POST' && path === '/_fake/books/seed') {
-    const parsed = seedBody.safeParse(body);
-    if (!parsed.success) return bad(firstIssue(parsed.error));
-    const b = parsed.data;
-    const quotes = fake.seedBooks({
-      ...(b.levels === undefined ? {} : { levels: b.levels }),
-      ...(b.level_spacing === undefined ? {} : { levelSpacing: b.level_spacing }),
-      ...(b.base_size === undefined ? {} : { baseSize: b.base_size }),
-      ...(b.size_increment === undefined ? {} : { sizeIncrement: b.size_increment }),
-    });
+    const options = seedBooksOptionsFrom(body);
+    if (typeof options === 'string') return bad(options);
+    const quotes = fake.seedBooks(options);
     const refused = quotes.filter((q) => q.answer.status !== 200);
     return answer(200, {
       api_key: fake.marketMaker,

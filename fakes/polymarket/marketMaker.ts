@@ -22,6 +22,7 @@ import { Decimal } from '../../core/domain/decimals';
 import type { ClobAnswer } from './errors';
 import { UNITS_PER_SHARE, type CounterOrder, type FakeAccount, type PolymarketExchange } from './exchange';
 import type { TokenSeed } from './markets';
+import { ladderLevels, type SeedBooksOptions } from '../seedBooks';
 
 /** The market maker's API key on the fake (UUID-shaped like the venue's keys; its secret is never handed out). */
 export const MARKET_MAKER_API_KEY = 'feed0000-0000-4000-8000-00000000feed';
@@ -30,19 +31,6 @@ export const MARKET_MAKER_ADDRESS = getAddress('0x5eed00000000000000000000000000
 /** pUSD it starts with. */
 export const MARKET_MAKER_COLLATERAL = '1000000';
 export const DEFAULT_MID = '0.5';
-
-export interface SeedBooksOptions {
-  /** Price levels on each side. Default 5. */
-  readonly levels?: number;
-  /** Distance between levels and from the mid to the touch, in pUSD. Default "0.01". */
-  readonly levelSpacing?: string;
-  /** Shares at the best level. Default 100. */
-  readonly baseSize?: number;
-  /** Extra shares per level further from the mid. Default 100 (so 100, 200, ... 500). */
-  readonly sizeIncrement?: number;
-}
-
-export const DEFAULT_SEED_BOOKS: Required<SeedBooksOptions> = Object.freeze({ levels: 5, levelSpacing: '0.01', baseSize: 100, sizeIncrement: 100 });
 
 export interface SeededQuote {
   readonly tokenId: string;
@@ -66,18 +54,17 @@ export function marketMakerAccount(): FakeAccount {
 
 /** One token's ladder: BUYs at mid - k x spacing (down to the tick), SELLs at mid + k x spacing (up to the tick), k = 1..levels. */
 export function ladderOf(token: TokenSeed, options: SeedBooksOptions = {}): { side: 'BUY' | 'SELL'; price: string; size: string }[] {
-  const { levels, levelSpacing, baseSize, sizeIncrement } = { ...DEFAULT_SEED_BOOKS, ...options };
+  const { levelSpacing, levels } = ladderLevels(options);
   const tick = new Decimal(token.tickSize);
   const mid = new Decimal(token.mid ?? DEFAULT_MID);
   const spacing = Decimal.max(new Decimal(levelSpacing).div(tick).ceil(), 1).times(tick);
   const places = Math.max(tick.decimalPlaces(), 2);
   const quotes: { side: 'BUY' | 'SELL'; price: string; size: string }[] = [];
-  for (let k = 1; k <= levels; k++) {
-    const size = String(baseSize + (k - 1) * sizeIncrement);
-    const bid = mid.minus(spacing.times(k)).div(tick).floor().times(tick);
-    const ask = mid.plus(spacing.times(k)).div(tick).ceil().times(tick);
-    if (bid.gte(tick)) quotes.push({ side: 'BUY', price: bid.toFixed(places), size });
-    if (ask.lte(new Decimal(1).minus(tick))) quotes.push({ side: 'SELL', price: ask.toFixed(places), size });
+  for (const { level, size } of levels) {
+    const bid = mid.minus(spacing.times(level)).div(tick).floor().times(tick);
+    const ask = mid.plus(spacing.times(level)).div(tick).ceil().times(tick);
+    if (bid.gte(tick)) quotes.push({ side: 'BUY', price: bid.toFixed(places), size: String(size) });
+    if (ask.lte(new Decimal(1).minus(tick))) quotes.push({ side: 'SELL', price: ask.toFixed(places), size: String(size) });
   }
   return quotes;
 }

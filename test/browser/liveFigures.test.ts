@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { createUser } from '../../core/services/users';
 import type { KalshiFake } from '../../fakes/kalshi/server';
-import { expectText, launchChromium } from '../support/browser';
+import { expectText, launchChromium, signedInPage } from '../support/browser';
 import { testConfig } from '../support/env';
 import { buildWorkspace } from '../support/factories';
 import { call } from '../support/http';
@@ -52,13 +52,7 @@ describe('live figures in a browser', () => {
     expect(bought.body).toMatchObject({ status: 'filled', average_fill_price: '0.55' });
 
     browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
-    await page.goto(`${base}/`);
-    await byTest('signin-email').fill(email);
-    await byTest('signin-password').fill(PASSWORD);
-    await byTest('signin-submit').click();
-    await byTest('workspace-name').waitFor();
+    page = await signedInPage(browser, base, email, PASSWORD, consoleErrors);
     await byTest('env-select').selectOption('live');
   }, 120_000);
 

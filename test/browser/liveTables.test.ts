@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { createUser } from '../../core/services/users';
-import { expectText, launchChromium } from '../support/browser';
+import { expectText, launchChromium, signedInPage } from '../support/browser';
 import { testConfig } from '../support/env';
 import { buildWorkspace } from '../support/factories';
 import { call } from '../support/http';
@@ -42,13 +42,7 @@ describe('live order and fill tables in a browser', () => {
     subaccountId = (await call(base, 'POST', '/v1/subaccounts', { key, body: { name: 'live book' } })).body.id;
 
     browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
-    await page.goto(`${base}/`);
-    await byTest('signin-email').fill(email);
-    await byTest('signin-password').fill(PASSWORD);
-    await byTest('signin-submit').click();
-    await byTest('workspace-name').waitFor();
+    page = await signedInPage(browser, base, email, PASSWORD, consoleErrors);
     await page.evaluate(() => ((window as unknown as { liveMark: string }).liveMark = 'not reloaded'));
   }, 120_000);
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { sweepExpiredEvents } from '../../core/services/eventRetention';
 import { createUser } from '../../core/services/users';
-import { expectText, launchChromium } from '../support/browser';
+import { expectText, launchChromium, signedInPage } from '../support/browser';
 import { testConfig } from '../support/env';
 import { buildWorkspace } from '../support/factories';
 import { call } from '../support/http';
@@ -45,12 +45,7 @@ describe('a live table whose Last-Event-ID expired', () => {
     subaccountId = (await call(base, 'POST', '/v1/subaccounts', { key, body: { name: 'retention book' } })).body.id;
 
     browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    await page.goto(`${base}/`);
-    await byTest('signin-email').fill(email);
-    await byTest('signin-password').fill(PASSWORD);
-    await byTest('signin-submit').click();
-    await byTest('workspace-name').waitFor();
+    page = await signedInPage(browser, base, email, PASSWORD);
   }, 120_000);
 
   afterAll(async () => {

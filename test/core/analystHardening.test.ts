@@ -21,6 +21,7 @@ import { testConfig } from '../support/env';
 import { buildWorkspace } from '../support/factories';
 import { call, envelopeOf } from '../support/http';
 import { OwnGateways, watchedTransport } from '../support/ownGateways';
+import { until } from '../support/retryingClients';
 import { startStack, type Stack } from '../support/stack';
 
 const PATH = '/analyst/graphql';
@@ -156,17 +157,17 @@ describe('every request’s work is bounded', () => {
     const url = await gatewayWith({ ANALYST_CONCURRENCY_PER_CREDENTIAL: '2', RATE_LIMIT_DEFAULT: '1000' }, holding);
     const [busy, neighbour] = [await token(), await token()];
     const first = [query(url, { key: busy }, '{ workspace { id } }'), query(url, { key: busy }, '{ workspace { id } }')];
-    await waitFor(() => held.length === 2);
+    await until('two documents held', 10_000, async () => held.length === 2 || undefined);
     const third = await query(url, { key: busy }, '{ workspace { id } }');
     expect(third.status).toBe(429);
     expect(envelopeOf(third)).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/At most 2 analyst queries may run at once per credential/) });
     expect(third.headers.get('retry-after')).toBe('1');
     const other = query(url, { key: neighbour }, '{ workspace { id } }');
-    await waitFor(() => held.length === 3);
+    await until('the neighbour’s document held', 10_000, async () => held.length === 3 || undefined);
     held.splice(0).forEach((release) => release());
     expect((await Promise.all([...first, other])).map((r) => r.status)).toEqual([200, 200, 200]);
     const again = query(url, { key: busy }, '{ workspace { id } }');
-    await waitFor(() => held.length === 1);
+    await until('the next document held', 10_000, async () => held.length === 1 || undefined);
     held.splice(0).forEach((release) => release());
     expect((await again).status).toBe(200);
   });
@@ -201,14 +202,6 @@ describe('every request’s work is bounded', () => {
     expect((await query(url, { key }, '{ workspace { id } }')).status).toBe(200);
   });
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** The document with its `__schema { … }` selected twice, under two aliases. */
 function aliasedTwice(document: string): string {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { call, closedPort } from '../support/http';
 import { startProcess, type ServiceProcess } from '../support/processes';
 import { Background, readmeBlocks, runBlocks, type ReadmeBlock } from '../support/readme';
+import { until } from '../support/retryingClients';
 
 jest.setTimeout(600_000);
 
@@ -45,16 +46,6 @@ function expectRan(run: Awaited<ReturnType<typeof runBlocks>>) {
   }
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
 describe('the test environment, from the README alone', () => {
   let service: ServiceProcess | undefined;
   let env: NodeJS.ProcessEnv;
@@ -66,7 +57,7 @@ describe('the test environment, from the README alone', () => {
     api = fresh.api;
     // `npm start`, as the README's first command (the compiled entry point `npm start` runs, on this machine's fresh data directory).
     service = await startProcess('bin/start.ts', { ...(fresh.env as Record<string, string>), KALSHI_CATALOG_SYNC_MS: '0' });
-    await until('the line to paste', async () => (/API=http/.test(service!.output()) ? true : undefined));
+    await until('the line to paste', 60_000, async () => (/API=http/.test(service!.output()) ? true : undefined));
     env = { ...fresh.env, ...printedSecrets(service.output()) };
     expect(env.API).toBe(api);
     const blocks = blocksOf('test-environment');
@@ -118,8 +109,9 @@ describe.each([
     const starts = blocks.filter((block) => block.background);
     expect(starts.length).toBeGreaterThan(0);
     for (const block of starts) background.start(block, env, ROOT);
-    await until('the service ready', async () => ((await fetch(`${api}/readyz`)).status === 200 ? true : undefined), 240_000);
-    const secrets = await until('the line to paste', async () => (/API=http/.test(background.output) ? printedSecrets(background.output) : undefined));
+    // Not listening yet: the fetch fails, which is a "not yet".
+    await until('the service ready', 240_000, async () => ((await fetch(`${api}/readyz`).catch(() => undefined))?.status === 200 ? true : undefined));
+    const secrets = await until('the line to paste', 60_000, async () => (/API=http/.test(background.output) ? printedSecrets(background.output) : undefined));
     expect(secrets.API).toBe(api);
     const run = await runBlocks(
       blocks.filter((block) => !block.background),

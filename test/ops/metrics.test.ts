@@ -17,6 +17,7 @@ import { ownDatabase } from '../support/ownDatabase';
 import { startStack, untilReady, type Stack } from '../support/stack';
 import { buildWorkspace } from '../support/factories';
 import { createSubaccount, marketOf, newTrader, placeOrder, sha256Hex, type Market, type OrderBody, type Trader } from '../trading/helpers';
+import { until } from '../support/retryingClients';
 
 const ORDERS = 'mk_venue_orders_total';
 const VENUE_CALLS = 'mk_venue_call_duration_seconds';
@@ -272,13 +273,9 @@ describe('METRICS_TOKEN restricts /metrics, on the gateway and on the core, and 
   });
 });
 
-/** Scrapes until `mk_event_log_unnumbered_events` reads `count` (the sequencer numbers every 50 ms), at most 10 s; the last scrape. */
-async function unnumberedUntil(base: string, count: number): Promise<Awaited<ReturnType<typeof scrape>>> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
+/** Scrapes until `mk_event_log_unnumbered_events` reads `count` (the sequencer numbers every 50 ms), at most 10 s; that scrape. */
+const unnumberedUntil = (base: string, count: number) =>
+  until(`${count} events not numbered`, 10_000, async () => {
     const scraped = await scrape(base);
-    if (scraped.value('mk_event_log_unnumbered_events') === count) return scraped;
-    if (Date.now() > deadline) throw new Error(`mk_event_log_unnumbered_events still ${scraped.value('mk_event_log_unnumbered_events')}, not ${count}, after 10 s`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+    return scraped.value('mk_event_log_unnumbered_events') === count ? scraped : undefined;
+  });

@@ -24,3 +24,18 @@ export async function expectText(locator: ReturnType<Page['getByTestId']>, expec
   }
   throw new Error(`expected ${String(expected)} in "${text}"`);
 }
+
+/**
+ * A page of its own (1280 x 900) signed in to the dashboard at `base` as `email`; the page's console
+ * errors go to `consoleErrors`. Resolves once the workspace's name shows.
+ */
+export async function signedInPage(browser: Browser, base: string, email: string, password: string, consoleErrors: string[] = []): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+  await page.goto(`${base}/`);
+  await page.getByTestId('signin-email').fill(email);
+  await page.getByTestId('signin-password').fill(password);
+  await page.getByTestId('signin-submit').click();
+  await page.getByTestId('workspace-name').waitFor();
+  return page;
+}

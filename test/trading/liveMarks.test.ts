@@ -78,9 +78,8 @@ it("marks each live position to its own account's venue environment: demo's book
 it('a venue that does not answer within the timeout leaves the mark null, and the list is answered', async () => {
   production.injectFault({ fault: { kind: 'delay', ms: 3 * TIMEOUT_MS, placeBeforeDelay: false }, method: 'GET', pathPrefix: `/trade-api/v2/markets/${FED}/orderbook`, times: Infinity });
   try {
-    const started = Date.now();
+    // The book answers 3 timeouts late with a two-sided book: a null mark is the timeout, not the book.
     expect(await positionOf(aliceSub)).toMatchObject({ quantity: '2', mark_price: null, unrealized_pnl: null });
-    expect(Date.now() - started).toBeLessThan(2.5 * TIMEOUT_MS);
     // Another account's venue is not held up by it.
     expect(await positionOf(bobSub)).toMatchObject({ mark_price: '0.5' });
   } finally {

@@ -1,6 +1,6 @@
 import { parse } from 'graphql';
 import { documentProblem, MAX_DOCUMENT_NESTING } from '../../contract/documentLimits';
-import { isTooDeepJsonValue, MAX_JSON_NESTING, tooDeepJsonText } from '../../contract/jsonLimits';
+import { jsonValueProblem, MAX_JSON_NESTING, tooDeepJsonText } from '../../contract/jsonLimits';
 import { eventId, isSeqCursor, MAX_EVENT_SEQ, seqOfEventId } from '../../core/domain/events';
 import { decodeCursor, encodeCursor } from '../../core/domain/pagination';
 import { isStorableText, unstorableTextPath } from '../../contract/storableText';
@@ -95,13 +95,20 @@ describe('JSON nesting', () => {
   });
 
   it('walks a parsed value 65,536 levels deep without overflowing the stack', () => {
+    const tooDeep = { kind: 'too_deep' };
     let deep: unknown = 1;
     for (let i = 0; i < 65_536; i += 1) deep = { a: deep };
-    expect(isTooDeepJsonValue(deep)).toBe(true);
-    expect(isTooDeepJsonValue(JSON.parse(deepObject(MAX_JSON_NESTING)))).toBe(false);
-    expect(isTooDeepJsonValue(JSON.parse(deepObject(MAX_JSON_NESTING + 1)))).toBe(true);
-    expect(isTooDeepJsonValue({ a: [1, 2, { b: 'c' }], d: null })).toBe(false);
-    expect(isTooDeepJsonValue(undefined)).toBe(false);
+    expect(jsonValueProblem(deep)).toEqual(tooDeep);
+    expect(jsonValueProblem(JSON.parse(deepObject(MAX_JSON_NESTING)))).toBeUndefined();
+    expect(jsonValueProblem(JSON.parse(deepObject(MAX_JSON_NESTING + 1)))).toEqual(tooDeep);
+    expect(jsonValueProblem({ a: [1, 2, { b: 'c' }], d: null })).toBeUndefined();
+    expect(jsonValueProblem(undefined)).toBeUndefined();
+  });
+
+  it('in the same walk, names the first string PostgreSQL cannot store by its path, keys included', () => {
+    expect(jsonValueProblem({ input: { name: 'ok', tags: ['x', 'y\u0000'] } })).toEqual({ kind: 'unstorable_text', path: 'input.tags.1' });
+    expect(jsonValueProblem({ ['bad\u0000key']: 1 })).toEqual({ kind: 'unstorable_text', path: 'bad\u0000key' });
+    expect(jsonValueProblem('\ud800')).toEqual({ kind: 'unstorable_text', path: '' });
   });
 });
 
