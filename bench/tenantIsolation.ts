@@ -62,7 +62,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { Client } from 'pg';
 import { createPrismaClient } from '../core/db/prismaClient';
-import { eventId } from '../core/domain/events';
+import { eventId } from '../contract/eventTypes';
 import { createApiKey, createDashboardToken } from '../core/services/apiKeys';
 import { seedSimulatedMarkets } from '../core/services/marketCatalog';
 import { createUser } from '../core/services/users';

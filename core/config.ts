@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isStorableDecimalString } from './domain/decimals';
+import { isStorableDecimalString } from '../contract/decimalStrings';
 
 /**
  * Configuration is read from the environment once, validated, and frozen. A bad value stops the

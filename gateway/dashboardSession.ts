@@ -1,8 +1,8 @@
 import type Redis from 'ioredis';
 import type { Context, Middleware } from 'koa';
-import { normalizeEmail } from '../core/domain/emails';
+import { normalizeEmail } from '../contract/emails';
 import { environmentFromHeader, ENVIRONMENT_HEADER, type Environment } from '../contract/environment';
-import { csrfTokenMatches, hashSessionToken, SESSION_COOKIE } from '../core/domain/sessionTokens';
+import { csrfTokenMatches, hashSessionToken, SESSION_COOKIE } from '../contract/sessionTokens';
 import type { Access, Principal } from '../contract/principal';
 import type { CoreClient } from './coreClient';
 import { restEventPage } from '../contract/eventShape';
@@ -12,7 +12,7 @@ import { limiter } from './middleware/rateLimit';
 import { SIGNED_OUT, type Route, type SignInLimit } from './routes';
 
 /**
- * The dashboard's session (docs/dashboard.md; its routes are rows of routes.ts). The cookie holds a
+ * The dashboard's session (docs/dashboard.md; its routes are rows of routes/session.ts). The cookie holds a
  * random token; the gateway sends the core only its SHA-256 (as for API keys), and the core stores
  * only that. The page sends the session's CSRF token back in X-CSRF-Token with every change.
  */

@@ -7,7 +7,7 @@ import type { Logger } from '../core/support/logger';
 import type { CoreClient } from './coreClient';
 import { answerAsEventStream } from './eventStreamAnswer';
 import { restEventPage } from '../contract/eventShape';
-import { eventId, parseTypeFilter, typeMatches, type TypeFilter } from '../core/domain/events';
+import { eventId, readTypeFilter, typeMatches, type TypeFilter } from '../contract/eventTypes';
 import { outsideRequest } from '../core/support/requestContext';
 import type { StreamAdmission } from './streamAdmission';
 import { refusalsDelayed } from './refusalDelay';
@@ -111,7 +111,8 @@ class Stream {
     private readonly onEnd: (stream: Stream) => void,
   ) {
     this.cursor = start;
-    this.types = parseTypeFilter(request.types);
+    const reading = readTypeFilter(request.types);
+    this.types = 'filter' in reading ? reading.filter : undefined;
     this.body.on('close', () => this.end());
     this.body.on('error', () => this.end());
   }

@@ -42,7 +42,7 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
-/** Whether the field at `path` is one of the routes' decimal strings (their `format: decimal`, gateway/routes.ts). */
+/** Whether the field at `path` is one of the routes' decimal strings (their `format: decimal`, gateway/routes/inputs.ts). */
 function isDecimalField(schema: z.ZodObject, path: readonly PropertyKey[]): boolean {
   let field: z.ZodType | undefined = schema;
   for (const key of path) {

@@ -1,3 +1,4 @@
+import { MAX_SWITCH_TIMEOUT_SECONDS, MIN_SWITCH_TIMEOUT_SECONDS } from '../../contract/inputBounds';
 import { DomainError, invalidRequest } from './errors';
 
 /**
@@ -5,14 +6,11 @@ import { DomainError, invalidRequest } from './errors';
  * core records the keep-alive of ordinary requests, and the refusal of new orders once it lapsed.
  */
 
-/** A switch's timeout, whole seconds: at least 1 s, at most an hour. */
-export const MIN_TIMEOUT_SECONDS = 1;
-export const MAX_TIMEOUT_SECONDS = 3600;
-export const TIMEOUT_RULE = `must be a whole number of seconds from ${MIN_TIMEOUT_SECONDS} to ${MAX_TIMEOUT_SECONDS}`;
+export const TIMEOUT_RULE = `must be a whole number of seconds from ${MIN_SWITCH_TIMEOUT_SECONDS} to ${MAX_SWITCH_TIMEOUT_SECONDS}`;
 
 /** The timeout in milliseconds, or invalid_request naming `param` (the input's path). */
 export function timeoutMsOf(seconds: number, param = 'timeoutSeconds'): number {
-  if (!Number.isInteger(seconds) || seconds < MIN_TIMEOUT_SECONDS || seconds > MAX_TIMEOUT_SECONDS) {
+  if (!Number.isInteger(seconds) || seconds < MIN_SWITCH_TIMEOUT_SECONDS || seconds > MAX_SWITCH_TIMEOUT_SECONDS) {
     throw invalidRequest(param, `timeoutSeconds ${TIMEOUT_RULE}.`);
   }
   return seconds * 1000;

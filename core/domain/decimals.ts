@@ -1,4 +1,5 @@
 import DecimalJs from 'decimal.js';
+import { isDecimalString, STORAGE_INTEGER_DIGITS, STORAGE_RULE, STORAGE_SCALE } from '../../contract/decimalStrings';
 import { invalidRequest } from './errors';
 
 /**
@@ -21,12 +22,6 @@ export declare namespace Decimal {
   type Value = DecimalJs.Value;
 }
 
-/** Shape of a decimal string: an optional '-', 1..18 digits, optionally '.' and 1..18 digits. No exponent, no '+'. */
-export const DECIMAL_PATTERN = /^-?\d{1,18}(\.\d{1,18})?$/;
-
-/** Storage scale of money and quantities: numeric(24,6) holds 18 digits before the point and 6 after. */
-export const STORAGE_SCALE = 6;
-export const STORAGE_INTEGER_DIGITS = 18;
 /** The largest magnitude numeric(24,6) holds: 999999999999999999.999999. */
 export const STORAGE_MAX = new Decimal(`${'9'.repeat(STORAGE_INTEGER_DIGITS)}.${'9'.repeat(STORAGE_SCALE)}`);
 
@@ -37,14 +32,9 @@ export const RATIO_DECIMALS = 6;
 /** Shares and utilisations of a limit (0..1 and beyond), as risk statistics show them. */
 export const SHARE_DECIMALS = 4;
 
-/** True for a string of the decimal shape. */
 /** The total quantity of some fills (0 for none), exact. */
 export function quantityOf(fills: readonly { quantity: Decimal.Value }[]): Decimal {
   return fills.reduce<Decimal>((sum, fill) => sum.plus(fill.quantity), new Decimal(0));
-}
-
-export function isDecimalString(value: unknown): value is string {
-  return typeof value === 'string' && DECIMAL_PATTERN.test(value);
 }
 
 /** True when numeric(24,6) stores `value` exactly: at most 6 significant digits after the point, |value| <= STORAGE_MAX. */
@@ -52,15 +42,6 @@ export function fitsStorage(value: Decimal.Value): boolean {
   const parsed = new Decimal(value);
   return parsed.isFinite() && parsed.decimalPlaces() <= STORAGE_SCALE && parsed.abs().lte(STORAGE_MAX);
 }
-
-/** True for a decimal string that is stored exactly (the rule every decimal input of the API obeys). */
-export function isStorableDecimalString(value: unknown): value is string {
-  return isDecimalString(value) && fitsStorage(value);
-}
-
-/** Why a decimal input is refused when numeric(24,6) would not store it exactly (follows the param's name). */
-export const STORAGE_RULE = `must have at most ${STORAGE_SCALE} decimal places (more only as trailing zeros) and at most ${STORAGE_INTEGER_DIGITS} digits before the point`;
-
 
 interface Bounds {
   min?: string;

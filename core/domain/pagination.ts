@@ -1,8 +1,7 @@
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../contract/inputBounds';
 import { invalidRequest } from './errors';
 
 /** Lists: `limit` 1..200 (default 50) and an opaque cursor, newest or best first. */
-export const DEFAULT_LIMIT = 50;
-export const MAX_LIMIT = 200;
 
 export interface Page<T> {
   data: T[];
@@ -11,9 +10,9 @@ export interface Page<T> {
 }
 
 export function parseLimit(limit: number | null | undefined): number {
-  if (limit === null || limit === undefined) return DEFAULT_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-    throw invalidRequest('limit', `limit must be an integer from 1 to ${MAX_LIMIT}.`);
+  if (limit === null || limit === undefined) return DEFAULT_PAGE_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT) {
+    throw invalidRequest('limit', `limit must be an integer from 1 to ${MAX_PAGE_LIMIT}.`);
   }
   return limit;
 }

@@ -1,3 +1,4 @@
+import { MAX_COUNT_LIMIT } from '../../contract/inputBounds';
 import { invalidRequest } from './errors';
 import { parseStorableDecimal } from './decimals';
 
@@ -23,12 +24,6 @@ export interface RiskLimitsUpdate {
   maxOrdersPerMinute?: number | null;
 }
 
-/**
- * The largest count limit (max_open_orders, max_orders_per_minute). The columns are PostgreSQL
- * integers and GraphQL's Int is 32-bit, both up to 2^31-1; a billion is far beyond any use, and the
- * gateway's schema refuses more with the same bound (docs/api-conventions.md).
- */
-export const MAX_COUNT_LIMIT = 1_000_000_000;
 
 const DECIMAL_LIMITS = ['maxOrderNotional', 'maxPositionPerMarket', 'maxGrossExposure', 'maxDailyRealizedLoss'] as const;
 const COUNT_LIMITS = ['maxOpenOrders', 'maxOrdersPerMinute'] as const;

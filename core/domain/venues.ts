@@ -1,10 +1,12 @@
+import { columnVenueSpelling, restVenueSpelling } from '../../contract/venueSpelling';
+
 /** Venue names as the API spells them, and as the database enum stores them. */
 export const VENUES = ['sim-kalshi', 'sim-polymarket', 'kalshi', 'polymarket'] as const;
 export type VenueName = (typeof VENUES)[number];
 export type VenueColumn = 'sim_kalshi' | 'sim_polymarket' | 'kalshi' | 'polymarket';
 
-export const venueColumn = (name: VenueName): VenueColumn => name.replace('-', '_') as VenueColumn;
-export const venueName = (column: VenueColumn): VenueName => column.replace('_', '-') as VenueName;
+export const venueColumn = (name: VenueName): VenueColumn => columnVenueSpelling(name) as VenueColumn;
+export const venueName = (column: VenueColumn): VenueName => restVenueSpelling(column) as VenueName;
 export const isVenueName = (value: string): value is VenueName => (VENUES as readonly string[]).includes(value);
 
 /** Test keys trade only on the simulated venues; live keys only on the real ones. */

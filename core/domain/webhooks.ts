@@ -1,3 +1,4 @@
+import { DEFAULT_PREVIOUS_SECRET_SECONDS, MAX_PREVIOUS_SECRET_SECONDS } from '../../contract/inputBounds';
 import { createHmac, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { invalidRequest } from './errors';
@@ -26,11 +27,6 @@ export function signatureHeader(secrets: readonly string[], timestamp: number, b
   const macs = secrets.map((secret) => `v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`);
   return [`t=${timestamp}`, ...macs].join(',');
 }
-
-/** How long the previous secret keeps signing after a rotation when the request does not say (a day). */
-export const DEFAULT_PREVIOUS_SECRET_SECONDS = 86_400;
-/** The longest a previous secret may keep signing after a rotation (7 days). */
-export const MAX_PREVIOUS_SECRET_SECONDS = 7 * 86_400;
 
 /** A rotation's expire_previous_in_seconds: whole seconds from 0 (the previous secret stops at once) to 7 days. */
 export function checkPreviousSecretSeconds(value: number | null | undefined): number {

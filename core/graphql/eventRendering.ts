@@ -2,7 +2,7 @@ import { execute } from 'graphql';
 import { restEvent } from '../../contract/eventShape';
 import { loadOperations } from '../../contract/operations';
 import { DomainError } from '../domain/errors';
-import { eventId } from '../domain/events';
+import { eventId } from '../../contract/eventTypes';
 import type { EventRenderer } from '../services/webhookDeliveries';
 import { contextFor, type ContextDeps } from './context';
 import { schema } from './schema';

@@ -1,7 +1,7 @@
 import { getNamedType, GraphQLList, GraphQLNonNull, isObjectType, Kind, type GraphQLField, type GraphQLOutputType, type GraphQLResolveInfo } from 'graphql';
 import { complexityFromQuery } from '@pothos/plugin-complexity';
 import { DomainError } from '../domain/errors';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../domain/pagination';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../contract/inputBounds';
 
 /**
  * What one analyst document may ask for (docs/analyst-graphql.md, "Limits"): nesting depth, fields
@@ -16,8 +16,8 @@ export const UNBOUNDED_LIST_ITEMS = 10;
 
 /** The items a `limit` argument asks for: the default when left out, never more than the maximum. */
 function itemsAsked(limit: unknown): number {
-  if (typeof limit !== 'number' || !Number.isFinite(limit)) return DEFAULT_LIMIT;
-  return Math.min(Math.max(Math.trunc(limit), 1), MAX_LIMIT);
+  if (typeof limit !== 'number' || !Number.isFinite(limit)) return DEFAULT_PAGE_LIMIT;
+  return Math.min(Math.max(Math.trunc(limit), 1), MAX_PAGE_LIMIT);
 }
 
 function isList(type: GraphQLOutputType): boolean {

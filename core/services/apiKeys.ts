@@ -2,7 +2,7 @@ import type { Db } from '../db/prismaClient';
 import { DomainError, invalidRequest, notFound } from '../domain/errors';
 import { decodeCursor, isIdCursor, parseLimit, toPage } from '../domain/pagination';
 import { newId } from '../domain/ids';
-import { displayParts, generateApiKeySecret, generateDashboardToken, sha256Hex } from '../domain/secrets';
+import { displayParts, generateApiKeySecret, generateDashboardToken, sha256Hex } from '../../contract/secrets';
 import { type Environment } from '../../contract/environment';
 import type { RevocationBus } from '../../contract/revocationBus';
 

@@ -2,7 +2,7 @@ import { Repeater } from 'graphql-yoga';
 import { EVENT_NOTICE_TOPIC, type EventNotices } from '../../contract/eventNotices';
 import type { Db } from '../db/prismaClient';
 import { DomainError } from '../domain/errors';
-import { eventId } from '../domain/events';
+import { eventId } from '../../contract/eventTypes';
 import type { Logger } from '../support/logger';
 import { latestEventId, listEvents, type LoggedEvent } from './eventLog';
 import type { Scope } from './scope';

@@ -2,7 +2,8 @@ import { sqlPoolOf, type Db } from '../db/prismaClient';
 import { queryRows } from '../db/sql';
 import { Prisma } from '../generated/prisma/client';
 import { DomainError, invalidRequest } from '../domain/errors';
-import { EVENT_OBJECT_TABLES, eventId, isSeqCursor, parseTypeFilter, seqOfEventId, type EventObjectType } from '../domain/events';
+import { eventId } from '../../contract/eventTypes';
+import { EVENT_OBJECT_TABLES, isSeqCursor, parseTypeFilter, seqOfEventId, type EventObjectType } from '../domain/events';
 import { createdWithin, decodeCursor, parseLimit, toPage, type Page } from '../domain/pagination';
 import { scopedRows, type Scope } from './scope';
 

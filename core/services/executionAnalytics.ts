@@ -11,7 +11,7 @@ import type { Db } from '../db/prismaClient';
 import { sqlList } from '../db/sqlLists';
 import { FINAL_COMPLEX_ORDER_STATUSES } from '../domain/orderLifecycle';
 import { invalidRequest, notFound } from '../domain/errors';
-import { daysBefore } from '../domain/instants';
+import { daysBefore } from '../../contract/instants';
 import { BPS_DECIMALS, Decimal, formatDecimal, RATIO_DECIMALS, roundBps, roundRatio } from '../domain/decimals';
 import { requireStrategy } from '../domain/planning';
 import { isVenueName, venueColumn, venueName, VENUES, type VenueColumn, type VenueName } from '../domain/venues';

@@ -5,7 +5,7 @@ import { concentration, marketRisk, type MarketRisk } from '../domain/binaryRisk
 import { limitUtilisation } from '../domain/limitUsage';
 import type { RiskLimitValues } from '../domain/preTradeRisk';
 import { invalidRequest } from '../domain/errors';
-import { DATE_RULE, daysBefore, isStorableInstant } from '../domain/instants';
+import { DATE_RULE, daysBefore, isStorableInstant } from '../../contract/instants';
 import { venueName, type VenueColumn } from '../domain/venues';
 import type { VenueRegistry } from '../venues/venue';
 import { loadLimitUsage } from './limitUsage';

@@ -1,7 +1,7 @@
 import type { Db } from '../db/prismaClient';
 import { DomainError, invalidRequest, notFound } from '../domain/errors';
 import { newId } from '../domain/ids';
-import { generateCsrfToken, generateSessionToken, hashSessionToken, SESSION_TOKEN_FORMAT } from '../domain/sessionTokens';
+import { generateCsrfToken, generateSessionToken, hashSessionToken, SESSION_TOKEN_FORMAT } from '../../contract/sessionTokens';
 import type { Session } from '../generated/prisma/client';
 import type { PublicUser } from './users';
 

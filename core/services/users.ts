@@ -1,5 +1,5 @@
 import type { Db } from '../db/prismaClient';
-import { normalizeEmail, validEmail } from '../domain/emails';
+import { normalizeEmail, validEmail } from '../../contract/emails';
 import { DomainError, invalidRequest, notFound } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { checkPasswordPolicy, DUMMY_PASSWORD_HASH, hashPassword, needsRehash, normalizePassword, verifyPassword } from '../domain/passwords';

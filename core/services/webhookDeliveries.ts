@@ -5,7 +5,7 @@ import { Agent, request } from 'undici';
 import { sqlPoolOf, type Db } from '../db/prismaClient';
 import { queryRows } from '../db/sql';
 import { Prisma, type WebhookEndpoint } from '../generated/prisma/client';
-import { eventId } from '../domain/events';
+import { eventId } from '../../contract/eventTypes';
 import {
   ATTEMPT_HEADER, EVENT_ID_HEADER, isRefusedAddress, literalAddressOf, nextAttemptAt, REFUSED_LITERAL, REFUSED_RESOLVED, SIGNATURE_HEADER,
   signatureHeader, type RetrySchedule,

@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
-import { API_KEY_FORMAT, DASHBOARD_TOKEN_FORMAT, sha256Hex } from '../../core/domain/secrets';
-import { SESSION_COOKIE } from '../../core/domain/sessionTokens';
+import { API_KEY_FORMAT, DASHBOARD_TOKEN_FORMAT, sha256Hex } from '../../contract/secrets';
+import { SESSION_COOKIE } from '../../contract/sessionTokens';
 import type { Access, Principal } from '../../contract/principal';
 import type { AuthCache } from '../authCache';
 import type { CoreClient } from '../coreClient';

@@ -1,6 +1,6 @@
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
 import { newId } from '../../core/domain/ids';
-import { API_KEY_FORMAT, sha256Hex } from '../../core/domain/secrets';
+import { API_KEY_FORMAT, sha256Hex } from '../../contract/secrets';
 import { databaseUrl } from '../support/env';
 import { buildApiKey } from '../support/factories';
 import { closedPort } from '../support/http';

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { eventId } from '../../core/domain/events';
+import { eventId } from '../../contract/eventTypes';
 import { createDashboardToken } from '../../core/services/apiKeys';
 import { sweepExpiredEvents } from '../../core/services/eventRetention';
 import { EventStreamClient } from '../support/eventStream';

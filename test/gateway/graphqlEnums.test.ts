@@ -1,5 +1,6 @@
 /**
- * The gateway's allowed values for status, venue and strategy are the GraphQL schema's enums, in
+ * The gateway's allowed values (status, venue, strategy, side, action, order type, time in force,
+ * exchange, environment) are the GraphQL schema's enums, in
  * the REST API's spelling (venues with a hyphen), and reach the core as GraphQL names.
  */
 import { graphqlEnum } from '../../gateway/graphqlEnums';
@@ -8,6 +9,8 @@ import { buildOpenApi } from '../../gateway/openapi';
 import { ROUTES } from '../../gateway/routes';
 import { toVariables } from '../../gateway/variables';
 import { isEnumType } from 'graphql';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 
 const enumNames = (name: string) => {
   const type = checkedInSchema().getType(name);
@@ -32,6 +35,23 @@ describe('enums of the GraphQL schema', () => {
     const body = openApi.paths['/v1/complex_orders'].post.requestBody.content['application/json'].schema;
     expect([...body.properties.strategy.enum].sort()).toEqual(enumNames('ExecutionStrategy'));
     expect([...body.properties.venues.items.enum].sort()).toEqual(hyphenated(enumNames('Venue')));
+  });
+
+  it('are the allowed values of every order, credential and key field too, and no route file lists its own', () => {
+    const bodyOf = (method: 'post' | 'put', path: string) => openApi.paths[path][method].requestBody.content['application/json'].schema;
+    const order = bodyOf('post', '/v1/orders');
+    expect([...order.properties.side.enum].sort()).toEqual(enumNames('OrderSide'));
+    expect([...order.properties.action.enum].sort()).toEqual(enumNames('OrderAction'));
+    expect([...order.properties.type.enum].sort()).toEqual(enumNames('OrderType'));
+    expect([...order.properties.time_in_force.enum].sort()).toEqual(enumNames('TimeInForce'));
+    const complex = bodyOf('post', '/v1/complex_orders');
+    expect([...complex.properties.side.enum].sort()).toEqual(enumNames('OrderSide'));
+    expect([...bodyOf('post', '/v1/api_keys').properties.environment.enum].sort()).toEqual(enumNames('Environment'));
+    const exchange = openApi.paths['/v1/subaccounts/{id}/credentials/{exchange}'].put.parameters.find((p) => p.name === 'exchange')!;
+    expect([...(exchange.schema.enum ?? [])].sort()).toEqual(enumNames('Exchange'));
+    const folder = path.resolve(__dirname, '../../gateway/routes');
+    const ownLists = readdirSync(folder).filter((file) => /z\.(enum|literal|union)\(/.test(readFileSync(path.join(folder, file), 'utf8')));
+    expect(ownLists).toEqual([]);
   });
 
   it('take the REST spelling of a venue and give the core its GraphQL name', () => {

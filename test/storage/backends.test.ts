@@ -5,7 +5,7 @@ import { Client } from 'pg';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../core/db/embeddedPostgres';
 import { MIGRATIONS_DIR, applyMigrations, listMigrations } from '../../core/db/migrate';
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
-import { sha256Hex } from '../../core/domain/secrets';
+import { sha256Hex } from '../../contract/secrets';
 import { createApiKey, authenticateApiKey } from '../../core/services/apiKeys';
 import { seedSimulatedMarkets } from '../../core/services/marketCatalog';
 import { searchMarkets } from '../../core/services/markets';

@@ -2,8 +2,8 @@ import { createPrismaClient, type Db } from '../../core/db/prismaClient';
 import { DomainError } from '../../core/domain/errors';
 import { isIdOf } from '../../core/domain/ids';
 import { hashPassword, SCRYPT_PARAMS, verifyPassword } from '../../core/domain/passwords';
-import { hashSessionToken, SESSION_TOKEN_FORMAT } from '../../core/domain/sessionTokens';
-import { sha256Hex } from '../../core/domain/secrets';
+import { hashSessionToken, SESSION_TOKEN_FORMAT } from '../../contract/sessionTokens';
+import { sha256Hex } from '../../contract/secrets';
 import {
   createSession,
   findSession,

@@ -5,7 +5,6 @@ import {
   Decimal as PolicyDecimal,
   fitsStorage,
   formatDecimal,
-  isStorableDecimalString,
   parseDecimal,
   parseDecimalString,
   parseStorableDecimal,
@@ -16,6 +15,7 @@ import {
   roundShare,
   STORAGE_MAX,
 } from '../../core/domain/decimals';
+import { isStorableDecimalString } from '../../contract/decimalStrings';
 
 function errorOf(fn: () => unknown): DomainError {
   try {
@@ -129,8 +129,11 @@ describe('storage bounds of numeric(24,6)', () => {
     ['0.0000001', false],
     ['12.0000001', false],
     ['1000000000000000000', false],
+    ['-0.0000000', true],
   ])('%s fits: %s', (value, fits) => {
     expect(fitsStorage(value)).toBe(fits);
+    // The gateway's check of a decimal string (contract/decimalStrings.ts) reads the text; it agrees with the core's.
+    expect(isStorableDecimalString(value)).toBe(fits);
   });
 
   it('isStorableDecimalString needs the decimal shape too', () => {

@@ -1,10 +1,11 @@
 import { parse } from 'graphql';
 import { documentProblem, MAX_DOCUMENT_NESTING } from '../../contract/documentLimits';
 import { jsonValueProblem, MAX_JSON_NESTING, tooDeepJsonText } from '../../contract/jsonLimits';
-import { eventId, isSeqCursor, MAX_EVENT_SEQ, seqOfEventId } from '../../core/domain/events';
+import { eventId, MAX_EVENT_SEQ } from '../../contract/eventTypes';
+import { isSeqCursor, seqOfEventId } from '../../core/domain/events';
 import { decodeCursor, encodeCursor } from '../../core/domain/pagination';
 import { isStorableText, unstorableTextPath } from '../../contract/storableText';
-import { daysBefore, EARLIEST_INSTANT, isStorableInstant } from '../../core/domain/instants';
+import { daysBefore, EARLIEST_INSTANT, isStorableInstant } from '../../contract/instants';
 
 /** The rules behind "Input limits" (docs/api-conventions.md), which the gateway and the core both apply. */
 describe('storable text', () => {

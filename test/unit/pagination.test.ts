@@ -1,5 +1,6 @@
 import { DomainError } from '../../core/domain/errors';
-import { DEFAULT_LIMIT, MAX_LIMIT, createdWithin, decodeCursor, encodeCursor, isIdCursor, parseLimit, toPage } from '../../core/domain/pagination';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../contract/inputBounds';
+import { createdWithin, decodeCursor, encodeCursor, isIdCursor, parseLimit, toPage } from '../../core/domain/pagination';
 
 function thrown(fn: () => unknown): DomainError {
   try {
@@ -13,7 +14,7 @@ function thrown(fn: () => unknown): DomainError {
 
 describe('parseLimit', () => {
   it('is 50 when left out', () => {
-    expect(DEFAULT_LIMIT).toBe(50);
+    expect(DEFAULT_PAGE_LIMIT).toBe(50);
     expect(parseLimit(undefined)).toBe(50);
     expect(parseLimit(null)).toBe(50);
   });
@@ -25,7 +26,7 @@ describe('parseLimit', () => {
   it.each([[0], [-1], [201], [1.5], [Number.NaN], [Number.POSITIVE_INFINITY]])('rejects %p as invalid_request on param limit', (limit) => {
     const error = thrown(() => parseLimit(limit));
     expect(error).toMatchObject({ code: 'invalid_request', param: 'limit', status: 400 });
-    expect(error.message).toContain(String(MAX_LIMIT));
+    expect(error.message).toContain(String(MAX_PAGE_LIMIT));
   });
 });
 

@@ -5,7 +5,7 @@ import {
   generateApiKeySecret,
   generateDashboardToken,
   sha256Hex,
-} from '../../core/domain/secrets';
+} from '../../contract/secrets';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

@@ -1,4 +1,4 @@
-import { MAX_TIMEOUT_SECONDS, MIN_TIMEOUT_SECONDS } from '../../domain/deadMansSwitch';
+import { MAX_SWITCH_TIMEOUT_SECONDS, MIN_SWITCH_TIMEOUT_SECONDS } from '../../../contract/inputBounds';
 import { armDeadMansSwitch, deadMansSwitchStatus, disarmDeadMansSwitch, heartbeat, type DeadMansSwitchStatus } from '../../services/deadMansSwitch';
 import { builder } from '../builder';
 import { requestScope, tradingScope } from '../context';
@@ -38,7 +38,7 @@ const DeadMansSwitchStatusType = builder.objectRef<DeadMansSwitchStatus>('DeadMa
 const ArmDeadMansSwitchInput = builder.inputType('ArmDeadMansSwitchInput', {
   fields: (t) => ({
     subaccountId: t.id({ required: false, description: 'The subaccount it covers; the whole workspace when left out.' }),
-    timeoutSeconds: t.int({ required: true, description: `Whole seconds, ${MIN_TIMEOUT_SECONDS} to ${MAX_TIMEOUT_SECONDS}.` }),
+    timeoutSeconds: t.int({ required: true, description: `Whole seconds, ${MIN_SWITCH_TIMEOUT_SECONDS} to ${MAX_SWITCH_TIMEOUT_SECONDS}.` }),
   }),
 });
 

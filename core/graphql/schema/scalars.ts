@@ -1,6 +1,6 @@
 import { GraphQLError, Kind } from 'graphql';
 import { formatDecimal } from '../../domain/decimals';
-import { INSTANT_RULE, isStorableInstant } from '../../domain/instants';
+import { INSTANT_RULE, isStorableInstant } from '../../../contract/instants';
 import { builder } from '../builder';
 
 /** Money, prices and quantities: decimal strings in and out, never floats. */

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-import type { Environment } from '../../contract/environment';
+import type { Environment } from './environment';
 
 /**
  * API key secrets: `mk_test_` or `mk_live_` and 40 base62 characters (about 238 bits). Dashboard

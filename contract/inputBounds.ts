@@ -1,0 +1,25 @@
+/**
+ * Bounds of numeric inputs that both edges enforce: the gateway's route schemas say them (and the
+ * OpenAPI document shows them), the core's rules refuse anything past them that reaches it another
+ * way (the analysts' GraphQL). One number each, here.
+ */
+
+/** Lists: `limit` 1..MAX_PAGE_LIMIT (50 when left out). */
+export const DEFAULT_PAGE_LIMIT = 50;
+export const MAX_PAGE_LIMIT = 200;
+
+/**
+ * The largest count limit (max_open_orders, max_orders_per_minute). The columns are PostgreSQL
+ * integers and GraphQL's Int is 32-bit, both up to 2^31-1; a billion is far beyond any use
+ * (docs/api-conventions.md).
+ */
+export const MAX_COUNT_LIMIT = 1_000_000_000;
+
+/** A dead-man's switch's timeout, whole seconds: at least 1 s, at most an hour. */
+export const MIN_SWITCH_TIMEOUT_SECONDS = 1;
+export const MAX_SWITCH_TIMEOUT_SECONDS = 3600;
+
+/** How long a webhook's previous secret keeps signing after a rotation when the request does not say (a day). */
+export const DEFAULT_PREVIOUS_SECRET_SECONDS = 86_400;
+/** The longest a previous secret may keep signing after a rotation (7 days). */
+export const MAX_PREVIOUS_SECRET_SECONDS = 7 * 86_400;

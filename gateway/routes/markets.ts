@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { graphqlEnum } from '../graphqlEnums';
+import { id, page, venue } from './inputs';
+import type { Route } from './route';
+
+/** The market catalog. */
+export const MARKET_ROUTES: Route[] = [
+  {
+    method: 'GET', path: '/v1/markets', operation: 'SearchMarkets', tag: 'Markets', summary: 'Search markets',
+    description: 'Full-text search (every word, as a prefix) over title, ticker, category and description, ranked; without q, catalog order. Catalog answers may be up to CATALOG_CACHE_MS (1 s) old.',
+    auth: 'api_key', session: true, catalog: true,
+    query: z.strictObject({
+      q: z.string().max(200).optional(), venue: venue.optional(),
+      status: graphqlEnum('MarketStatus').optional(), category: z.string().max(64).optional(), ...page,
+    }),
+    errors: ['invalid_request'],
+  },
+  {
+    method: 'GET', path: '/v1/markets/{id}', operation: 'GetMarket', tag: 'Markets', summary: 'Get market', auth: 'api_key', session: true, catalog: true,
+    description: 'The market as the catalog has it, up to CATALOG_CACHE_MS (1 s) old; placing an order always checks the current market.',
+    params: z.strictObject({ id: id('mkt') }), errors: ['not_found'],
+  },
+];

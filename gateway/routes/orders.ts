@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { graphqlEnum } from '../graphqlEnums';
+import { action, createdWindow, id, page, positive, price, side } from './inputs';
+import type { Route } from './route';
+
+const placeOrderBody = z.strictObject({
+  subaccount_id: id('sa'),
+  market_id: id('mkt'),
+  side,
+  action,
+  type: graphqlEnum('OrderType'),
+  price: price.optional().describe('Dollars per contract, 0 < price < 1, on the venue tick. Required for limit orders.'),
+  quantity: positive.describe('Contracts, greater than 0.'),
+  time_in_force: graphqlEnum('TimeInForce').optional(),
+  client_order_id: z.string().min(1).max(64).optional(),
+});
+
+/** Orders: place, list, read, cancel. */
+export const ORDER_ROUTES: Route[] = [
+  {
+    method: 'POST', path: '/v1/orders', operation: 'PlaceOrder', tag: 'Orders', summary: 'Place order',
+    description: 'Safe to retry with the same Idempotency-Key: the first result is replayed and nothing is placed twice.',
+    auth: 'api_key', body: placeOrderBody, bodyVariable: 'input', idempotent: true,
+    errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'forbidden', 'not_found', 'conflict', 'dead_mans_switch_fired', 'idempotency_key_in_use', 'idempotency_key_reused', 'risk_limit_exceeded', 'insufficient_funds', 'insufficient_position', 'market_not_tradable', 'venue_error', 'venue_unavailable'],
+  },
+  {
+    method: 'GET', path: '/v1/orders', operation: 'ListOrders', tag: 'Orders', summary: 'List orders',
+    description: 'Newest first. status is an order status, or working (pending, open, partially_filled, unknown).',
+    auth: 'api_key', session: true,
+    query: z.strictObject({
+      subaccount_id: id('sa').optional(), market_id: id('mkt').optional(),
+      status: graphqlEnum('OrderStatusFilter').optional(),
+      ...createdWindow, ...page,
+    }),
+    errors: ['invalid_request'],
+  },
+  {
+    method: 'GET', path: '/v1/orders/{id}', operation: 'GetOrder', tag: 'Orders', summary: 'Get order',
+    description: 'A resting order carries its queue_position at the venue.',
+    auth: 'api_key', session: true, params: z.strictObject({ id: id('ord') }), errors: ['not_found'],
+  },
+  {
+    method: 'DELETE', path: '/v1/orders/{id}', operation: 'CancelOrder', tag: 'Orders', summary: 'Cancel order',
+    description: 'Cancels the unfilled remainder at the venue; 409 when the order is already final.',
+    auth: 'api_key', session: true, params: z.strictObject({ id: id('ord') }), errors: ['not_found', 'conflict', 'venue_error', 'venue_unavailable'],
+  },
+];
