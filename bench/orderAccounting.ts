@@ -7,7 +7,7 @@
  * database, `bench_order_requests`, next to the service's own tables. An order belongs to a
  * request (is "linked" to its key) when
  *  - its client_order_id is the one the request sent, or, when it sent none, the one the core
- *    derives from the key (`idempotencyReference(api key id, key)`, core/services/orders.ts);
+ *    derives from the key (`keyReference(api key id, key)`, core/services/orders.ts);
  *  - or the request's 200 answer names it;
  *  - or the key's idempotency record (`idempotency_records`) stores an answer that names it.
  * Then:
@@ -20,7 +20,7 @@
  * Each of them must be 0. `selfCheckOrderCount` runs the same statement over planted rows first.
  */
 import type { Client } from 'pg';
-import { idempotencyReference } from '../core/services/orders';
+import { keyReference } from '../core/services/idempotency/keyRecords';
 
 export interface SentOrder {
   idempotencyKey: string;
@@ -75,7 +75,7 @@ export function formatOrderCount(count: OrderCount): string {
 
 /** The client order id the order of `sent` must carry. */
 function expectedClientOrderId(apiKeyId: string, sent: SentOrder): string {
-  return sent.clientOrderId ?? idempotencyReference({ apiKeyId, key: sent.idempotencyKey });
+  return sent.clientOrderId ?? keyReference({ apiKeyId, key: sent.idempotencyKey });
 }
 
 const BATCH = 5000;
@@ -162,7 +162,7 @@ export async function selfCheckOrderCount(client: Client): Promise<void> {
   const s = 'bench_order_count_check';
   const apiKeyId = 'key_check';
   const workspaceId = 'ws_check';
-  const derived = (key: string) => idempotencyReference({ apiKeyId, key });
+  const derived = (key: string) => keyReference({ apiKeyId, key });
   await client.query(`
     DROP SCHEMA IF EXISTS ${s} CASCADE;
     CREATE SCHEMA ${s};

@@ -19,7 +19,7 @@ import { startComplexOrderScheduler } from './services/complexOrderScheduler';
 import { DeadMansSwitchKeepAlive } from './services/deadMansSwitch';
 import { startDeadMansSwitchSweeper } from './services/deadMansSwitchSweeper';
 import type { Logger } from './support/logger';
-import { deleteExpiredIdempotencyKeys, inFlightWindowMs, releaseDeadClaims } from './graphql/idempotency';
+import { inFlightWindowMs, KeyRecords } from './services/idempotency/keyRecords';
 import type { VenueRegistry } from './venues/venue';
 import { openVenues, type LiveVenueSetup } from './venues/registry';
 import { observedLiveVenue, type VenueCallObserver } from './venues/observedVenue';
@@ -105,7 +105,9 @@ export async function openCore(
       : {}),
   });
   const keepAlive = new DeadMansSwitchKeepAlive(db, logger);
-  const yoga = createCoreYoga({ db, config, internalSecret, revocations, venues, logger, credentialKeys, keepAlive, inProcessOnly: options.inProcessOnly });
+  const inFlightMs = inFlightWindowMs(config.CORE_TIMEOUT_MS);
+  const keyRecords = new KeyRecords(db, inFlightMs);
+  const yoga = createCoreYoga({ db, config, internalSecret, revocations, venues, logger, credentialKeys, keepAlive, keyRecords, inProcessOnly: options.inProcessOnly });
   const analyst = createAnalystYoga({ db, config, internalSecret, revocations, venues, logger, credentialKeys, eventNotices: events });
   const isAnalyst = (path: string | undefined) => path?.startsWith(ANALYST_GRAPHQL_PATH) === true;
   const ops = coreOps({
@@ -124,7 +126,7 @@ export async function openCore(
     if (answer) return answer.then(({ status, headers, body }) => new Response(init.method === 'HEAD' ? null : body, { status, headers }));
     return (isAnalyst(pathname) ? analyst : yoga).fetch(url, init);
   };
-  const expireKeys = () => deleteExpiredIdempotencyKeys(db).catch((error: unknown) => logger.warn({ err: error }, 'idempotency key expiry failed'));
+  const expireKeys = () => keyRecords.deleteExpired().catch((error: unknown) => logger.warn({ err: error }, 'idempotency key expiry failed'));
   await expireKeys();
   const expiry = setInterval(expireKeys, 3_600_000).unref();
   const reconciler = config.LIVE_RECONCILER_ENABLED && venues.live.size > 0
@@ -139,11 +141,10 @@ export async function openCore(
     : null;
   // Crash recovery without a client's retry: the claims of requests that died are released, and
   // test orders they left pending are resolved (docs/reconciliation.md).
-  const inFlightMs = inFlightWindowMs(config);
   const deadClaims = runPeriodically(
     Math.max(1000, inFlightMs / 2),
     async () => {
-      const released = await releaseDeadClaims(db, inFlightMs);
+      const released = await keyRecords.releaseDeadClaims();
       if (released > 0) logger.info({ released }, 'released the Idempotency-Key claims of requests that died');
     },
     (error) => logger.warn({ err: error }, 'releasing dead Idempotency-Key claims failed; retrying on the next round'),

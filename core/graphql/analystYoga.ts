@@ -25,7 +25,7 @@ export type AnalystYoga = YogaServerInstance<Record<string, never>, CoreContext>
  * grows) are served here only, over Server-Sent Events (`Accept: text/event-stream`, graphql-yoga's
  * default), following the core's event notices.
  */
-export function createAnalystYoga(deps: CoreDeps & { eventNotices: EventNotices }): AnalystYoga {
+export function createAnalystYoga(deps: Omit<CoreDeps, 'keyRecords'> & { eventNotices: EventNotices }): AnalystYoga {
   const mask = maskError(deps.logger);
   const analystSchema = analystSchemaOf(schema);
   const introspection = introspectionPolicy(analystSchema, deps.config.ANALYST_INTROSPECTION);

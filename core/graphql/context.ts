@@ -8,23 +8,10 @@ import type { RevocationBus } from '../../contract/revocationBus';
 import type { EventNotices } from '../../contract/eventNotices';
 import type { VenueRegistry } from '../venues/venue';
 import type { Scope } from '../services/scope';
-import type { ClaimInWrite } from '../services/claimInWrite';
+import type { IdempotencyPort } from '../services/idempotency/requestClaim';
 import type { DeadMansSwitchKeepAlive } from '../services/deadMansSwitch';
 import { createLoaders, type Loaders } from './loaders';
 import type { Logger } from '../support/logger';
-
-/** The Idempotency-Key a request claims, scoped to its API key (see idempotency.ts). */
-export interface IdempotencyClaim {
-  apiKeyId: string;
-  key: string;
-  /**
-   * Set by a resolver whose answer is not final (an order whose fate at the venue is not known yet):
-   * the answer is not stored, so a retry with the same key runs again instead of replaying it.
-   */
-  outcomeNotFinal?: boolean;
-  /** Set for operations whose resolver sends the claim in its own first write (idempotency.ts, CLAIMED_IN_WRITE). */
-  inWrite?: ClaimInWrite;
-}
 
 /** What every resolver gets: the database, who is asking, and the core's shared parts. */
 export interface CoreContext {
@@ -38,8 +25,8 @@ export interface CoreContext {
   logger: Logger;
   /** The key-encryption keys that seal and open venue credentials (CREDENTIALS_KEK…). */
   credentialKeys: CredentialKeys;
-  /** Set when the request carries an Idempotency-Key (claimed, or to be claimed by the resolver: IdempotencyClaim.inWrite). */
-  idempotency?: IdempotencyClaim;
+  /** Set when the request carries an Idempotency-Key (claimed, or to be claimed in the use case's own write: IdempotencyPort.inWrite). */
+  idempotency?: IdempotencyPort;
   /** When the request's venue calls must end (epoch ms; requestDeadline.ts). */
   deadline: number;
   /** The core's knowledge of the armed dead-man's switches, which API-key requests keep alive (services/deadMansSwitch.ts). */

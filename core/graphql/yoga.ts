@@ -13,12 +13,15 @@ import { contextFor, type ContextDeps, type CoreContext } from './context';
 import { graphqlError, maskError } from './errorMasking';
 import { refuseMutationsWhenReadOnly } from './readOnlyAccess';
 import { refuseUnsafeRequests } from './requestLimits';
-import { inFlightWindowMs, useIdempotency } from './idempotency';
+import { useIdempotency } from './idempotency';
+import type { KeyRecords } from '../services/idempotency/keyRecords';
 import { schema } from './schema';
 import { signedPrincipalOf } from './signedPrincipal';
 
 export interface CoreDeps extends ContextDeps {
   internalSecret: string;
+  /** The Idempotency-Key records the endpoint's requests claim (services/idempotency/). */
+  keyRecords: KeyRecords;
   /**
    * True when the only caller is a gateway in the same process, which has already bounded every
    * body: Yoga's own size limit (a stream pipeline per request) is then skipped.
@@ -56,7 +59,7 @@ export function createCoreYoga(deps: CoreDeps): CoreYoga {
         },
       }),
       refuseMutationsWhenReadOnly(),
-      useIdempotency(deps.db, mask, inFlightWindowMs(deps.config)),
+      useIdempotency(deps.keyRecords, mask),
       // The gateway's documents are fixed (persisted): each is compiled once into JavaScript
       // (graphql-jit) instead of walked by the generic executor on every request (bench/README.md).
       useGraphQlJit(),

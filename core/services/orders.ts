@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sqlPoolOf, type Db } from '../db/prismaClient';
 import { allInOrder, inTransaction, isUniqueViolation, type CommitWait, type SqlClient } from '../db/sql';
 import type { Order } from '../generated/prisma/client';
-import type { ClaimInWrite } from './claimInWrite';
+import type { IdempotencyPort } from './idempotency/requestClaim';
 import { marketIdentityOf } from './marketIdentities';
 import { findMarket } from './marketStatements';
 import { findOrder, insertPendingOrder, leaseUnconfirmedOrder, linkChildOrder, lockActiveSubaccount, setOrderStatusIfUnchanged, type NewOrder } from './orderStatements';
@@ -46,7 +46,7 @@ const CLIENT_ORDER_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
  * Either way a second placement with the same derived id reconciles the existing order.
  */
 export interface PlacementOrigin {
-  idempotency?: { apiKeyId: string; key: string; inWrite?: ClaimInWrite };
+  idempotency?: IdempotencyPort;
   child?: { complexOrderId: string; childOrderId: string };
 }
 
@@ -57,7 +57,9 @@ export interface PlacementOrigin {
  * then records the venue's answer. An order whose client order id already exists is not placed
  * again: a retry after a lost answer or a crash reconciles the existing order through the venue,
  * which knows it by the same id. `call.deadline` is when the client stops waiting: the venue call
- * keeps to it (see VenueCallOptions).
+ * keeps to it (see VenueCallOptions). With an Idempotency-Key, an order whose fate at the venue is
+ * not known yet leaves the answer unstored: a retry with the key asks the venue again (same client
+ * order id) instead of replaying it.
  */
 export async function placeOrder(
   db: Db,
@@ -66,6 +68,19 @@ export async function placeOrder(
   input: PlaceOrderInput,
   origin: PlacementOrigin = {},
   call: VenueCallOptions = {},
+): Promise<Order> {
+  const order = await placeOrSettle(db, venues, scope, input, origin, call);
+  if (isUnconfirmed(order.status)) origin.idempotency?.leaveAnswerUnstored();
+  return order;
+}
+
+async function placeOrSettle(
+  db: Db,
+  venues: VenueRegistry,
+  scope: Scope,
+  input: PlaceOrderInput,
+  origin: PlacementOrigin,
+  call: VenueCallOptions,
 ): Promise<Order> {
   const { idempotency, child } = origin;
   const sql = sqlPoolOf(db);
@@ -93,7 +108,7 @@ export async function placeOrder(
     throw new DomainError('venue_unavailable', `The venue ${venueName(identity.venue)} is not available.`);
   }
 
-  const clientOrderId = child?.childOrderId ?? input.clientOrderId ?? (idempotency ? idempotencyReference(idempotency) : newId('order'));
+  const clientOrderId = child?.childOrderId ?? input.clientOrderId ?? idempotency?.reference ?? newId('order');
   const price = input.price == null ? null : new Decimal(input.price);
   const quantity = new Decimal(input.quantity);
 
@@ -162,7 +177,7 @@ export async function placeOrder(
       placed = await placement();
     } catch (error) {
       if (error !== KEY_TAKEN) throw error;
-      await claim!.settle(); // throws the stored answer's replay or a refusal; resolves once a dead claim is ours
+      await claim!.settle(); // throws KeyAnswered (the key is another request's); resolves once a dead claim is ours
       placed = await placement();
     }
   } catch (error) {
@@ -314,11 +329,6 @@ async function createOrderRow(tx: SqlClient, data: NewOrder): Promise<Order> {
     if (isUniqueViolation(error)) throw new DomainError('conflict', `clientOrderId '${data.clientOrderId}' is already used by another order.`);
     throw error;
   }
-}
-
-/** A reference that a retry with the same Idempotency-Key (of the same API key) derives again. */
-export function idempotencyReference(idempotency: { apiKeyId: string; key: string }): string {
-  return `idem_${createHash('sha256').update(`${idempotency.apiKeyId}\n${idempotency.key}`).digest('hex').slice(0, 40)}`;
 }
 
 export async function requireCredentials(db: Db, scope: Scope, subaccountId: string, venue: VenueColumn) {

@@ -9,6 +9,8 @@ import { decodeCursor, isIdCursor, parseLimit, toPage, type Page } from '../doma
 import { checkEndpointTypes, checkEndpointUrl, checkPreviousSecretSeconds, generateWebhookSecret } from '../domain/webhooks';
 import type { WebhookEndpoint } from '../generated/prisma/client';
 import { scopedRows, type Scope } from './scope';
+import { RETENTION_HOURS } from './idempotency/keyRecords';
+import type { IdempotencyPort } from './idempotency/requestClaim';
 
 /** What is ever shown of an endpoint: never a secret (the current one only once, at creation or rotation). */
 export type WebhookEndpointView = Omit<WebhookEndpoint, 'kekId' | 'secretCiphertext' | 'previousSecretCiphertext' | 'secretRotationKey' | 'workspaceId'>;
@@ -95,8 +97,8 @@ export async function updateWebhookEndpoint(
  * becomes the previous secret, re-sealed under the current KEK, and keeps signing every delivery
  * beside the new one for `expirePreviousInSeconds` (0: it stops at once and is not kept); a
  * previous secret still valid from an earlier rotation is dropped (only one is ever kept). With an
- * Idempotency-Key (`retryOf`: the request's API key id and key, and how long keys are kept), a retry
- * of the rotation that made the current secret, with the same request, within that time, answers
+ * Idempotency-Key (`retryOf`), a retry of the rotation that made the current secret, with the same
+ * request, within the time keys are kept (RETENTION_HOURS), answers
  * that secret again instead of rotating twice: its answer is never stored elsewhere. The same key
  * with another request is 422 idempotency_key_reused; an older key is a new request. Two rotations
  * at once: one wins, the other is 409 conflict.
@@ -107,15 +109,18 @@ export async function rotateWebhookSecret(
   scope: Scope,
   id: string,
   input: { expirePreviousInSeconds?: number | null },
-  retryOf?: { apiKeyId: string; key: string; keptMs: number },
+  retryOf?: IdempotencyPort,
 ): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
+  // Whatever the answer, it is not stored for replay: it may hold the secret. A retry with the key is
+  // answered by the endpoint's record of the rotation, below.
+  retryOf?.leaveAnswerUnstored();
   const seconds = checkPreviousSecretSeconds(input.expirePreviousInSeconds);
   const current = sealingKey(keys);
   await getWebhookEndpoint(db, scope, id);
   const row = await db.webhookEndpoint.findUniqueOrThrow({ where: { id }, select: { id: true, kekId: true, secretCiphertext: true, secretRotationKey: true } });
   const rotation = retryOf ? rotationRecordOf(retryOf, id, seconds) : null;
   const made = rotationRecordParsed(row.secretRotationKey);
-  if (rotation && made && made.key === rotation.key && Date.now() - made.at < retryOf!.keptMs) {
+  if (rotation && made && made.key === rotation.key && Date.now() - made.at < RETENTION_HOURS * 3_600_000) {
     if (made.request !== rotation.request) throw new DomainError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request.');
     return { endpoint: await getWebhookEndpoint(db, scope, id), secret: openWebhookSecret(keys, row) };
   }

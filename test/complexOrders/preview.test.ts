@@ -179,7 +179,7 @@ describe('complex order preview', () => {
         complexOrders: await db.complexOrder.count({ where: { subaccountId } }),
         children: await db.childOrder.count({ where: { complexOrder: { subaccountId } } }),
         events: await db.event.count({ where: { workspaceId } }),
-        idempotency: await db.idempotencyRecord.count(),
+        idempotency: await db.idempotencyRecord.count({ where: { apiKey: { workspaceId } } }), // this workspace's: other suites write theirs meanwhile
         cash: (await db.subaccount.findUniqueOrThrow({ where: { id: subaccountId } })).cashBalance.toString(),
       });
       expect((await limits({ max_order_notional: '250' })).status).toBe(200);

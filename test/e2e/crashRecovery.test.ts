@@ -18,7 +18,7 @@
  */
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
 import { newId } from '../../core/domain/ids';
-import { idempotencyReference } from '../../core/services/orders';
+import { keyReference } from '../../core/services/idempotency/keyRecords';
 import { buildWorkspace } from '../support/factories';
 import { call, envelopeOf } from '../support/http';
 import { ownDatabase } from '../support/ownDatabase';
@@ -68,7 +68,7 @@ function requestHashOf(body: OrderBody): string {
   return canonicalHash({ operation: 'PlaceOrder', variables: { input } });
 }
 
-const ordersOfKey = (key: string) => db.order.findMany({ where: { workspaceId: trader.workspaceId, clientOrderId: idempotencyReference({ apiKeyId: trader.keyId, key }) } });
+const ordersOfKey = (key: string) => db.order.findMany({ where: { workspaceId: trader.workspaceId, clientOrderId: keyReference({ apiKeyId: trader.keyId, key }) } });
 
 /** What a request that died between its transaction and the venue's answer had written: its claim, and its order pending. */
 async function deadRequest(subaccountId: string, key: string, createdAt = new Date()) {
@@ -78,7 +78,7 @@ async function deadRequest(subaccountId: string, key: string, createdAt = new Da
     data: {
       id: newId('order'), workspaceId: trader.workspaceId, environment: 'test', subaccountId, marketId: market.id, venue: 'sim_kalshi',
       side: 'yes', action: 'buy', type: 'limit', timeInForce: 'gtc', price: '0.02', quantity: '1', status: 'pending',
-      clientOrderId: idempotencyReference({ apiKeyId: trader.keyId, key }), createdAt, updatedAt: createdAt,
+      clientOrderId: keyReference({ apiKeyId: trader.keyId, key }), createdAt, updatedAt: createdAt,
     },
   });
   return { body, order };

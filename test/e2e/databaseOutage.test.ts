@@ -7,7 +7,7 @@
  * that stopping it stops no other suite's database.
  */
 import { applyMigrations } from '../../core/db/migrate';
-import { idempotencyReference } from '../../core/services/orders';
+import { keyReference } from '../../core/services/idempotency/keyRecords';
 import { testConfig } from '../support/env';
 import { buildWorkspace } from '../support/factories';
 import { call, envelopeOf, type ApiResponse } from '../support/http';
@@ -81,7 +81,7 @@ it('answers only 503 with Retry-After while PostgreSQL is stopped, writes nothin
   const firstOk = Date.now();
   await waitFor(() => call(trader.base, 'GET', '/v1/subaccounts', { key: secret }).then((r) => r.status), (status) => status === 200, 10_000);
   const recoveredMs = Date.now() - firstOk;
-  const ordersOf = (k: string) => stack.core.db.order.count({ where: { workspaceId: workspace.id, clientOrderId: idempotencyReference({ apiKeyId: key.id, key: k }) } });
+  const ordersOf = (k: string) => stack.core.db.order.count({ where: { workspaceId: workspace.id, clientOrderId: keyReference({ apiKeyId: key.id, key: k }) } });
   expect(await Promise.all(outageKeys.map(ordersOf))).toEqual(outageKeys.map(() => 0));
   expect(await stack.core.db.subaccount.count({ where: { workspaceId: workspace.id, name: 'during the outage' } })).toBe(0);
   const retried = await placeOrder(trader, body, { 'Idempotency-Key': outageKeys[0]! });

@@ -6,7 +6,7 @@
  * in flight, and a retry of every key on the next process ends with exactly one order per key.
  */
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
-import { idempotencyReference } from '../../core/services/orders';
+import { keyReference } from '../../core/services/idempotency/keyRecords';
 import { buildWorkspace } from '../support/factories';
 import { ownDatabase } from '../support/ownDatabase';
 import { startProcess, type ServiceProcess } from '../support/processes';
@@ -64,7 +64,7 @@ it('SIGTERM under load: every accepted request answered, exit 0, nothing stuck, 
   expect(answered.every((status) => status === 200)).toBe(true);
   expect(await db.order.count({ where: { subaccountId, status: { in: ['pending', 'unknown'] } } })).toBe(0);
   expect(await db.idempotencyRecord.count({ where: { apiKeyId: key.id, state: 'in_flight' } })).toBe(0);
-  const ordersOf = (k: string) => db.order.count({ where: { workspaceId: workspace.id, clientOrderId: idempotencyReference({ apiKeyId: key.id, key: k }) } });
+  const ordersOf = (k: string) => db.order.count({ where: { workspaceId: workspace.id, clientOrderId: keyReference({ apiKeyId: key.id, key: k }) } });
   const before = await Promise.all(keys.map(ordersOf));
   expect(before.every((n) => n <= 1)).toBe(true);
 

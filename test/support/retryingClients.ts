@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { idempotencyReference } from '../../core/services/orders';
+import { keyReference } from '../../core/services/idempotency/keyRecords';
 import { createLogger, type Logger } from '../../core/support/logger';
 import type { HttpFault } from '../../fakes/faults';
 import { call } from './http';
@@ -184,7 +184,7 @@ export const lostFirst = (placements: readonly Placement[]): string[] =>
  */
 export function expectOneOrderPerPlacement(ours: readonly { id: string; clientOrderId: string }[], placements: readonly Placement[], apiKeyId: string): void {
   for (const placement of placements) {
-    const clientOrderId = placement.idempotencyKey ? idempotencyReference({ apiKeyId, key: placement.idempotencyKey }) : undefined;
+    const clientOrderId = placement.idempotencyKey ? keyReference({ apiKeyId, key: placement.idempotencyKey }) : undefined;
     const mine = clientOrderId ? ours.filter((order) => order.clientOrderId === clientOrderId) : ours.filter((order) => order.id === placement.answers[0]!.orderId);
     expect(mine).toHaveLength(1);
     for (const answer of placement.answers) if (answer.orderId) expect(answer.orderId).toBe(mine[0]!.id);

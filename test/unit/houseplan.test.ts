@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseCircular, parseDependencyTree, type DependencyTree } from 'dpdm';
 
@@ -106,6 +107,16 @@ describe('the house plan', () => {
 
   it('imports only in the directions of the plan', () => {
     expectNone('import(s) against the house plan', planViolations(tree));
+  });
+});
+
+describe('the Idempotency-Key hook', () => {
+  it('holds no SQL and names no operation: the keys are the idempotency service\'s, and a field says that it claims in its own write', () => {
+    const hook = readFileSync(path.join(ROOT, 'core/graphql/idempotency.ts'), 'utf8');
+    expect(hook).not.toMatch(/\b(SELECT|INSERT|UPDATE|DELETE)\b|\$executeRaw|\$queryRaw|\.query\(|db\/sql|prismaClient/);
+    const operations = readdirSync(path.join(ROOT, 'contract/operations')).map((file) => file.replace(/\.graphql$/, ''));
+    expect(operations.length).toBeGreaterThan(10);
+    expect(operations.filter((name) => new RegExp(`\\b${name}\\b`).test(hook))).toEqual([]);
   });
 });
 

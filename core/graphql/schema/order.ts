@@ -1,5 +1,6 @@
 import { cancelOrder, getOrder, listOrders, placeOrder } from '../../services/orders';
-import { isResting, isUnconfirmed, isWorking } from '../../domain/orderLifecycle';
+import { isResting, isWorking } from '../../domain/orderLifecycle';
+import { CLAIMS_IN_WRITE } from '../idempotency';
 import { venueName } from '../../domain/venues';
 import { builder } from '../builder';
 import { checkFilterIds } from '../filterIds';
@@ -108,11 +109,10 @@ builder.mutationFields((t) => ({
   placeOrder: t.field({
     type: OrderType,
     args: { input: t.arg({ type: PlaceOrderInput, required: true }) },
-    resolve: async (_root, { input }, ctx) => {
-      const order = await placeOrder(ctx.db, ctx.venues, tradingScope(ctx), input, { idempotency: ctx.idempotency }, { deadline: ctx.deadline });
-      // Its fate at the venue unknown: a retry with the same key must ask again (same client order id), not replay this.
-      if (ctx.idempotency && isUnconfirmed(order.status)) ctx.idempotency.outcomeNotFinal = true;
-      return order;
+    // The order path sends the Idempotency-Key's claim in its transaction's first write (services/idempotency/).
+    extensions: { [CLAIMS_IN_WRITE]: true },
+    resolve: (_root, { input }, ctx) => {
+      return placeOrder(ctx.db, ctx.venues, tradingScope(ctx), input, { idempotency: ctx.idempotency }, { deadline: ctx.deadline });
     },
   }),
   cancelOrder: t.prismaField({

@@ -3,7 +3,6 @@ import {
   type DeliveryView, type WebhookEndpointView,
 } from '../../services/webhookEndpoints';
 import { builder } from '../builder';
-import { RETENTION_HOURS } from '../idempotency';
 import { requestScope } from '../context';
 import { EnvironmentEnum } from './enums';
 import { pageArgs, pageOf } from './page';
@@ -153,11 +152,7 @@ builder.mutationField('rotateWebhookSecret', (t) =>
     description: 'Gives an endpoint a new signing secret, answered this once; the replaced one keeps signing every delivery beside it until it expires. With an Idempotency-Key, a retry answers the same secret (re-opened from the endpoint, never stored with the answer).',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: RotateWebhookSecretInput, required: false }) },
     resolve: async (_root, args, ctx) => {
-      // Whatever the answer, nothing is stored for replay (idempotency.ts): it may hold the secret. A
-      // retry with the key is answered by the endpoint's record of the rotation (rotateWebhookSecret).
-      if (ctx.idempotency) ctx.idempotency.outcomeNotFinal = true;
-      const retryOf = ctx.idempotency && { ...ctx.idempotency, keptMs: RETENTION_HOURS * 3_600_000 };
-      return rotateWebhookSecret(ctx.db, ctx.credentialKeys, requestScope(ctx), String(args.id), args.input ?? {}, retryOf);
+      return rotateWebhookSecret(ctx.db, ctx.credentialKeys, requestScope(ctx), String(args.id), args.input ?? {}, ctx.idempotency);
     },
   }),
 );

@@ -7,7 +7,8 @@ import { venueColumn } from '../../domain/venues';
 import type { VenueRegistry } from '../../venues/venue';
 import { previewComplexOrder, type PreviewInput } from '../complexOrderPreview';
 import { refuseWhileLapsed, refuseWhileLapsedLocked } from '../deadMansSwitch';
-import { idempotencyReference, requireCredentials } from '../orders';
+import { requireCredentials } from '../orders';
+import type { IdempotencyPort } from '../idempotency/requestClaim';
 import type { Scope } from '../scope';
 import { sendDueChildren } from './claims';
 import { noExecutablePlan } from './noExecutablePlan';
@@ -32,9 +33,9 @@ export async function placeComplexOrder(
   venues: VenueRegistry,
   scope: Scope,
   input: PreviewInput,
-  origin: { idempotency?: { apiKeyId: string; key: string } } = {},
+  origin: { idempotency?: IdempotencyPort } = {},
 ): Promise<ComplexOrder> {
-  const idempotencyRef = origin.idempotency ? idempotencyReference(origin.idempotency) : null;
+  const idempotencyRef = origin.idempotency?.reference ?? null;
   if (idempotencyRef) {
     const existing = await db.complexOrder.findUnique({ where: { workspaceId_idempotencyRef: { workspaceId: scope.workspaceId, idempotencyRef } } });
     if (existing) return resume(db, venues, existing.id);
