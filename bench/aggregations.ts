@@ -23,11 +23,11 @@ import { performance } from 'node:perf_hooks';
 import { createPrismaClient } from '../core/db/prismaClient';
 import { Decimal } from '../core/domain/decimals';
 import { createLogger } from '../core/support/logger';
-import { executionAnalytics } from '../core/services/executionAnalytics';
-import { seedSimulatedMarkets } from '../core/services/marketCatalog';
-import { pnlHistory, riskStats } from '../core/services/riskAnalytics';
+import { executionAnalytics } from '../core/services/complexOrders/executionAnalytics';
+import { seedSimulatedMarkets } from '../core/services/catalog/simulatedCatalog';
+import { pnlHistory, riskStats } from '../core/services/risk/riskAnalytics';
 import { openVenues } from '../core/venues/registry';
-import { recordExecution } from '../core/services/executions';
+import { recordExecution } from '../core/services/orders/executions';
 import { GOALS, goalMet, goalText, type GoalId, type GoalResult } from './goals';
 import { busyNote, cpuProbe, createBenchDatabase, postgresBackendPids, runAsBenchmarkMain } from './support';
 

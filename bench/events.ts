@@ -41,9 +41,9 @@ import path from 'node:path';
 import { createParser } from 'eventsource-parser';
 import { Client } from 'pg';
 import { createPrismaClient } from '../core/db/prismaClient';
-import { createApiKey } from '../core/services/apiKeys';
-import { seedSimulatedMarkets } from '../core/services/marketCatalog';
-import { createWorkspace } from '../core/services/workspaces';
+import { createApiKey } from '../core/services/accounts/apiKeys';
+import { seedSimulatedMarkets } from '../core/services/catalog/simulatedCatalog';
+import { createWorkspace } from '../core/services/accounts/workspaces';
 import { measure, type LoadResult } from './load';
 import { summariseProfiledWindows, type ServerWindow } from './profileSummary';
 import {

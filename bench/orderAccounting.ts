@@ -7,7 +7,7 @@
  * database, `bench_order_requests`, next to the service's own tables. An order belongs to a
  * request (is "linked" to its key) when
  *  - its client_order_id is the one the request sent, or, when it sent none, the one the core
- *    derives from the key (`keyReference(api key id, key)`, core/services/orders.ts);
+ *    derives from the key (`keyReference(api key id, key)`, core/services/orders/orders.ts);
  *  - or the request's 200 answer names it;
  *  - or the key's idempotency record (`idempotency_records`) stores an answer that names it.
  * Then:

@@ -63,10 +63,10 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { createPrismaClient } from '../core/db/prismaClient';
 import { eventId } from '../contract/eventTypes';
-import { createApiKey, createDashboardToken } from '../core/services/apiKeys';
-import { seedSimulatedMarkets } from '../core/services/marketCatalog';
-import { createUser } from '../core/services/users';
-import { createWorkspace } from '../core/services/workspaces';
+import { createApiKey, createDashboardToken } from '../core/services/accounts/apiKeys';
+import { seedSimulatedMarkets } from '../core/services/catalog/simulatedCatalog';
+import { createUser } from '../core/services/accounts/users';
+import { createWorkspace } from '../core/services/accounts/workspaces';
 import { REFUSAL_DELAY_MS } from '../gateway/refusalDelay';
 import { GOALS, goalMet, goalText, type GoalResult } from './goals';
 import {

@@ -32,12 +32,12 @@ import { createPrismaClient, type Db } from '../core/db/prismaClient';
 import { DomainError } from '../core/domain/errors';
 import { createRevocationBus } from '../contract/revocationBus';
 import { credentialKeysFor } from '../core/db/embeddedKek';
-import { createApiKey, createDashboardToken, revokeApiKey } from '../core/services/apiKeys';
-import { rewrapStoredCredentials } from '../core/services/credentials';
-import { rewrapWebhookSecrets } from '../core/services/webhookEndpoints';
-import { createUser, disableUser } from '../core/services/users';
-import { linkQuestion, listQuestionLinks, unlinkQuestion, type QuestionLinkView } from '../core/services/questionLinks';
-import { getWorkspace, createWorkspace } from '../core/services/workspaces';
+import { createApiKey, createDashboardToken, revokeApiKey } from '../core/services/accounts/apiKeys';
+import { rewrapStoredCredentials } from '../core/services/accounts/credentials';
+import { rewrapWebhookSecrets } from '../core/services/events/webhookEndpoints';
+import { createUser, disableUser } from '../core/services/accounts/users';
+import { linkQuestion, listQuestionLinks, unlinkQuestion, type QuestionLinkView } from '../core/services/catalog/questionLinks';
+import { getWorkspace, createWorkspace } from '../core/services/accounts/workspaces';
 import type { Config } from '../core/config';
 import { configOrExit, exitWith } from './process';
 

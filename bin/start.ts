@@ -7,7 +7,7 @@ import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { openCore } from '../core/coreService';
 import { ANALYST_GRAPHQL_PATH } from '../contract/endpoints';
-import { createDemoWorkspaceIfEmpty } from '../core/services/demo';
+import { createDemoWorkspaceIfEmpty } from '../core/services/accounts/demo';
 import { createLogger } from '../core/support/logger';
 import { inProcessTransport } from '../gateway/coreClient';
 import { openGateway } from '../gateway/gatewayService';

@@ -6,7 +6,7 @@ import { redisClient } from './redisClient';
 
 /**
  * "The event log of this workspace and environment now reaches `seq`": said by the core that
- * numbered the events (core/services/eventSequencer.ts), heard by every gateway's event streams and
+ * numbered the events (core/services/events/eventSequencer.ts), heard by every gateway's event streams and
  * every core's GraphQL subscriptions, which then read the new events from the database (the truth;
  * a notice carries no event). Several notices may be lost or merged without harm: a reader always
  * reads from where it stopped, and readers also look on their own every few seconds.

@@ -110,7 +110,7 @@ const schema = z.object({
   WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   SIM_STARTING_BALANCE: z
     .string()
-    // Below a trillion, as a subaccount's own starting_balance (services/subaccounts.ts MAX_STARTING_BALANCE).
+    // Below a trillion, as a subaccount's own starting_balance (services/accounts/subaccounts.ts MAX_STARTING_BALANCE).
     .refine((value) => isStorableDecimalString(value) && !value.startsWith('-') && Number(value) < 1e12, 'must be a non-negative decimal below 1000000000000')
     .default('100000'),
   /**

@@ -80,7 +80,7 @@ export function checkPreTradeRisk(
     throw new RiskLimitExceeded('max_open_orders', `${exposure.openOrders} orders are open; max_open_orders is ${limits.maxOpenOrders}.`);
   }
   if (limits.maxOrdersPerMinute !== null && exposure.ordersInLastMinute + 1 > limits.maxOrdersPerMinute) {
-    // The count stops at the limit (services/limitUsage.ts): "or more".
+    // The count stops at the limit (services/risk/limitUsage.ts): "or more".
     throw new RiskLimitExceeded('max_orders_per_minute', `${exposure.ordersInLastMinute} orders or more in the last minute; max_orders_per_minute is ${limits.maxOrdersPerMinute}.`);
   }
   const cost = notional.add(order.maxFee);

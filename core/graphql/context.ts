@@ -9,7 +9,7 @@ import type { EventNotices } from '../../contract/eventNotices';
 import type { VenueRegistry } from '../venues/venue';
 import type { Scope } from '../services/scope';
 import type { IdempotencyPort } from '../services/idempotency/requestClaim';
-import type { DeadMansSwitchKeepAlive } from '../services/deadMansSwitch';
+import type { DeadMansSwitchKeepAlive } from '../services/risk/deadMansSwitch';
 import { createLoaders, type Loaders } from './loaders';
 import type { Logger } from '../support/logger';
 
@@ -29,7 +29,7 @@ export interface CoreContext {
   idempotency?: IdempotencyPort;
   /** When the request's venue calls must end (epoch ms; requestDeadline.ts). */
   deadline: number;
-  /** The core's knowledge of the armed dead-man's switches, which API-key requests keep alive (services/deadMansSwitch.ts). */
+  /** The core's knowledge of the armed dead-man's switches, which API-key requests keep alive (services/risk/deadMansSwitch.ts). */
   keepAlive?: DeadMansSwitchKeepAlive;
   /** The event log's notices, which subscriptions follow: given to the analysts' endpoint only (analystYoga.ts). */
   eventNotices?: EventNotices;

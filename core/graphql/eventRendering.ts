@@ -3,7 +3,7 @@ import { restEvent } from '../../contract/eventShape';
 import { loadOperations } from '../../contract/operations';
 import { DomainError } from '../domain/errors';
 import { eventId } from '../../contract/eventTypes';
-import type { EventRenderer } from '../services/webhookDeliveries';
+import type { EventRenderer } from '../services/events/webhookDeliveries';
 import { contextFor, type ContextDeps } from './context';
 import { schema } from './schema';
 

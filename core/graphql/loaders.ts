@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Db } from '../db/prismaClient';
-import { complexOrderExecutions, type ComplexOrderExecution } from '../services/complexOrderExecutions';
+import { complexOrderExecutions, type ComplexOrderExecution } from '../services/complexOrders/executions';
 import type { QueuePositionView, VenueCallOptions, VenueRegistry } from '../venues/venue';
 import type { VenueColumn } from '../domain/venues';
 

@@ -2,13 +2,13 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/prismaClient';
 import { UNCONFIRMED_STATUSES } from '../domain/orderLifecycle';
 import { isSimulated, VENUES, type VenueName } from '../domain/venues';
-import { reconciliationBacklog, type BacklogGroup } from '../services/orderBacklog';
-import { eventBacklog, type EventBacklog } from '../services/eventBacklog';
+import { reconciliationBacklog, type BacklogGroup } from '../services/orders/orderBacklog';
+import { eventBacklog, type EventBacklog } from '../services/events/eventBacklog';
 import type { Logger } from '../support/logger';
 import { httpDurationHistogram, METRIC_PREFIX } from '../support/metrics';
 import { withinTime } from '../support/readiness';
 import type { VenueCall, VenueCallObserver } from '../venues/observedVenue';
-import type { WebhookAttemptOutcome } from '../services/webhookDeliveries';
+import type { WebhookAttemptOutcome } from '../services/events/webhookDeliveries';
 
 /** What readiness reports of a venue: never a reason to be unready (docs/operations.md). */
 export interface VenueView {
@@ -133,12 +133,12 @@ export class CoreMetrics implements VenueCallObserver {
     this.lastCalls.set(call.venue, { at: new Date(), reached: call.reached });
   }
 
-  /** One webhook attempt (services/webhookDeliveries.ts). */
+  /** One webhook attempt (services/events/webhookDeliveries.ts). */
   webhookAttempt(outcome: WebhookAttemptOutcome): void {
     this.webhookAttempts.inc({ outcome });
   }
 
-  /** One sweep of the retention window (services/eventRetention.ts). */
+  /** One sweep of the retention window (services/events/eventRetention.ts). */
   expiredSwept(swept: { events: number; deliveries: number }): void {
     this.expiredDeleted.inc({ kind: 'events' }, swept.events);
     this.expiredDeleted.inc({ kind: 'webhook_deliveries' }, swept.deliveries);

@@ -171,12 +171,12 @@ export interface LiveVenue extends Venue {
    * For a venue whose trades can fail after they counted as fills (Polymarket: a trade counts when
    * MATCHED and may end FAILED on chain): one listing of what `fillsSince` answers, with the fills
    * of failed trades apart. The fill sweep records the first and reverses the second
-   * (core/services/fillReversals.ts). A venue without such failures leaves it out.
+   * (core/services/orders/fillReversals.ts). A venue without such failures leaves it out.
    */
   fillsAndFailuresSince?(since: Date): Promise<{ fills: VenueFill[]; failed: VenueFill[] }>;
   /**
    * The venue order ids (lower case) of the account's open orders, every page, for the working-order
-   * sweep (core/services/workingOrderSweep.ts) to notice orders the venue ended on its own
+   * sweep (core/services/reconciliation/workingOrderSweep.ts) to notice orders the venue ended on its own
    * (Polymarket: `GET /data/orders`; Kalshi: `GET /portfolio/orders?status=resting`). A venue
    * without it is not swept.
    */

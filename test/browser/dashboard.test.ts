@@ -9,7 +9,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { parseKeyring } from '../../core/domain/credentialVault';
 import { Decimal } from '../../core/domain/decimals';
 import { openStoredCredential } from '../../core/db/storedCredentials';
-import { createUser } from '../../core/services/users';
+import { createUser } from '../../core/services/accounts/users';
 import { expectText, launchChromium } from '../support/browser';
 import { databaseUrl, testConfig } from '../support/env';
 import { buildWorkspace } from '../support/factories';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { createUser } from '../../core/services/users';
+import { createUser } from '../../core/services/accounts/users';
 import type { KalshiFake } from '../../fakes/kalshi/server';
 import { expectText, launchChromium, signedInPage } from '../support/browser';
 import { testConfig } from '../support/env';

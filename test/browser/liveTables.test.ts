@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { createUser } from '../../core/services/users';
+import { createUser } from '../../core/services/accounts/users';
 import { expectText, launchChromium, signedInPage } from '../support/browser';
 import { testConfig } from '../support/env';
 import { buildWorkspace } from '../support/factories';

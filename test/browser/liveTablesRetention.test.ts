@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { sweepExpiredEvents } from '../../core/services/eventRetention';
-import { createUser } from '../../core/services/users';
+import { sweepExpiredEvents } from '../../core/services/events/eventRetention';
+import { createUser } from '../../core/services/accounts/users';
 import { expectText, launchChromium, signedInPage } from '../support/browser';
 import { testConfig } from '../support/env';
 import { buildWorkspace } from '../support/factories';

@@ -1,6 +1,6 @@
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
 import { verifyPassword } from '../../core/domain/passwords';
-import { createWorkspace } from '../../core/services/workspaces';
+import { createWorkspace } from '../../core/services/accounts/workspaces';
 import { databaseUrl } from '../support/env';
 import { expectUsageRefusal, runProcess, STACK_FRAME, type ProcessOutcome } from '../support/processes';
 

@@ -7,10 +7,10 @@
  * Orders rest at 0.01 on sim-kalshi HURRICANE-CAT5, which only analystQueries.test.ts also uses
  * (the same way: bids nobody trades).
  */
-import { createDashboardToken, revokeApiKey } from '../../core/services/apiKeys';
-import { placeOrder } from '../../core/services/orders';
-import { createSubaccount } from '../../core/services/subaccounts';
-import { createUser } from '../../core/services/users';
+import { createDashboardToken, revokeApiKey } from '../../core/services/accounts/apiKeys';
+import { placeOrder } from '../../core/services/orders/orders';
+import { createSubaccount } from '../../core/services/accounts/subaccounts';
+import { createUser } from '../../core/services/accounts/users';
 import { asPage, signIn } from '../support/dashboardSession';
 import { testConfig } from '../support/env';
 import { call } from '../support/http';

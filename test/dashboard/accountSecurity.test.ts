@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createUser } from '../../core/services/users';
+import { createUser } from '../../core/services/accounts/users';
 import { testConfig } from '../support/env';
 import { buildWorkspace } from '../support/factories';
 import { call, envelopeOf } from '../support/http';

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
-import { createSubaccount } from '../../core/services/subaccounts';
-import { createUser } from '../../core/services/users';
+import { createSubaccount } from '../../core/services/accounts/subaccounts';
+import { createUser } from '../../core/services/accounts/users';
 import { databaseUrl, testConfig } from '../support/env';
 import { runProcess } from '../support/processes';
 import { buildWorkspace } from '../support/factories';

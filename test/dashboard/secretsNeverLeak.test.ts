@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
-import { createWorkspace } from '../../core/services/workspaces';
+import { createWorkspace } from '../../core/services/accounts/workspaces';
 import { databaseUrl } from '../support/env';
 import { call } from '../support/http';
 import { asPage, signIn } from '../support/dashboardSession';

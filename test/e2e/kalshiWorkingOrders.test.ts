@@ -1,5 +1,5 @@
 /**
- * The working-order sweep on live Kalshi (core/services/workingOrderSweep.ts), against the Kalshi
+ * The working-order sweep on live Kalshi (core/services/reconciliation/workingOrderSweep.ts), against the Kalshi
  * fake (Trade API v2, docs/kalshi-fake.md) and real PostgreSQL: an order the venue ended on its own
  * reaches our records with the private stream off (KALSHI_USER_STREAM_ENABLED=false) and the fill
  * sweep out of the way (LIVE_FILL_SWEEP_INTERVAL_MS at its maximum), so the working-order sweep is

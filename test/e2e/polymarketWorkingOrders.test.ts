@@ -1,5 +1,5 @@
 /**
- * The working-order sweep on live Polymarket (core/services/workingOrderSweep.ts), against the CLOB
+ * The working-order sweep on live Polymarket (core/services/reconciliation/workingOrderSweep.ts), against the CLOB
  * V2 fake (docs/polymarket-fake.md) and real PostgreSQL: orders the venue ended on its own reach
  * our records with the user channel off (POLYMARKET_USER_STREAM_ENABLED=false) and the fill sweep
  * out of the way (LIVE_FILL_SWEEP_INTERVAL_MS at its maximum), so the working-order sweep is the

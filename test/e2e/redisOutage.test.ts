@@ -8,7 +8,7 @@
  * (revocations fail closed). The gateways recover without a restart. A
  * Redis server of the suite's own (privateRedis.ts), so that stopping it stops no other suite's.
  */
-import { revokeApiKey } from '../../core/services/apiKeys';
+import { revokeApiKey } from '../../core/services/accounts/apiKeys';
 import { testConfig } from '../support/env';
 import { buildApiKey, buildWorkspace } from '../support/factories';
 import { call, envelopeOf } from '../support/http';

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
-import { createDashboardToken } from '../../core/services/apiKeys';
+import { createDashboardToken } from '../../core/services/accounts/apiKeys';
 import { databaseUrl, INTERNAL_SECRET, redisUrl } from '../support/env';
 import { buildApiKey, buildWorkspace } from '../support/factories';
 import { call, envelopeOf } from '../support/http';

@@ -12,8 +12,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { createDashboardToken } from '../../core/services/apiKeys';
-import { createUser } from '../../core/services/users';
+import { createDashboardToken } from '../../core/services/accounts/apiKeys';
+import { createUser } from '../../core/services/accounts/users';
 import { httpTransport } from '../../gateway/coreClient';
 import { openGateway } from '../../gateway/gatewayService';
 import { asPage, signIn } from '../support/dashboardSession';

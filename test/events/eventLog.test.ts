@@ -7,7 +7,7 @@ import { call, envelopeOf, ok } from '../support/http';
 import { EventStreamClient, type StreamedEvent } from '../support/eventStream';
 import { ownDatabase } from '../support/ownDatabase';
 import { asPage, signIn } from '../support/dashboardSession';
-import { createUser } from '../../core/services/users';
+import { createUser } from '../../core/services/accounts/users';
 import { testConfig } from '../support/env';
 import { startStack, type Stack } from '../support/stack';
 import { createSubaccount, getOrder, marketOf, newTrader, placed, placeOrder, setRiskLimits, type Market, type Trader } from '../trading/helpers';

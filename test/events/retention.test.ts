@@ -9,8 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { eventId } from '../../contract/eventTypes';
-import { createDashboardToken } from '../../core/services/apiKeys';
-import { sweepExpiredEvents } from '../../core/services/eventRetention';
+import { createDashboardToken } from '../../core/services/accounts/apiKeys';
+import { sweepExpiredEvents } from '../../core/services/events/eventRetention';
 import { EventStreamClient } from '../support/eventStream';
 import { SubscriptionClient } from '../support/graphqlSubscription';
 import { call, envelopeOf, ok } from '../support/http';

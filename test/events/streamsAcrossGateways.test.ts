@@ -6,7 +6,7 @@
  * key revoked through one gateway ends its streams on the other.
  */
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
-import { createApiKey, createDashboardToken } from '../../core/services/apiKeys';
+import { createApiKey, createDashboardToken } from '../../core/services/accounts/apiKeys';
 import { INTERNAL_SECRET, redisUrl } from '../support/env';
 import { EventStreamClient } from '../support/eventStream';
 import { buildWorkspace } from '../support/factories';

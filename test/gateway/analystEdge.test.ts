@@ -8,8 +8,8 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { Config } from '../../core/config';
-import { createDashboardToken } from '../../core/services/apiKeys';
-import { createUser } from '../../core/services/users';
+import { createDashboardToken } from '../../core/services/accounts/apiKeys';
+import { createUser } from '../../core/services/accounts/users';
 import { inProcessTransport, type CoreTransport } from '../../gateway/coreClient';
 import { signIn } from '../support/dashboardSession';
 import { testConfig } from '../support/env';

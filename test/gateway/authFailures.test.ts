@@ -5,7 +5,7 @@
  * with TRUST_PROXY; with REDIS_URL the count is shared by every gateway, and a Redis that does not
  * answer is a 503, never an unmetered lookup. Real gateways on loopback over a real core.
  */
-import { createDashboardToken } from '../../core/services/apiKeys';
+import { createDashboardToken } from '../../core/services/accounts/apiKeys';
 import { redisUrl, testConfig } from '../support/env';
 import { buildWorkspace } from '../support/factories';
 import { call, closedPort, envelopeOf } from '../support/http';

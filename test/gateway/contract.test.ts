@@ -78,7 +78,7 @@ describe('authentication', () => {
 });
 
 async function buildDashboardFor(workspaceId: string) {
-  const { createDashboardToken } = await import('../../core/services/apiKeys');
+  const { createDashboardToken } = await import('../../core/services/accounts/apiKeys');
   const { secret: dashboard } = await createDashboardToken(stack.core.db, workspaceId);
   return { dashboardSecret: dashboard };
 }

@@ -6,7 +6,7 @@
  * resuming from one event share the log's pages and lose nothing; and event ids past the log's
  * bigint are refused as input (400 naming `after`) on every way in.
  */
-import { createDashboardToken } from '../../core/services/apiKeys';
+import { createDashboardToken } from '../../core/services/accounts/apiKeys';
 import type { CoreTransport } from '../../gateway/coreClient';
 import { REFUSAL_DELAY_MS } from '../../gateway/refusalDelay';
 import { testConfig } from '../support/env';

@@ -4,8 +4,8 @@
  * against the OpenAPI document).
  */
 import http from 'node:http';
-import { createDashboardToken } from '../../core/services/apiKeys';
-import { createUser } from '../../core/services/users';
+import { createDashboardToken } from '../../core/services/accounts/apiKeys';
+import { createUser } from '../../core/services/accounts/users';
 import { signIn } from '../support/dashboardSession';
 import { buildApiKey, buildWorkspace } from '../support/factories';
 import { call } from '../support/http';

@@ -24,7 +24,7 @@ describe('the build keeps dist/ true to the sources', () => {
 
     expect(fs.existsSync(orphan)).toBe(false);
     expect(fs.existsSync(`${orphan}.map`)).toBe(false);
-    expect(fs.existsSync(path.join(DIST, 'core', 'services', 'orders.js'))).toBe(true);
+    expect(fs.existsSync(path.join(DIST, 'core', 'services', 'orders', 'orders.js'))).toBe(true);
     expect(fs.existsSync(path.join(DIST, 'core', 'services', 'complexOrders', 'index.js'))).toBe(true);
     expect(fs.existsSync(path.join(DIST, 'bin', 'start.js'))).toBe(true);
   }, 120_000);

@@ -1,8 +1,8 @@
 import { createPrismaClient, sqlPoolOf, type Db } from '../../core/db/prismaClient';
 import { newId } from '../../core/domain/ids';
-import { seedSimulatedMarkets } from '../../core/services/marketCatalog';
-import { setOrderStatusIfUnchanged } from '../../core/services/orderStatements';
-import { createSubaccount } from '../../core/services/subaccounts';
+import { seedSimulatedMarkets } from '../../core/services/catalog/simulatedCatalog';
+import { setOrderStatusIfUnchanged } from '../../core/services/orders/statements';
+import { createSubaccount } from '../../core/services/accounts/subaccounts';
 import type { Order } from '../../core/generated/prisma/client';
 import { buildWorkspace } from '../support/factories';
 import { ownDatabase } from '../support/ownDatabase';

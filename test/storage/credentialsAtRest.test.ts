@@ -11,10 +11,10 @@ import {
   deleteCredential,
   listCredentials,
   rewrapStoredCredentials,
-} from '../../core/services/credentials';
+} from '../../core/services/accounts/credentials';
 import { openStoredCredential } from '../../core/db/storedCredentials';
 import type { Scope } from '../../core/services/scope';
-import { createSubaccount } from '../../core/services/subaccounts';
+import { createSubaccount } from '../../core/services/accounts/subaccounts';
 import { testConfig } from '../support/env';
 import { buildWorkspace } from '../support/factories';
 import { startStack, type Stack } from '../support/stack';

@@ -1,8 +1,8 @@
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
 import { Decimal } from '../../core/domain/decimals';
 import { newId } from '../../core/domain/ids';
-import { seedSimulatedMarkets } from '../../core/services/marketCatalog';
-import { createSubaccount } from '../../core/services/subaccounts';
+import { seedSimulatedMarkets } from '../../core/services/catalog/simulatedCatalog';
+import { createSubaccount } from '../../core/services/accounts/subaccounts';
 import { ownDatabase } from '../support/ownDatabase';
 import { buildWorkspace } from '../support/factories';
 

@@ -1,5 +1,5 @@
 /**
- * The live Kalshi catalog sync (core/services/liveCatalog.ts) against the Kalshi fake over loopback
+ * The live Kalshi catalog sync (core/services/catalog/kalshiCatalog.ts) against the Kalshi fake over loopback
  * and real PostgreSQL: it fills the `live` environment with the fake's open markets (exact decimals
  * of price ranges and fees), is idempotent and safe when two cores run it at once, closes or settles
  * what the venue no longer lists open, and the rules of a synced market refuse an off-range price.
@@ -16,7 +16,7 @@ import { createPrismaClient, type Db } from '../../core/db/prismaClient';
 import { formatDecimal } from '../../core/domain/decimals';
 import { rulesForMarket } from '../../core/domain/marketRules';
 import { computeFee, validateOrderInput } from '../../core/domain/venueRules';
-import { syncKalshiCatalog } from '../../core/services/liveCatalog';
+import { syncKalshiCatalog } from '../../core/services/catalog/kalshiCatalog';
 import { KalshiMarketData, type KalshiEvent } from '../../core/venues/kalshi/marketData';
 import { KALSHI_RATE_TIERS } from '../../core/venues/kalshi/tokenBuckets';
 import type { CatalogSeed, MarketSeed } from '../../fakes/kalshi/markets';

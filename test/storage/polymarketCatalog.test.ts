@@ -1,5 +1,5 @@
 /**
- * The live Polymarket catalog sync (core/services/polymarketCatalog.ts) against the Gamma fake
+ * The live Polymarket catalog sync (core/services/catalog/polymarketCatalog.ts) against the Gamma fake
  * (fakes/polymarket/gamma.ts) over loopback and real PostgreSQL: it pages Gamma's keyset listing,
  * parses the JSON-encoded string fields (a malformed one skips only that market), keeps binary
  * Yes/No markets with an order book and stores their tokens by `outcomes` order, tick, minimum size
@@ -15,8 +15,8 @@ import { formatDecimal } from '../../core/domain/decimals';
 import { rulesForMarket } from '../../core/domain/marketRules';
 import { validateOrderInput } from '../../core/domain/venueRules';
 import { newId } from '../../core/domain/ids';
-import { syncPolymarketCatalog } from '../../core/services/polymarketCatalog';
-import { linkQuestion, listQuestionLinks, unlinkQuestion } from '../../core/services/questionLinks';
+import { syncPolymarketCatalog } from '../../core/services/catalog/polymarketCatalog';
+import { linkQuestion, listQuestionLinks, unlinkQuestion } from '../../core/services/catalog/questionLinks';
 import { GammaMarkets } from '../../core/venues/polymarket/gammaMarkets';
 import type { KalshiFake } from '../../fakes/kalshi/server';
 import { GammaFake, gammaMarket } from '../../fakes/polymarket/gamma';

@@ -11,9 +11,9 @@ import {
   revokeSession,
   revokeUserSessions,
   SESSION_TTL_MS,
-} from '../../core/services/sessions';
-import { authenticateUser, createUser, disableUser } from '../../core/services/users';
-import { createWorkspace } from '../../core/services/workspaces';
+} from '../../core/services/accounts/sessions';
+import { authenticateUser, createUser, disableUser } from '../../core/services/accounts/users';
+import { createWorkspace } from '../../core/services/accounts/workspaces';
 import { databaseUrl } from '../support/env';
 
 /** Users and dashboard sessions on the run's PostgreSQL database. Every sign-in costs a scrypt. */

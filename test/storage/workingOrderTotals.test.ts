@@ -6,9 +6,9 @@ import { inTransaction, queryPlain } from '../../core/db/sql';
 import { Prisma } from '../../core/generated/prisma/client';
 import { newId } from '../../core/domain/ids';
 import { ORDER_STATUSES, WORKING_STATUSES } from '../../core/domain/orderLifecycle';
-import { createSubaccount } from '../../core/services/subaccounts';
-import { loadLimitUsage } from '../../core/services/limitUsage';
-import { seedSimulatedMarkets } from '../../core/services/marketCatalog';
+import { createSubaccount } from '../../core/services/accounts/subaccounts';
+import { loadLimitUsage } from '../../core/services/risk/limitUsage';
+import { seedSimulatedMarkets } from '../../core/services/catalog/simulatedCatalog';
 import { ownDatabase } from '../support/ownDatabase';
 import { buildWorkspace } from '../support/factories';
 

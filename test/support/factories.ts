@@ -1,7 +1,7 @@
 import type { Db } from '../../core/db/prismaClient';
 import type { Environment } from '../../contract/environment';
-import { createApiKey, createDashboardToken } from '../../core/services/apiKeys';
-import { createWorkspace } from '../../core/services/workspaces';
+import { createApiKey, createDashboardToken } from '../../core/services/accounts/apiKeys';
+import { createWorkspace } from '../../core/services/accounts/workspaces';
 
 /** A workspace with one API key (and a dashboard token), created through the real services. */
 export async function buildWorkspace(db: Db, options: { environment?: Environment; rateLimit?: number; name?: string } = {}) {

@@ -11,8 +11,8 @@
 import { createPrismaClient, sqlPoolOf, type Db } from '../../core/db/prismaClient';
 import { queryPlain } from '../../core/db/sql';
 import { Prisma } from '../../core/generated/prisma/client';
-import { armDeadMansSwitch, claimLapsedSwitches, deadMansSwitchLapsed } from '../../core/services/deadMansSwitch';
-import { createSubaccount as createSubaccountRow } from '../../core/services/subaccounts';
+import { armDeadMansSwitch, claimLapsedSwitches, deadMansSwitchLapsed } from '../../core/services/risk/deadMansSwitch';
+import { createSubaccount as createSubaccountRow } from '../../core/services/accounts/subaccounts';
 import { buildApiKey, buildWorkspace } from '../support/factories';
 import { call } from '../support/http';
 import { ownDatabase } from '../support/ownDatabase';

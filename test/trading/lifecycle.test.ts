@@ -8,7 +8,7 @@
  * BTC-100K-EOY, GDP-Q-NEG, NYC-SNOW-XMAS and sim-polymarket pm-ai-imo-gold.
  */
 import { Client } from 'pg';
-import { recordExecution } from '../../core/services/executions';
+import { recordExecution } from '../../core/services/orders/executions';
 import type { VenueFill, VenueOrderState } from '../../core/venues/venue';
 import { databaseUrl, testConfig } from '../support/env';
 import { call } from '../support/http';

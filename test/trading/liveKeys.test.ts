@@ -1,5 +1,5 @@
 import { newId } from '../../core/domain/ids';
-import { createApiKey } from '../../core/services/apiKeys';
+import { createApiKey } from '../../core/services/accounts/apiKeys';
 import { testConfig } from '../support/env';
 import { buildWorkspace } from '../support/factories';
 import { call, envelopeOf } from '../support/http';

@@ -1,6 +1,6 @@
 /**
  * Live positions are marked to the book of the venue environment their account trades on
- * (core/services/positions.ts), as a simulated position is marked to the simulated venue it trades
+ * (core/services/risk/positions.ts), as a simulated position is marked to the simulated venue it trades
  * on: a Kalshi demo credential's positions to demo's book, a production credential's to
  * production's, whatever environment the catalog is synced from (KALSHI_CATALOG_ENVIRONMENT,
  * production here). Against two Kalshi fakes (docs/kalshi-fake.md) whose books for the same ticker

@@ -95,7 +95,7 @@ describe('the house plan', () => {
   }, 60_000);
 
   it('parses the whole code base, every relative import resolved', () => {
-    for (const file of ['contract/principal.ts', 'core/domain/orderLifecycle.ts', 'core/services/orders.ts', 'core/venues/registry.ts', 'gateway/routes/index.ts', 'bin/start.ts']) {
+    for (const file of ['contract/principal.ts', 'core/domain/orderLifecycle.ts', 'core/services/orders/orders.ts', 'core/venues/registry.ts', 'gateway/routes/index.ts', 'bin/start.ts']) {
       expect(tree[file]).toEqual(expect.any(Array));
     }
     expectNone('unresolved relative import(s)', unresolvedImports(tree));
@@ -134,8 +134,8 @@ describe('the house plan checks', () => {
   it('report an import against the plan with both files, and allow one along it', () => {
     const tree: DependencyTree = {
       'core/domain/rule.ts': [dependency('core/domain/rule.ts', 'core/venues/venue.ts'), dependency('core/domain/rule.ts', 'contract/principal.ts')],
-      'gateway/routes/orders.ts': [dependency('gateway/routes/orders.ts', 'core/services/orders.ts'), dependency('gateway/routes/orders.ts', 'contract/decimalStrings.ts')],
-      'core/services/orders.ts': [dependency('core/services/orders.ts', 'core/venues/venue.ts')],
+      'gateway/routes/orders.ts': [dependency('gateway/routes/orders.ts', 'core/services/orders/orders.ts'), dependency('gateway/routes/orders.ts', 'contract/decimalStrings.ts')],
+      'core/services/orders/orders.ts': [dependency('core/services/orders/orders.ts', 'core/venues/venue.ts')],
       'contract/principal.ts': [dependency('contract/principal.ts', 'core/support/logger.ts')],
       'core/domain/pure.ts': [{ issuer: 'core/domain/pure.ts', request: '@prisma/client', id: 'node_modules/@prisma/client/index.js', kind: 'StaticImport' as never }],
     };
@@ -143,7 +143,7 @@ describe('the house plan checks', () => {
       'contract/principal.ts -> core/support/logger.ts (contract may not import core/support)',
       'core/domain/pure.ts -> @prisma/client (core/domain may not import an edge framework)',
       'core/domain/rule.ts -> core/venues/venue.ts (core/domain may not import core/venues)',
-      'gateway/routes/orders.ts -> core/services/orders.ts (gateway may not import core/services)',
+      'gateway/routes/orders.ts -> core/services/orders/orders.ts (gateway may not import core/services)',
     ]);
   });
 });

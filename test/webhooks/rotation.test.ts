@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { parseKeyring } from '../../core/domain/credentialVault';
-import { openSigningSecrets, rewrapWebhookSecrets } from '../../core/services/webhookEndpoints';
+import { openSigningSecrets, rewrapWebhookSecrets } from '../../core/services/events/webhookEndpoints';
 import { call, envelopeOf, ok, type ApiResponse } from '../support/http';
 import { ownDatabase } from '../support/ownDatabase';
 import { testConfig } from '../support/env';

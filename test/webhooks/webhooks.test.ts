@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { parseKeyring } from '../../core/domain/credentialVault';
-import { openWebhookSecret, rewrapWebhookSecrets } from '../../core/services/webhookEndpoints';
+import { openWebhookSecret, rewrapWebhookSecrets } from '../../core/services/events/webhookEndpoints';
 import { call, envelopeOf, ok } from '../support/http';
 import { ownDatabase } from '../support/ownDatabase';
 import { testConfig } from '../support/env';

@@ -1,5 +1,5 @@
 
-import { authenticateApiKey, authenticateDashboardToken, createApiKey, listApiKeys, revokeApiKey } from '../../services/apiKeys';
+import { authenticateApiKey, authenticateDashboardToken, createApiKey, listApiKeys, revokeApiKey } from '../../services/accounts/apiKeys';
 import { builder } from '../builder';
 import { dashboardScope, GATEWAY_ONLY, requireGateway } from '../context';
 import { EnvironmentEnum } from './enums';

@@ -2,7 +2,7 @@ import type { ExecutionStrategy } from '../../domain/planning';
 import { venueName } from '../../domain/venues';
 import { builder } from '../builder';
 import { checkFilterIds } from '../filterIds';
-import { previewComplexOrderWithRisk } from '../../services/complexOrderPreview';
+import { previewComplexOrderWithRisk } from '../../services/complexOrders/preview';
 import {
   cancelComplexOrder,
   getComplexOrder,
@@ -11,8 +11,8 @@ import {
   placeComplexOrder,
   predictionOf,
 } from '../../services/complexOrders';
-import { executionAnalytics } from '../../services/executionAnalytics';
-import { executionReport } from '../../services/executionReport';
+import { executionAnalytics } from '../../services/complexOrders/executionAnalytics';
+import { executionReport } from '../../services/complexOrders/executionReport';
 import { requestScope, tradingScope } from '../context';
 import { ComplexOrderStatusEnum, ExecutionStrategyEnum, OrderActionEnum, OrderSideEnum, TimeInForceEnum, VenueEnum } from './enums';
 import { pageArgs, pageOf } from './page';

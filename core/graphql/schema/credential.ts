@@ -1,4 +1,4 @@
-import { attachCredential, deleteCredential, type CredentialMetadata } from '../../services/credentials';
+import { attachCredential, deleteCredential, type CredentialMetadata } from '../../services/accounts/credentials';
 import { invalidRequest } from '../../domain/errors';
 import { builder } from '../builder';
 import { dashboardScope, requestScope } from '../context';

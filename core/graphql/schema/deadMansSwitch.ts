@@ -1,5 +1,5 @@
 import { MAX_SWITCH_TIMEOUT_SECONDS, MIN_SWITCH_TIMEOUT_SECONDS } from '../../../contract/inputBounds';
-import { armDeadMansSwitch, deadMansSwitchStatus, disarmDeadMansSwitch, heartbeat, type DeadMansSwitchStatus } from '../../services/deadMansSwitch';
+import { armDeadMansSwitch, deadMansSwitchStatus, disarmDeadMansSwitch, heartbeat, type DeadMansSwitchStatus } from '../../services/risk/deadMansSwitch';
 import { builder } from '../builder';
 import { requestScope, tradingScope } from '../context';
 

@@ -1,7 +1,7 @@
 import type { EventObjectType } from '../../domain/events';
 import { DomainError } from '../../domain/errors';
-import { followEvents } from '../../services/eventFeed';
-import { listEvents, type LoggedEvent, type RiskLimitBreach } from '../../services/eventLog';
+import { followEvents } from '../../services/events/eventFeed';
+import { listEvents, type LoggedEvent, type RiskLimitBreach } from '../../services/events/eventLog';
 import { builder } from '../builder';
 import { checkFilterIds } from '../filterIds';
 import { renewForNextEvent, requestScope } from '../context';

@@ -1,5 +1,5 @@
 import { venueName } from '../../domain/venues';
-import { listFills, listReceipts } from '../../services/executionRecords';
+import { listFills, listReceipts } from '../../services/orders/fillsAndReceipts';
 import { builder } from '../builder';
 import { checkFilterIds } from '../filterIds';
 import { requestScope } from '../context';

@@ -1,5 +1,5 @@
 import { venueName } from '../../domain/venues';
-import { getMarket, searchMarkets } from '../../services/markets';
+import { getMarket, searchMarkets } from '../../services/catalog/markets';
 import { builder } from '../builder';
 import { requestScope } from '../context';
 import { MarketStatusEnum, VenueEnum } from './enums';

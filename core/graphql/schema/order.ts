@@ -1,4 +1,4 @@
-import { cancelOrder, getOrder, listOrders, placeOrder } from '../../services/orders';
+import { cancelOrder, getOrder, listOrders, placeOrder } from '../../services/orders/orders';
 import { isResting, isWorking } from '../../domain/orderLifecycle';
 import { CLAIMS_IN_WRITE } from '../idempotency';
 import { venueName } from '../../domain/venues';

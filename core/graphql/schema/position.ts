@@ -1,5 +1,5 @@
-import { listPositions, listPositionsPage, portfolio, type MarkedPosition } from '../../services/positions';
-import type { PositionComparison, VenueAccountView } from '../../services/venueAccounts';
+import { listPositions, listPositionsPage, portfolio, type MarkedPosition } from '../../services/risk/positions';
+import type { PositionComparison, VenueAccountView } from '../../services/accounts/venueAccounts';
 import { builder } from '../builder';
 import { checkFilterIds } from '../filterIds';
 import { requestScope } from '../context';

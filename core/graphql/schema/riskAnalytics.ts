@@ -1,4 +1,4 @@
-import { pnlHistory, riskStats, type PnlDay, type RiskStats } from '../../services/riskAnalytics';
+import { pnlHistory, riskStats, type PnlDay, type RiskStats } from '../../services/risk/riskAnalytics';
 import { venueName } from '../../domain/venues';
 import { builder } from '../builder';
 import { checkFilterIds } from '../filterIds';

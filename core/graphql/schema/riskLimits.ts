@@ -1,4 +1,4 @@
-import { getRiskLimits, updateRiskLimits } from '../../services/riskLimits';
+import { getRiskLimits, updateRiskLimits } from '../../services/risk/riskLimits';
 import { builder } from '../builder';
 import { requestScope } from '../context';
 

@@ -1,13 +1,13 @@
 import type { Access } from '../../../contract/principal';
 import { DomainError } from '../../domain/errors';
-import { createSession, findSessionByHash, revokeSessionByHash, revokeUserSessions, type SessionWithUser } from '../../services/sessions';
-import { authenticateUser, changePassword } from '../../services/users';
+import { createSession, findSessionByHash, revokeSessionByHash, revokeUserSessions, type SessionWithUser } from '../../services/accounts/sessions';
+import { authenticateUser, changePassword } from '../../services/accounts/users';
 import { builder } from '../builder';
 import { GATEWAY_ONLY, requireGateway, type CoreContext } from '../context';
 
 /**
  * Internal (gateway only): the dashboard's sign-in, sign-out and cookie check. The gateway holds
- * the cookie; the core keeps only the SHA-256 of its value (services/sessions.ts).
+ * the cookie; the core keeps only the SHA-256 of its value (services/accounts/sessions.ts).
  */
 interface SessionView {
   sessionId: string;

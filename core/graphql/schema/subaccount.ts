@@ -1,4 +1,4 @@
-import { createSubaccount, deleteSubaccount, getSubaccount, listSubaccounts } from '../../services/subaccounts';
+import { createSubaccount, deleteSubaccount, getSubaccount, listSubaccounts } from '../../services/accounts/subaccounts';
 import { parseLimit } from '../../domain/pagination';
 import { builder } from '../builder';
 import { requestScope } from '../context';

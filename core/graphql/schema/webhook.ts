@@ -1,7 +1,7 @@
 import {
   createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, rotateWebhookSecret, updateWebhookEndpoint,
   type DeliveryView, type WebhookEndpointView,
-} from '../../services/webhookEndpoints';
+} from '../../services/events/webhookEndpoints';
 import { builder } from '../builder';
 import { requestScope } from '../context';
 import { EnvironmentEnum } from './enums';

@@ -1,5 +1,5 @@
 import { DomainError } from '../../domain/errors';
-import { getWorkspace } from '../../services/workspaces';
+import { getWorkspace } from '../../services/accounts/workspaces';
 import { builder } from '../builder';
 import { requestScope } from '../context';
 

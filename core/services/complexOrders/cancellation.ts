@@ -3,7 +3,7 @@ import type { ComplexOrder } from '../../generated/prisma/client';
 import { DomainError } from '../../domain/errors';
 import { CANCELABLE_COMPLEX_ORDER_STATUSES, RESTING_STATUSES } from '../../domain/orderLifecycle';
 import type { VenueCallOptions, VenueRegistry } from '../../venues/venue';
-import { cancelOrder } from '../orders';
+import { cancelOrder } from '../orders/orders';
 import type { Scope } from '../scope';
 import { getComplexOrder } from './queries';
 import { finishComplexOrder } from './settlement';

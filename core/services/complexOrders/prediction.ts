@@ -2,7 +2,7 @@ import type { Db } from '../../db/prismaClient';
 import type { ComplexOrder, Market } from '../../generated/prisma/client';
 import type { ExecutionPlan } from '../../domain/planning';
 import type { VenueRegistry } from '../../venues/venue';
-import { consolidatedMidNow, listingsOfPlan } from '../complexOrderBooks';
+import { consolidatedMidNow, listingsOfPlan } from './books';
 
 /** What a complex order keeps of its plan: the listings it planned over and the plan itself. */
 export interface StoredPrediction {

@@ -3,7 +3,7 @@ import type { ChildOrder, ComplexOrder } from '../../generated/prisma/client';
 import { formatDecimal } from '../../domain/decimals';
 import { planExecution } from '../../domain/planning';
 import type { VenueRegistry } from '../../venues/venue';
-import { snapshotsOf } from '../complexOrderBooks';
+import { snapshotsOf } from './books';
 import { noExecutablePlan } from './noExecutablePlan';
 
 /**

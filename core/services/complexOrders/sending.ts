@@ -3,7 +3,7 @@ import { formatDecimal } from '../../domain/decimals';
 import { DomainError } from '../../domain/errors';
 import { isResting } from '../../domain/orderLifecycle';
 import type { VenueRegistry } from '../../venues/venue';
-import { cancelOrder, placeOrder } from '../orders';
+import { cancelOrder, placeOrder } from '../orders/orders';
 import type { Scope } from '../scope';
 import { midOfPlan } from './prediction';
 import { repriceSlice } from './repricing';
