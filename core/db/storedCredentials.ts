@@ -1,19 +1,11 @@
 import type { Db } from './prismaClient';
 import type { CredentialsByExchange } from '../domain/credentialShapes';
 import { openCredential } from '../domain/credentialVault';
-import { DomainError, invalidRequest } from '../domain/errors';
-
-export const EXCHANGES = ['kalshi', 'polymarket'] as const;
-export type ExchangeName = (typeof EXCHANGES)[number];
+import { DomainError } from '../domain/errors';
+import type { Exchange } from '../generated/prisma/client';
 
 /** The blob of a row is bound to the row's place: copied to another subaccount or exchange it does not open. */
-export const credentialAad = (subaccountId: string, exchange: ExchangeName) => `${subaccountId}:${exchange}`;
-
-export function checkExchange(exchange: string): asserts exchange is ExchangeName {
-  if (!(EXCHANGES as readonly string[]).includes(exchange)) {
-    throw invalidRequest('exchange', `exchange must be one of ${EXCHANGES.join(', ')}.`);
-  }
-}
+export const credentialAad = (subaccountId: string, exchange: Exchange) => `${subaccountId}:${exchange}`;
 
 /**
  * The decrypted credentials, for venue adapters (server side: no scope; the caller has already
@@ -21,13 +13,12 @@ export function checkExchange(exchange: string): asserts exchange is ExchangeNam
  * that does not open (its KEK is not configured, or it was tampered with) is a
  * CredentialVaultError, an internal error. The decrypted bytes are wiped once parsed.
  */
-export async function openStoredCredential<E extends ExchangeName>(
+export async function openStoredCredential<E extends Exchange>(
   db: Db,
   keyring: ReadonlyMap<string, Buffer>,
   subaccountId: string,
   exchange: E,
 ): Promise<CredentialsByExchange[E]> {
-  checkExchange(exchange);
   const row = await db.exchangeCredential.findUnique({ where: { subaccountId_exchange: { subaccountId, exchange } } });
   if (!row) throw new DomainError('not_found', `Subaccount '${subaccountId}' has no ${exchange} credentials.`);
   const plaintext = openCredential(row.ciphertext, keyring, row.kekId, credentialAad(subaccountId, exchange));

@@ -1,12 +1,14 @@
-import { Decimal, formatDecimal } from './decimals';
+import { Decimal } from './decimals';
 import { PRICE_TICKS_PER_DOLLAR } from './matching';
-import { computeFee, liveKalshiMarketRules, marketRulesFor, readPriceRanges, WHOLE_CENT_PRICE_RANGES, type MarketRules } from './venueRules';
-import type { PolymarketTickSize } from './venueRules/types';
-import { venueName, type VenueColumn } from './venues';
+import { computeFee, type MarketRules } from './venueRules';
 
-/** What a market's rules are built from: its catalog row (the live Kalshi columns are absent or null on simulated rows). */
+/**
+ * What a market's rules are built from: its catalog row (the live Kalshi columns are absent or null
+ * on other rows). Its venue's module builds them (core/venues/venueModule.ts, marketRules).
+ */
 export interface MarketRulesRow {
-  venue: VenueColumn;
+  /** The venue, as the database spells it. */
+  venue: string;
   tickSize: Decimal.Value;
   minSize: Decimal.Value;
   /** Live Kalshi: `price_ranges` as the sync stored them (jsonb). */
@@ -14,31 +16,6 @@ export interface MarketRulesRow {
   feeType?: string | null;
   feeMultiplier?: Decimal.Value | null;
   fractionalTrading?: boolean;
-}
-
-/**
- * The trading rules of one listed market, from its catalog row. Live Kalshi rows: their price
- * ranges, quantity step and fee schedule (venueRules/kalshiLive.ts); a row without ranges (not
- * written by the sync) gets whole cents up to its tick size. Other rows: the simulated venue's rules
- * from the tick size and minimum size (live Polymarket, not yet synced, as sim-polymarket).
- */
-export function rulesForMarket(market: MarketRulesRow): MarketRules {
-  const venue = venueName(market.venue);
-  if (venue === 'kalshi') {
-    const tickSize = formatDecimal(market.tickSize);
-    return liveKalshiMarketRules({
-      priceRanges: readPriceRanges(market.priceRanges) ?? WHOLE_CENT_PRICE_RANGES.map((range) => ({ ...range, step: tickSize })),
-      fractionalTrading: market.fractionalTrading ?? false,
-      feeType: market.feeType ?? null,
-      feeMultiplier: market.feeMultiplier == null ? null : formatDecimal(market.feeMultiplier),
-      minSize: formatDecimal(market.minSize),
-    });
-  }
-  const simulated = venue === 'polymarket' ? 'sim-polymarket' : venue;
-  return marketRulesFor(simulated, {
-    tickSize: formatDecimal(market.tickSize) as PolymarketTickSize,
-    minOrderSize: formatDecimal(market.minSize),
-  });
 }
 
 /**

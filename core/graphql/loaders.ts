@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import type { Db } from '../db/prismaClient';
 import { complexOrderExecutions, type ComplexOrderExecution } from '../services/complexOrders/executions';
 import type { QueuePositionView, VenueCallOptions, VenueRegistry } from '../venues/venue';
-import type { VenueColumn } from '../domain/venues';
+import type { VenueColumn } from '../venues/venueModules';
 
 /**
  * Per-request loaders: a list of 200 orders asks each venue for queue positions in one pass

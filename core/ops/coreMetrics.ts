@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/prismaClient';
 import { UNCONFIRMED_STATUSES } from '../domain/orderLifecycle';
-import { isSimulated, VENUES, type VenueName } from '../domain/venues';
+import { isSimulated, VENUE_NAMES, type VenueName } from '../venues/venueModules';
 import { reconciliationBacklog, type BacklogGroup } from '../services/orders/orderBacklog';
 import { eventBacklog, type EventBacklog } from '../services/events/eventBacklog';
 import type { Logger } from '../support/logger';
@@ -78,7 +78,7 @@ export class CoreMetrics implements VenueCallObserver {
         const groups = await backlog();
         if (groups === null) return;
         // Every venue and status at 0 first: an empty backlog is a 0, and only an unread one is absent.
-        for (const venue of VENUES) for (const status of UNCONFIRMED_STATUSES) this.set({ venue, status }, 0);
+        for (const venue of VENUE_NAMES) for (const status of UNCONFIRMED_STATUSES) this.set({ venue, status }, 0);
         for (const group of groups) this.set({ venue: group.venue, status: group.status }, group.orders);
       },
     });

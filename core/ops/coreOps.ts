@@ -2,7 +2,7 @@ import type http from 'node:http';
 import { ANALYST_GRAPHQL_PATH, CORE_GRAPHQL_PATH, OPS_PATHS } from '../../contract/endpoints';
 import type { RevocationBus } from '../../contract/revocationBus';
 import type { Db } from '../db/prismaClient';
-import { VENUES, venueColumn, type VenueName } from '../domain/venues';
+import { VENUE_NAMES, venueColumn, type VenueName } from '../venues/venueModules';
 import type { Logger } from '../support/logger';
 import { exposition, metricsAllowed, secondsSince } from '../support/metrics';
 import { readinessProbe, readinessStatus, type Check, type ReadinessReport, type TimedCheck } from '../support/readiness';
@@ -63,7 +63,7 @@ export function coreOps(deps: CoreOpsDeps): CoreOps {
   const readiness = async (): Promise<CoreReadiness> => {
     const report = await probe();
     const venues: CoreReadiness['venues'] = {};
-    for (const name of VENUES) if (deps.venues.marketData(venueColumn(name))) venues[name] = deps.metrics.venueView(name);
+    for (const name of VENUE_NAMES) if (deps.venues.marketData(venueColumn(name))) venues[name] = deps.metrics.venueView(name);
     return { ...report, venues };
   };
 

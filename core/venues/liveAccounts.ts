@@ -1,3 +1,4 @@
+import type { Exchange } from '../generated/prisma/client';
 import type { Db } from '../db/prismaClient';
 import { outsideRequest } from '../support/requestContext';
 import type { LiveVenue } from './venue';
@@ -32,7 +33,7 @@ export class LiveAccounts {
 
   constructor(
     private readonly db: Db,
-    private readonly exchange: 'kalshi' | 'polymarket',
+    private readonly exchange: Exchange,
     readonly callTimeoutMs: number,
     private readonly openAccount: OpenLiveAccount,
     private readonly decorate: (venue: LiveVenue) => LiveVenue = (venue) => venue,

@@ -1,4 +1,4 @@
-import type { VenueName } from '../domain/venues';
+import type { VenueName } from './venueModules';
 import { secondsSince } from '../support/metrics';
 import type { LiveVenue, MarketData, Venue, VenueCancelResult, VenuePlaceResult } from './venue';
 

@@ -1,12 +1,12 @@
 import type { Db } from '../db/prismaClient';
 import { Decimal, formatDecimal } from '../domain/decimals';
-import { venueColumn, venueName, type VenueColumn } from '../domain/venues';
+import { venueColumn, venueName, type VenueColumn } from './venueModules';
 import { RESTING_STATUSES } from '../domain/orderLifecycle';
 import type { Logger } from '../support/logger';
 import { createSimVenues, type RestingOrderToRestore } from './sim';
 import { SimVenueService, type RemoteSimVenue, type SimVenueServiceOptions } from './sim/remote/client';
 import { startFillPolling } from './sim/remote/fillPolling';
-import { SIM_VENUE_NAMES } from './sim/remote/protocol';
+import { SIM_VENUE_NAMES } from './sim/venueModules';
 import type { LiveAccounts } from './liveAccounts';
 import { observedMarketData, observedVenue, type VenueCallObserver } from './observedVenue';
 import type { MarketData, Venue, VenueFill, VenueRegistry } from './venue';
@@ -92,7 +92,7 @@ interface OpenedSimVenues {
  * push recorded as they come.
  */
 async function openInProcessSimVenues(db: Db, logger: Logger, recordFills: RecordPushedFills, seed: number): Promise<OpenedSimVenues> {
-  const markets = await db.market.findMany({ where: { environment: 'test', venue: { in: ['sim_kalshi', 'sim_polymarket'] } } });
+  const markets = await db.market.findMany({ where: { environment: 'test', venue: { in: SIM_VENUE_NAMES.map(venueColumn) } } });
   const sims = createSimVenues(
     markets.map((m) => ({
       venue: m.venue,

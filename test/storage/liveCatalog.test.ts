@@ -14,7 +14,6 @@
  */
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
 import { formatDecimal } from '../../core/domain/decimals';
-import { rulesForMarket } from '../../core/domain/marketRules';
 import { computeFee, validateOrderInput } from '../../core/domain/venueRules';
 import { syncKalshiCatalog } from '../../core/services/catalog/kalshiCatalog';
 import { KalshiMarketData, type KalshiEvent } from '../../core/venues/kalshi/marketData';
@@ -26,6 +25,7 @@ import { buildWorkspace } from '../support/factories';
 import { call, envelopeOf } from '../support/http';
 import { startStack, type Stack } from '../support/stack';
 import { ownDatabase } from '../support/ownDatabase';
+import { marketRulesOf } from '../../core/venues/venueModules';
 
 const SLOW = 60_000;
 const TAPERED = [
@@ -180,7 +180,7 @@ describe('syncKalshiCatalog against the fake', () => {
   });
 
   it("a synced market's rules: its fees from the series, an off-range price refused naming price, a sub-cent step price accepted", async () => {
-    const rules = rulesForMarket((await liveKalshi(db)).find((m) => m.venueMarketId === HIGH)!);
+    const rules = marketRulesOf((await liveKalshi(db)).find((m) => m.venueMarketId === HIGH)!);
     expect(rules.fees).toEqual({ kind: 'kalshi', takerRate: '0.035', makerRate: '0.00875', feeDecimals: 4 });
     // 10 contracts at 0.42: taker 0.035 x 10 x 0.42 x 0.58 = 0.08526 -> 0.0853; maker 0.00875 x 2.436 = 0.021315 -> 0.0214.
     expect(computeFee(rules, { priceTicks: 4200, quantityUnits: 1000, liquidity: 'taker' })).toBe('0.0853');

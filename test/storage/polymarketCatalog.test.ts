@@ -12,7 +12,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
 import { formatDecimal } from '../../core/domain/decimals';
-import { rulesForMarket } from '../../core/domain/marketRules';
 import { validateOrderInput } from '../../core/domain/venueRules';
 import { newId } from '../../core/domain/ids';
 import { syncPolymarketCatalog } from '../../core/services/catalog/polymarketCatalog';
@@ -30,6 +29,7 @@ import { eventually, FED as KALSHI_FED, liveCoreSettings, liveMarketId, liveSuba
 import { ownDatabase } from '../support/ownDatabase';
 import { clobMaker } from '../support/polymarketClob';
 import { startStack, type Stack } from '../support/stack';
+import { marketRulesOf } from '../../core/venues/venueModules';
 
 const SLOW = 60_000;
 const condition = (byte: string) => `0x${byte.repeat(32)}`;
@@ -126,7 +126,7 @@ describe('syncPolymarketCatalog against the Gamma fake', () => {
     expect([formatDecimal(election.tickSize), formatDecimal(election.minSize)]).toEqual(['0.001', '15']);
     expect(byId.get(PAUSED)).toMatchObject({ status: 'closed', category: 'other' });
     // The rules an order is checked by: the 0.001 tick and the 15-share minimum.
-    const rules = rulesForMarket(election);
+    const rules = marketRulesOf(election);
     expect(validateOrderInput(rules, { type: 'limit', price: '0.4235', quantity: '20' })).toMatchObject({ ok: false, param: 'price' });
     expect(validateOrderInput(rules, { type: 'limit', price: '0.423', quantity: '10' })).toMatchObject({ ok: false, param: 'quantity' });
     expect(validateOrderInput(rules, { type: 'limit', price: '0.423', quantity: '15.5' })).toMatchObject({ ok: true });

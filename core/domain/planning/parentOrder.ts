@@ -6,7 +6,6 @@
 import { DomainError, invalidRequest } from '../errors';
 import { parseDecimalString } from '../decimals';
 import { PRICE_TICKS_PER_DOLLAR, MAX_PRICE_TICKS, MIN_PRICE_TICKS } from '../matching/units';
-import { isVenueName, type VenueName } from '../venues';
 import { directionOf, type Direction } from './executionFigures';
 import { Decimal } from '../decimals';
 import { EXECUTION_STRATEGIES, type ExcludedVenue, type ExecutionStrategy, type ParentOrder, type TwapBookModel, type VenueMarketSnapshot } from './types';
@@ -47,9 +46,9 @@ export function eligibleMarkets(order: ParentOrder, snapshots: readonly VenueMar
     throw invalidRequest('venues', 'venues must list at least one venue the order may use.');
   }
   for (const venue of order.venues) {
-    if (typeof venue !== 'string' || !isVenueName(venue)) throw invalidRequest('venues', `venues: ${String(venue)} is not a venue.`);
+    if (typeof venue !== 'string') throw invalidRequest('venues', `venues: ${String(venue)} is not a venue name.`);
   }
-  const allowed = new Set<VenueName>(order.venues);
+  const allowed = new Set<string>(order.venues);
   const markets: VenueMarketSnapshot[] = [];
   const excluded: ExcludedVenue[] = [];
   for (const snapshot of snapshots) {

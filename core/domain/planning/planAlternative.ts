@@ -1,5 +1,4 @@
 /** One alternative the planner compares: its children, its predicted impact, and whether it can trade at all. */
-import type { VenueName } from '../venues';
 import type { Decimal } from '../decimals';
 import type { NormalizedOrder } from './parentOrder';
 import { predictedImpact } from './predictedImpact';
@@ -7,14 +6,14 @@ import type { AlternativeKind, FillModel, InfeasibleReason, PlanAlternative, Pla
 
 export interface AlternativeDraft {
   readonly kind: AlternativeKind;
-  readonly venues: readonly VenueName[];
+  readonly venues: readonly string[];
   readonly children: readonly PlannedChildOrder[];
   /** Why nothing can trade; used only when there are no children. */
   readonly infeasibleReason: InfeasibleReason | null;
   readonly slices?: readonly TwapSlice[] | null;
 }
 
-export function alternativeId(strategy: NormalizedOrder['strategy'], kind: AlternativeKind, venues: readonly VenueName[]): string {
+export function alternativeId(strategy: NormalizedOrder['strategy'], kind: AlternativeKind, venues: readonly string[]): string {
   return `${strategy}:${kind === 'split' ? 'split' : venues[0]!}`;
 }
 

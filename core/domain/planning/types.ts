@@ -5,7 +5,6 @@
  * docs/execution-planning.md.
  */
 import type { MarketRules } from '../venueRules';
-import type { VenueName } from '../venues';
 import type { OrderBookView } from '../orderBookView';
 import type { OrderAction, OutcomeSide, VenueTimeInForce } from '../orderTerms';
 
@@ -26,7 +25,7 @@ export interface ParentOrder {
   /** twap: how many slices; default one a minute, between 1 and MAX_TWAP_SLICES. */
   readonly slices?: number | null;
   /** The venues the order may use; markets on other venues are ignored. */
-  readonly venues: readonly VenueName[];
+  readonly venues: readonly string[];
   /**
    * twap: whether a later slice sees the book as the earlier slices left it (`depleting`, the
    * default: exact when nobody else trades) or the book as it is now (`replenishing`).
@@ -38,7 +37,7 @@ export type TwapBookModel = 'depleting' | 'replenishing';
 
 /** One venue's market as the planner sees it now. */
 export interface VenueMarketSnapshot {
-  readonly venue: VenueName;
+  readonly venue: string;
   /** The venue's book for the market, in YES terms, best level first. */
   readonly book: OrderBookView;
   /** Ticks, sizes and fees of that market (see core/domain/marketRules.ts). */
@@ -53,7 +52,7 @@ export interface ExpectedLevelFill {
 }
 
 export interface PlannedChildOrder {
-  readonly venue: VenueName;
+  readonly venue: string;
   readonly venueMarketId: string;
   readonly side: OutcomeSide;
   readonly action: OrderAction;
@@ -128,7 +127,7 @@ export interface PlanAlternative {
   readonly strategy: ExecutionStrategy;
   readonly kind: AlternativeKind;
   /** The venues this alternative may use (for a split, all eligible ones); `children` says which it does use. */
-  readonly venues: readonly VenueName[];
+  readonly venues: readonly string[];
   readonly feasible: boolean;
   readonly infeasibleReason: InfeasibleReason | null;
   readonly impact: PredictedImpact;
@@ -156,7 +155,7 @@ export interface RecommendationReason {
 }
 
 export interface ExcludedVenue {
-  readonly venue: VenueName;
+  readonly venue: string;
   readonly reason: 'not_allowed' | 'duplicate_market';
 }
 
@@ -172,7 +171,7 @@ export interface ExecutionPlan {
    * every eligible venue.
    */
   readonly arrivalMid: string | null;
-  readonly eligibleVenues: readonly VenueName[];
+  readonly eligibleVenues: readonly string[];
   readonly excludedVenues: readonly ExcludedVenue[];
   /** The recommended alternative (one of `alternatives`), null when none is feasible. */
   readonly recommended: PlanAlternative | null;

@@ -7,7 +7,6 @@
 import { bookSideIndexOf, BID, fromYesPriceTicks } from '../matching/yesNoComplement';
 import { priceToTicks, quantityToUnits } from '../matching/units';
 import type { MarketRules } from '../venueRules';
-import type { VenueName } from '../venues';
 import type { BookLevelView } from '../orderBookView';
 import type { NormalizedOrder } from './parentOrder';
 import type { VenueMarketSnapshot } from './types';
@@ -20,7 +19,7 @@ export interface LadderLevel {
 }
 
 export interface VenueLadder {
-  readonly venue: VenueName;
+  readonly venue: string;
   readonly venueMarketId: string;
   readonly rules: MarketRules;
   /** What the order can take, best first, within its limit. */

@@ -1,5 +1,5 @@
 import type { ExecutionStrategy } from '../../domain/planning';
-import { venueName } from '../../domain/venues';
+import { venueName } from '../../venues/venueModules';
 import { builder } from '../builder';
 import { checkFilterIds } from '../filterIds';
 import { previewComplexOrderWithRisk } from '../../services/complexOrders/preview';

@@ -3,6 +3,7 @@ import { invalidRequest } from '../../domain/errors';
 import { builder } from '../builder';
 import { dashboardScope, requestScope } from '../context';
 import { ExchangeEnum, VenueEnvironmentEnum } from './enums';
+import type { ExchangeName } from '../../venues/venueModules';
 
 const environmentDescription =
   'Kalshi: the environment that issued the key, demo or production. Null for Polymarket, and for a Kalshi key attached before the environment was asked: such a key is not used to trade until attached again.';
@@ -18,7 +19,7 @@ export const ExchangeCredentialType = builder.prismaObject('ExchangeCredential',
 });
 
 const CredentialDeletion = builder
-  .objectRef<{ subaccountId: string; exchange: 'kalshi' | 'polymarket'; deleted: boolean }>('CredentialDeletion')
+  .objectRef<{ subaccountId: string; exchange: ExchangeName; deleted: boolean }>('CredentialDeletion')
   .implement({
     fields: (t) => ({
       subaccountId: t.exposeID('subaccountId'),

@@ -1,13 +1,13 @@
 import { KALSHI_ENVIRONMENTS } from '../../domain/credentialShapes';
 import { EXECUTION_STRATEGIES } from '../../domain/planning';
-import { VENUES, venueColumn, type VenueColumn, type VenueName } from '../../domain/venues';
+import { VENUE_NAMES, venueColumn, type VenueColumn, type VenueName, EXCHANGE_NAMES, venuesOf } from '../../venues/venueModules';
 import { builder } from '../builder';
 import { COMPLEX_ORDER_STATUSES, ORDER_STATUSES, WORKING_STATUSES } from '../../domain/orderLifecycle';
 
 // Lower-case values: the REST API spells them this way, and GraphQL allows it.
 export const EnvironmentEnum = builder.enumType('Environment', { values: ['test', 'live'] as const });
 export const SubaccountStatusEnum = builder.enumType('SubaccountStatus', { values: ['active', 'deleted'] as const });
-export const ExchangeEnum = builder.enumType('Exchange', { values: ['kalshi', 'polymarket'] as const });
+export const ExchangeEnum = builder.enumType('Exchange', { values: EXCHANGE_NAMES });
 export const VenueEnvironmentEnum = builder.enumType('VenueEnvironment', {
   description: 'Where a venue credential was issued and trades: Kalshi `demo` (the real exchange with play money) or `production`.',
   values: KALSHI_ENVIRONMENTS,
@@ -32,7 +32,7 @@ export const ExecutionStrategyEnum = builder.enumType('ExecutionStrategy', { val
  * and resolvers receive the API's (sim-kalshi), which the gateway's REST routes also accept.
  */
 export const VenueEnum = builder.enumType('Venue', {
-  description: 'A venue: sim_kalshi, sim_polymarket (test), kalshi, polymarket (live). Fields of type String spell them sim-kalshi, as the REST API does.',
-  values: Object.fromEntries(VENUES.map((venue) => [venueColumn(venue), { value: venue }])) as Record<VenueColumn, { value: VenueName }>,
+  description: `A venue: ${venuesOf('test').map(venueColumn).join(', ')} (test), ${venuesOf('live').map(venueColumn).join(', ')} (live). Fields of type String spell them ${venuesOf('test')[0]}, as the REST API does.`,
+  values: Object.fromEntries(VENUE_NAMES.map((venue) => [venueColumn(venue), { value: venue }])) as Record<VenueColumn, { value: VenueName }>,
 });
 export const ComplexOrderStatusEnum = builder.enumType('ComplexOrderStatus', { values: COMPLEX_ORDER_STATUSES });

@@ -1,4 +1,4 @@
-import { venueName } from '../../domain/venues';
+import { venueName } from '../../venues/venueModules';
 import { listFills, listReceipts } from '../../services/orders/fillsAndReceipts';
 import { builder } from '../builder';
 import { checkFilterIds } from '../filterIds';

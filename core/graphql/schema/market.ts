@@ -1,4 +1,4 @@
-import { venueName } from '../../domain/venues';
+import { venueName } from '../../venues/venueModules';
 import { getMarket, searchMarkets } from '../../services/catalog/markets';
 import { builder } from '../builder';
 import { requestScope } from '../context';

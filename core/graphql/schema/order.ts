@@ -1,7 +1,7 @@
 import { cancelOrder, getOrder, listOrders, placeOrder } from '../../services/orders/orders';
 import { isResting, isWorking } from '../../domain/orderLifecycle';
 import { CLAIMS_IN_WRITE } from '../idempotency';
-import { venueName } from '../../domain/venues';
+import { venueName } from '../../venues/venueModules';
 import { builder } from '../builder';
 import { checkFilterIds } from '../filterIds';
 import { requestScope, tradingScope } from '../context';

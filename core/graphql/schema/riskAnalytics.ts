@@ -1,5 +1,5 @@
 import { pnlHistory, riskStats, type PnlDay, type RiskStats } from '../../services/risk/riskAnalytics';
-import { venueName } from '../../domain/venues';
+import { venueName } from '../../venues/venueModules';
 import { builder } from '../builder';
 import { checkFilterIds } from '../filterIds';
 import { requestScope } from '../context';

@@ -1,9 +1,9 @@
 import canonicalize from 'canonicalize';
 import type { Db } from '../../db/prismaClient';
-import { kalshiEnvironmentNamed, validateKalshiCredential, type KalshiEnvironment } from '../../domain/credentialShapes';
-import { polymarketCredentialShape } from '../../venues/polymarket/credentials';
+import { kalshiEnvironmentNamed, type KalshiEnvironment } from '../../domain/credentialShapes';
 import { rewrapCredential, sealCredential, type CredentialKeys } from '../../domain/credentialVault';
-import { checkExchange, credentialAad, type ExchangeName } from '../../db/storedCredentials';
+import { credentialAad } from '../../db/storedCredentials';
+import { EXCHANGE_NAMES, exchangeModule, isExchangeName, type ExchangeName } from '../../venues/venueModules';
 import { DomainError, invalidRequest } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { Scope } from '../scope';
@@ -56,8 +56,8 @@ export async function attachCredential(
       'Storing exchange credentials is disabled on this server: the operator must set CREDENTIALS_KEK (32 bytes, base64).',
     );
   }
-  // Each venue's shape: Kalshi's key and environment; Polymarket's V2 wallet (signer address derived, API credentials optional).
-  const shape = exchange === 'kalshi' ? validateKalshiCredential(input) : polymarketCredentialShape(input);
+  // Each exchange's own shape (its module's checkCredential): Kalshi's key and environment; Polymarket's V2 wallet.
+  const shape = exchangeModule(exchange).checkCredential(input);
   if (!shape.ok) throw invalidRequest(shape.param, shape.message);
   const sealed = sealCredential(canonicalize(shape.value)!, keys.current, credentialAad(subaccountId, exchange));
   const fields = { kekId: sealed.kekId, ciphertext: new Uint8Array(sealed.ciphertext), fingerprint: shape.fingerprint, environment: shape.environment };
@@ -120,4 +120,8 @@ export async function deleteCredential(db: Db, scope: Scope, subaccountId: strin
     throw new DomainError('not_found', `Subaccount '${subaccountId}' has no ${exchange} credentials.`);
   }
   return { subaccountId, exchange, deleted: true };
+}
+
+function checkExchange(exchange: string): asserts exchange is ExchangeName {
+  if (!isExchangeName(exchange)) throw invalidRequest('exchange', `exchange must be one of ${EXCHANGE_NAMES.join(', ')}.`);
 }

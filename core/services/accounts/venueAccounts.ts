@@ -1,6 +1,6 @@
 import type { Db } from '../../db/prismaClient';
 import { Decimal } from '../../domain/decimals';
-import { venueName, type VenueName } from '../../domain/venues';
+import { venueName, type VenueName } from '../../venues/venueModules';
 import type { VenueRegistry } from '../../venues/venue';
 
 /** One market where the venue's position and ours are compared, in net YES contracts (YES held − NO held). */

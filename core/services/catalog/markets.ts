@@ -4,7 +4,7 @@ import { findMarket } from './statements';
 import { invalidRequest, notFound } from '../../domain/errors';
 import { toPrefixTsQuery } from '../../domain/marketSearch';
 import { decodeCursor, isIdCursor, parseLimit, toPage } from '../../domain/pagination';
-import { isVenueName, venueColumn, VENUES } from '../../domain/venues';
+import { isVenueName, venueColumn, VENUE_NAMES } from '../../venues/venueModules';
 import type { Environment } from '../../../contract/environment';
 
 const MARKET_STATUSES = ['open', 'closed', 'settled'] as const;
@@ -29,7 +29,7 @@ const isRankCursor = (value: unknown): value is RankCursor =>
 export async function searchMarkets(db: Db, environment: Environment, search: MarketSearch) {
   const limit = parseLimit(search.limit);
   if (search.venue != null && !isVenueName(search.venue)) {
-    throw invalidRequest('venue', `venue must be one of ${VENUES.join(', ')}.`);
+    throw invalidRequest('venue', `venue must be one of ${VENUE_NAMES.join(', ')}.`);
   }
   if (search.status != null && !(MARKET_STATUSES as readonly string[]).includes(search.status)) {
     throw invalidRequest('status', `status must be one of ${MARKET_STATUSES.join(', ')}.`);

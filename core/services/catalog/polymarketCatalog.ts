@@ -1,10 +1,10 @@
 import type { Db } from '../../db/prismaClient';
 import { newId } from '../../domain/ids';
-import { rulesForMarket } from '../../domain/marketRules';
 import type { Logger } from '../../support/logger';
 import { failureStreak } from '../../support/failureStreak';
 import { runPeriodically } from '../../support/periodic';
 import { GAMMA_MAX_CONDITION_IDS, GammaMarkets, type GammaListedMarket } from '../../venues/polymarket/gammaMarkets';
+import { marketRulesOf } from '../../venues/venueModules';
 
 /**
  * The live Polymarket catalog (docs/polymarket.md "Live catalog"; Gamma markets API, keyset
@@ -92,7 +92,7 @@ export function polymarketRowOf(market: GammaListedMarket): CatalogRow | { skip:
   if (market.tickSize === null || market.minSize === null) return { skip: 'no orderPriceMinTickSize or orderMinSize' };
   try {
     // The rules an order on the row will be checked by: a market they refuse is not listed.
-    rulesForMarket({ venue: 'polymarket', tickSize: market.tickSize, minSize: market.minSize });
+    marketRulesOf({ venue: 'polymarket', tickSize: market.tickSize, minSize: market.minSize });
   } catch (error) {
     if (error instanceof RangeError) return { skip: error.message };
     throw error;

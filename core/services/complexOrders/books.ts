@@ -1,8 +1,7 @@
 import type { Db } from '../../db/prismaClient';
 import type { Market } from '../../generated/prisma/client';
-import { rulesForMarket } from '../../domain/marketRules';
 import { consolidatedArrivalMid, type VenueMarketSnapshot } from '../../domain/planning';
-import { isSimulated, isVenueName, venueName } from '../../domain/venues';
+import { isSimulated, isVenueName, marketRulesOf, venueName } from '../../venues/venueModules';
 import type { OutcomeSide } from '../../domain/orderTerms';
 import type { VenueRegistry } from '../../venues/venue';
 import type { Scope } from '../scope';
@@ -28,7 +27,7 @@ export async function snapshotsOf(venues: VenueRegistry, listings: readonly Mark
   for (const listing of listings) {
     const venue = venues.marketData(listing.venue);
     if (!venue) continue;
-    snapshots.push({ venue: venueName(listing.venue), book: await venue.orderBook(listing.venueMarketId, depth), rules: rulesForMarket(listing) });
+    snapshots.push({ venue: venueName(listing.venue), book: await venue.orderBook(listing.venueMarketId, depth), rules: marketRulesOf(listing) });
   }
   return snapshots;
 }

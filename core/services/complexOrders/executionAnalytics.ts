@@ -14,7 +14,7 @@ import { invalidRequest, notFound } from '../../domain/errors';
 import { daysBefore } from '../../../contract/instants';
 import { BPS_DECIMALS, Decimal, formatDecimal, RATIO_DECIMALS, roundBps, roundRatio } from '../../domain/decimals';
 import { requireStrategy } from '../../domain/planning';
-import { isVenueName, venueColumn, venueName, VENUES, type VenueColumn, type VenueName } from '../../domain/venues';
+import { isVenueName, venueColumn, venueName, VENUE_NAMES, type VenueColumn, type VenueName } from '../../venues/venueModules';
 import type { Scope } from '../scope';
 import { getSubaccount } from '../accounts/subaccounts';
 
@@ -134,7 +134,7 @@ export async function executionAnalytics(db: Db, scope: Scope, filter: Execution
   const strategy = filter.strategy ?? null;
   if (strategy !== null) requireStrategy(strategy);
   const venueFilter = filter.venue ?? null;
-  if (venueFilter !== null && !isVenueName(venueFilter)) throw invalidRequest('venue', `venue must be one of ${VENUES.join(', ')}.`);
+  if (venueFilter !== null && !isVenueName(venueFilter)) throw invalidRequest('venue', `venue must be one of ${VENUE_NAMES.join(', ')}.`);
   const venue: VenueColumn | null = venueFilter === null ? null : venueColumn(venueFilter as VenueName);
   const subaccountId = filter.subaccountId ?? null;
   if (subaccountId !== null) await getSubaccount(db, scope, subaccountId);

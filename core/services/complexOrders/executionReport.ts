@@ -14,7 +14,7 @@ import { DomainError } from '../../domain/errors';
 import { Decimal, formatDecimal } from '../../domain/decimals';
 import { averagePrice } from '../../domain/planning/executionFigures';
 import { computeExecutionQuality, type ExecutionQualityReport, type TcaChildOrder, type TcaInput, type TcaPrediction } from '../../domain/tca';
-import { venueName, type VenueName } from '../../domain/venues';
+import { venueName, type VenueName } from '../../venues/venueModules';
 import { getComplexOrder, midOfPlan, predictionOf } from '.';
 import type { VenueRegistry } from '../../venues/venue';
 import type { Scope } from '../scope';

@@ -3,7 +3,7 @@ import { Prisma, type ComplexOrder } from '../../generated/prisma/client';
 import { DomainError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { PlanAlternative } from '../../domain/planning';
-import { venueColumn } from '../../domain/venues';
+import { venueColumn } from '../../venues/venueModules';
 import type { VenueRegistry } from '../../venues/venue';
 import { previewComplexOrder, type PreviewInput } from './preview';
 import { refuseWhileLapsed, refuseWhileLapsedLocked } from '../risk/deadMansSwitch';

@@ -3,10 +3,10 @@ import type { Market } from '../../generated/prisma/client';
 import type { MarketRules } from '../../domain/venueRules';
 import { Decimal } from '../../domain/decimals';
 import { DomainError, notFound } from '../../domain/errors';
-import { maxTakerFee, rulesForMarket } from '../../domain/marketRules';
+import { maxTakerFee } from '../../domain/marketRules';
 import { planExecution, type ExecutionPlan, type ExecutionStrategy, type PlanAlternative } from '../../domain/planning';
 import { checkPlannedChildren, type ChildRefusal, type MarketHolding, type PlannedChildCheck } from '../../domain/planPreTradeRisk';
-import { venueName } from '../../domain/venues';
+import { marketRulesOf, venueName } from '../../venues/venueModules';
 import { eligibleListings, snapshotsOf } from './books';
 import { loadPreTradeState, type PreTradeState } from '../risk/exposure';
 import type { VenueRegistry } from '../../venues/venue';
@@ -131,7 +131,7 @@ async function riskOfPlan(db: Db, scope: Scope, input: PreviewInput, plan: Execu
     // '' is no client order id (they are 1 to 64 characters): the statement finds none.
     const state = await loadPreTradeState(sql, subaccount, { id: listing.id, side: input.side }, '');
     if (!state) throw notFound('subaccount', input.subaccountId);
-    byVenue.set(venue, { rules: rulesForMarket(listing), state });
+    byVenue.set(venue, { rules: marketRulesOf(listing), state });
   }
   const first = byVenue.values().next().value;
   const alternatives = plan.alternatives.map((alternative): AlternativeRisk => {

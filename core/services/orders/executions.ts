@@ -5,7 +5,7 @@ import { newId } from '../../domain/ids';
 import { applyFill, type FillEffect } from '../../domain/positionAccounting';
 import { averagePriceOf, Decimal, formatDecimal, quantityOf } from '../../domain/decimals';
 import { statusAfterReport } from '../../domain/orderLifecycle';
-import { tradesCanFail } from '../../domain/venues';
+import { tradesCanFail } from '../../venues/venueModules';
 import type { VenueFill, VenueOrderState } from '../../venues/venue';
 import { lockVenueFillIds, recordedOrFailedVenueFillIds } from './failedVenueFills';
 import { findOrder, setOrderStatusIfUnchanged } from './statements';

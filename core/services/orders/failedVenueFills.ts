@@ -1,5 +1,5 @@
 import type { Prisma } from '../../generated/prisma/client';
-import { tradesCanFail, type VenueColumn } from '../../domain/venues';
+import { tradesCanFail, type VenueColumn } from '../../venues/venueModules';
 
 type Tx = Prisma.TransactionClient;
 

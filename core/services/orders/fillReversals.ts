@@ -3,7 +3,7 @@ import type { Fill, Order, Prisma } from '../../generated/prisma/client';
 import { averagePriceOf, Decimal, formatDecimal, roundMoney } from '../../domain/decimals';
 import { statusAfterReversal } from '../../domain/orderLifecycle';
 import { cashChangeOf, replayFills, type PositionFill } from '../../domain/positionAccounting';
-import type { VenueColumn } from '../../domain/venues';
+import type { VenueColumn } from '../../venues/venueModules';
 import type { Logger } from '../../support/logger';
 import { lockVenueFillIds } from './failedVenueFills';
 import { createReceipt, receiptOrderHeader } from './receipts';

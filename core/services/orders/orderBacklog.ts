@@ -1,5 +1,5 @@
 import type { Db } from '../../db/prismaClient';
-import { venueName, type VenueColumn } from '../../domain/venues';
+import { venueName, type VenueColumn } from '../../venues/venueModules';
 
 export interface BacklogGroup {
   venue: string;

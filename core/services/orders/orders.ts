@@ -13,10 +13,10 @@ import { createdWithin, decodeCursor, isIdCursor, parseLimit, toPage } from '../
 import { checkPreTradeRisk, RiskLimitExceeded } from '../../domain/preTradeRisk';
 import { recordRiskLimitBreach } from '../events/eventLog';
 import { deadMansSwitchFired } from '../../domain/deadMansSwitch';
-import { maxTakerFee, rulesForMarket } from '../../domain/marketRules';
+import { maxTakerFee } from '../../domain/marketRules';
 import type { MarketRules } from '../../domain/venueRules';
 import { validateOrderInput } from '../../domain/venueRules';
-import { venueName, type VenueColumn } from '../../domain/venues';
+import { exchangeOf, marketRulesOf, venueName, type VenueColumn } from '../../venues/venueModules';
 import type { VenueCallOptions, VenueNotSent, VenueOrderRequest, VenuePlaceResult, VenueRegistry } from '../../venues/venue';
 import { recordExecution } from './executions';
 import { loadPreTradeState } from '../risk/exposure';
@@ -234,7 +234,7 @@ async function recordBreach(db: Db, scope: Scope, input: PlaceOrderInput, refusa
 function checkAgainstMarket(market: MarketRow | undefined, input: PlaceOrderInput): { market: MarketRow; rules: MarketRules } {
   if (!market) throw notFound('market', input.marketId);
   if (market.status !== 'open') throw new DomainError('market_not_tradable', `Market '${market.id}' is ${market.status}.`);
-  const rules = rulesForMarket(market);
+  const rules = marketRulesOf(market);
   const checked = validateOrderInput(rules, { type: input.type, side: input.side, price: input.price ?? undefined, quantity: input.quantity });
   if (!checked.ok) throw invalidRequest(checked.param, checked.message);
   return { market, rules };
@@ -337,7 +337,8 @@ export async function requireCredentials(db: Db, scope: Scope, subaccountId: str
 }
 
 async function requireStoredCredential(db: Db, subaccountId: string, venue: VenueColumn) {
-  const exchange = venue === 'kalshi' ? 'kalshi' : 'polymarket';
+  const exchange = exchangeOf(venue);
+  if (!exchange) return; // a simulated venue: no credential to attach
   const credential = await db.exchangeCredential.findFirst({ where: { subaccountId, exchange } });
   if (!credential) {
     throw new DomainError('forbidden', `Subaccount '${subaccountId}' has no ${exchange} credentials; attach them in the dashboard to trade live.`);

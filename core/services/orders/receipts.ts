@@ -1,7 +1,7 @@
 import type { Order, Prisma } from '../../generated/prisma/client';
 import { newId } from '../../domain/ids';
 import { receiptHash } from '../../domain/receipts';
-import { venueName } from '../../domain/venues';
+import { venueName } from '../../venues/venueModules';
 
 type Tx = Prisma.TransactionClient;
 

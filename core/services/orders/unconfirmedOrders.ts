@@ -3,7 +3,7 @@ import type { Order } from '../../generated/prisma/client';
 import type { Venue, VenueFill } from '../../venues/venue';
 import { recordExecution } from './executions';
 import { venueRequestOf } from './orders';
-import type { VenueColumn } from '../../domain/venues';
+import type { VenueColumn } from '../../venues/venueModules';
 import type { Environment } from '../../../contract/environment';
 
 /** An order whose fate at its venue is not known, claimed for one reconciler round, with its market's venue id. */

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/prismaClient';
 import type { Order } from '../../generated/prisma/client';
 import { WORKING_STATUSES } from '../../domain/orderLifecycle';
-import type { VenueColumn } from '../../domain/venues';
+import type { VenueColumn } from '../../venues/venueModules';
 import { sqlList } from '../../db/sqlLists';
 import type { Logger } from '../../support/logger';
 import { runPeriodically } from '../../support/periodic';

@@ -1,13 +1,13 @@
 import type { Db } from '../../db/prismaClient';
 import type { Order } from '../../generated/prisma/client';
-import { isSimulated, VENUES, venueColumn } from '../../domain/venues';
+import { isSimulated, VENUE_NAMES, venueColumn } from '../../venues/venueModules';
 import type { Logger } from '../../support/logger';
 import { runPeriodically } from '../../support/periodic';
 import type { VenueRegistry } from '../../venues/venue';
 import { claimUnconfirmedOrders, reconcileUnconfirmedOrder, type ReconcileCounts } from '../orders/unconfirmedOrders';
 
 /** The simulated venues, as stored. */
-const SIMULATED = VENUES.filter(isSimulated).map(venueColumn);
+const SIMULATED = VENUE_NAMES.filter(isSimulated).map(venueColumn);
 
 export interface SimulatedReconcilerOptions {
   /** A `pending` or `unknown` test order untouched this long belongs to a request that died. */

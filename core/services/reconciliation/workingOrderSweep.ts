@@ -2,7 +2,7 @@ import { Decimal, quantityOf } from '../../domain/decimals';
 import type { Db } from '../../db/prismaClient';
 import { sqlList } from '../../db/sqlLists';
 import { RESTING_STATUSES } from '../../domain/orderLifecycle';
-import type { VenueColumn } from '../../domain/venues';
+import type { VenueColumn } from '../../venues/venueModules';
 import type { Logger } from '../../support/logger';
 import type { LiveAccounts } from '../../venues/liveAccounts';
 import { recordExecution } from '../orders/executions';

@@ -5,7 +5,7 @@ import { sqlList } from '../../db/sqlLists';
 import { Prisma, type DeadMansSwitch, type OrderStatus } from '../../generated/prisma/client';
 import { DomainError } from '../../domain/errors';
 import { CANCELABLE_COMPLEX_ORDER_STATUSES, isResting, WORKING_STATUSES } from '../../domain/orderLifecycle';
-import type { VenueColumn } from '../../domain/venues';
+import type { VenueColumn } from '../../venues/venueModules';
 import type { Logger } from '../../support/logger';
 import { runPeriodically } from '../../support/periodic';
 import type { LiveAccounts } from '../../venues/liveAccounts';

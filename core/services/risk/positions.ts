@@ -6,7 +6,7 @@ import { decodeCursor, parseLimit, toPage, type Page } from '../../domain/pagina
 import { unrealizedPnl } from '../../domain/positionAccounting';
 import { WORKING_STATUSES } from '../../domain/orderLifecycle';
 import { sqlList } from '../../db/sqlLists';
-import type { VenueColumn } from '../../domain/venues';
+import type { VenueColumn } from '../../venues/venueModules';
 import type { MarketData, VenueRegistry } from '../../venues/venue';
 import type { Scope } from '../scope';
 import { getSubaccount } from '../accounts/subaccounts';

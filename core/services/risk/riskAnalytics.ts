@@ -6,7 +6,7 @@ import { limitUtilisation } from '../../domain/limitUsage';
 import type { RiskLimitValues } from '../../domain/preTradeRisk';
 import { invalidRequest } from '../../domain/errors';
 import { DATE_RULE, daysBefore, isStorableInstant } from '../../../contract/instants';
-import { venueName, type VenueColumn } from '../../domain/venues';
+import { venueName, type VenueColumn } from '../../venues/venueModules';
 import type { VenueRegistry } from '../../venues/venue';
 import { loadLimitUsage } from './limitUsage';
 import { markPrice } from './positions';

@@ -2,10 +2,11 @@
  * The simulated venues of the test environment, sim-kalshi and sim-polymarket, built from the
  * market catalog. See docs/simulated-venues.md.
  */
-import type { VenueColumn, VenueName } from '../../domain/venues';
+import type { VenueColumn, VenueName } from '../venueModules';
 import type { MarketMakerOptions } from './marketMaker';
 import type { SimMarketConfig, SimVenueName } from './simMarketRules';
 import { SimVenue } from './simVenue';
+import { SIM_VENUE_NAMES } from './venueModules';
 
 export { SimVenue, DEFAULT_BOOK_DEPTH, type SimVenueOptions, type RestingOrderToRestore, type FillListener } from './simVenue';
 export { MarketMaker, DEFAULT_MARKET_MAKER_OPTIONS, MARKET_MAKER_ORDER_PREFIX, type MarketMakerOptions } from './marketMaker';
@@ -25,8 +26,6 @@ export interface CreateSimVenuesOptions {
   readonly marketMaker?: MarketMakerOptions;
 }
 
-const SIM_VENUES: readonly SimVenueName[] = ['sim-kalshi', 'sim-polymarket'];
-
 /**
  * Both simulated venues, each with its own markets from `markets`; listings of the live venues
  * (`kalshi`, `polymarket`) are ignored, so the whole catalog can be passed.
@@ -34,7 +33,7 @@ const SIM_VENUES: readonly SimVenueName[] = ['sim-kalshi', 'sim-polymarket'];
 export function createSimVenues(markets: readonly SimCatalogMarket[], options: CreateSimVenuesOptions): Map<VenueName, SimVenue> {
   const clock = options.clock ?? (() => new Date());
   const venues = new Map<VenueName, SimVenue>();
-  for (const name of SIM_VENUES) {
+  for (const name of SIM_VENUE_NAMES) {
     const listed = markets.filter((market) => market.venue.replace('_', '-') === name);
     venues.set(name, new SimVenue({ name, markets: listed, seed: options.seed, clock, marketMaker: options.marketMaker }));
   }

@@ -7,9 +7,8 @@
 import Decimal from 'decimal.js';
 import { averagePrice, planExecution, type ParentOrder, type PlanAlternative, type VenueMarketSnapshot } from '../../../core/domain/planning';
 import { createSimVenues, type SimCatalogMarket, type SimVenue } from '../../../core/venues/sim';
-import type { VenueName } from '../../../core/domain/venues';
-import { rulesForMarket } from '../../../core/domain/marketRules';
 import { sendPlannedChild } from '../../support/plannedChildren';
+import { marketRulesOf, venueName, type VenueName } from '../../../core/venues/venueModules';
 
 const CATALOG: SimCatalogMarket[] = [
   { venue: 'sim-kalshi', venueMarketId: 'FED-CUT', tickSize: '0.01', minSize: '1', fairValue: '0.62' },
@@ -25,7 +24,7 @@ async function snapshots(venues: Map<VenueName, SimVenue>): Promise<VenueMarketS
     CATALOG.map(async (listing) => {
       const venue = listing.venue as VenueName;
       const book = await venues.get(venue)!.orderBook(listing.venueMarketId, 50);
-      const rules = rulesForMarket({ venue: venue === 'sim-kalshi' ? 'sim_kalshi' : 'sim_polymarket', tickSize: listing.tickSize, minSize: listing.minSize });
+      const rules = marketRulesOf({ venue: venue === 'sim-kalshi' ? 'sim_kalshi' : 'sim_polymarket', tickSize: listing.tickSize, minSize: listing.minSize });
       // rulesForMarket has no fee rate: carry the catalog's Polymarket taker fee as the venue does.
       const withFees = listing.takerFeeRateBps === undefined ? rules : { ...rules, fees: { kind: 'polymarket' as const, takerFeeRateBps: listing.takerFeeRateBps, exponent: 1 } };
       return { venue, book, rules: withFees };
@@ -43,7 +42,7 @@ async function execute(alternative: PlanAlternative): Promise<Realized[]> {
   const venues = freshVenues();
   const realized: Realized[] = [];
   for (const [index, child] of alternative.children.entries()) {
-    const result = await sendPlannedChild(venues.get(child.venue)!, child, `${alternative.id}-${index}`);
+    const result = await sendPlannedChild(venues.get(venueName(child.venue))!, child, `${alternative.id}-${index}`);
     realized.push(
       result.fills.reduce(
         (sum, fill) => ({

@@ -1,6 +1,6 @@
 import { kalshiMarketRules, polymarketMarketRules, type MarketRules } from '../../../core/domain/venueRules';
 import type { ParentOrder, VenueMarketSnapshot } from '../../../core/domain/planning';
-import type { VenueName } from '../../../core/domain/venues';
+import type { VenueName } from '../../../core/venues/venueModules';
 
 /** [price, quantity] pairs, YES terms, best first. */
 type Levels = ReadonlyArray<readonly [string, string]>;

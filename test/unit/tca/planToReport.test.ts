@@ -3,6 +3,7 @@
  * unchanged books, reports zero slippage against the prediction, and its shortfall at the arrival
  * mid is the predicted all-in slippage.
  */
+import { venueName } from '../../../core/venues/venueModules';
 import { planExecution } from '../../../core/domain/planning';
 import { kalshiMarketRules, polymarketMarketRules } from '../../../core/domain/venueRules';
 import { computeExecutionQuality, type TcaChildOrder } from '../../../core/domain/tca';
@@ -29,7 +30,7 @@ describe('plan -> execution -> report', () => {
 
     const children: TcaChildOrder[] = [];
     for (const [index, child] of recommended.children.entries()) {
-      const result = await sendPlannedChild(venues.get(child.venue)!, child, `chd_${index}`);
+      const result = await sendPlannedChild(venues.get(venueName(child.venue))!, child, `chd_${index}`);
       children.push({
         childId: `chd_${index}`,
         venue: child.venue,

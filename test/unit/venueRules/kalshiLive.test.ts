@@ -3,7 +3,7 @@
  * trading and its series' fee schedule, with worked figures; the simulated rules are untouched.
  */
 import { Decimal } from '../../../core/domain/decimals';
-import { maxTakerFee, rulesForMarket } from '../../../core/domain/marketRules';
+import { maxTakerFee } from '../../../core/domain/marketRules';
 import {
   computeFee,
   kalshiMarketRules,
@@ -13,6 +13,7 @@ import {
   validatePrice,
   validateQuantity,
 } from '../../../core/domain/venueRules';
+import { marketRulesOf } from '../../../core/venues/venueModules';
 
 const TAPERED = [
   { start: '0.0000', end: '0.1000', step: '0.0010' },
@@ -144,7 +145,7 @@ describe('live Kalshi fees: 0.07 (taker) / 0.0175 (maker, only with maker fees) 
 
 describe('rulesForMarket: a live Kalshi row gets live rules; simulated rows keep theirs', () => {
   it('from the stored columns (jsonb ranges, numeric multiplier)', () => {
-    const rules = rulesForMarket({
+    const rules = marketRulesOf({
       venue: 'kalshi',
       tickSize: '0.001000',
       minSize: '0.010000',
@@ -157,14 +158,14 @@ describe('rulesForMarket: a live Kalshi row gets live rules; simulated rows keep
   });
 
   it('a live Kalshi row without ranges gets whole steps of its tick size', () => {
-    const rules = rulesForMarket({ venue: 'kalshi', tickSize: '0.01', minSize: '1' });
+    const rules = marketRulesOf({ venue: 'kalshi', tickSize: '0.01', minSize: '1' });
     expect(rules).toMatchObject({ venue: 'kalshi', tickSize: '0.01', minPrice: '0.01', maxPrice: '0.99', quantityStep: '1', fees: { takerRate: '0.07', makerRate: '0' } });
     expect(validatePrice(rules, '0.43')).toEqual({ ok: true, priceTicks: 4300 });
     expect(validatePrice(rules, '0.435')).toMatchObject({ ok: false, code: 'off_tick' });
   });
 
   it('simulated rows: exactly the simulated venues\' rules', () => {
-    expect(rulesForMarket({ venue: 'sim_kalshi', tickSize: '0.01', minSize: '1', priceRanges: null, feeType: null, feeMultiplier: null, fractionalTrading: false })).toEqual(kalshiMarketRules());
-    expect(rulesForMarket({ venue: 'sim_polymarket', tickSize: '0.001', minSize: '5' })).toEqual(polymarketMarketRules({ tickSize: '0.001', minOrderSize: '5' }));
+    expect(marketRulesOf({ venue: 'sim_kalshi', tickSize: '0.01', minSize: '1', priceRanges: null, feeType: null, feeMultiplier: null, fractionalTrading: false })).toEqual(kalshiMarketRules());
+    expect(marketRulesOf({ venue: 'sim_polymarket', tickSize: '0.001', minSize: '5' })).toEqual(polymarketMarketRules({ tickSize: '0.001', minOrderSize: '5' }));
   });
 });

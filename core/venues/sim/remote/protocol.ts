@@ -8,7 +8,6 @@ import { z } from 'zod';
 import type { VenueErrorCode } from '../../venue';
 import type { SimVenueName } from '../simMarketRules';
 
-export const SIM_VENUE_NAMES: readonly SimVenueName[] = ['sim-kalshi', 'sim-polymarket'];
 
 export const SIM_VENUE_METHODS = [
   'placeOrder',

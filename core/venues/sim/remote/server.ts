@@ -12,7 +12,8 @@ import { bearerTokenMatches } from '../../../support/metrics';
 import type { SimVenue } from '../simVenue';
 import { SimVenueError } from '../venueRejections';
 import type { VenueOrderRequest } from '../../venue';
-import { INSTANCE_HEADER, MAX_BODY_BYTES, MAX_FILLS_PER_CALL, REQUEST_BODIES, SIM_VENUE_METHODS, SIM_VENUE_NAMES, type RequestBody, type SimVenueMethod } from './protocol';
+import { INSTANCE_HEADER, MAX_BODY_BYTES, MAX_FILLS_PER_CALL, REQUEST_BODIES, SIM_VENUE_METHODS, type RequestBody, type SimVenueMethod } from './protocol';
+import { SIM_VENUE_NAMES } from '../venueModules';
 
 export interface SimVenueServerOptions {
   /** The shared secret every call carries as `Authorization: Bearer <token>`. */

@@ -1,0 +1,81 @@
+import type { Environment } from '../../contract/environment';
+import { columnVenueSpelling, restVenueSpelling } from '../../contract/venueSpelling';
+import type { MarketRulesRow } from '../domain/marketRules';
+import type { MarketRules } from '../domain/venueRules';
+import type { $Enums } from '../generated/prisma/client';
+import { kalshiVenueModule } from './kalshi/venueModule';
+import { polymarketVenueModule } from './polymarket/venueModule';
+import { SIM_VENUE_MODULES } from './sim/venueModules';
+import type { ExchangeModule, VenueModule } from './venueModule';
+
+/**
+ * The registry: every venue the core knows, one module each (venueModule.ts). This is the one list
+ * of venues and exchanges; the GraphQL enums, the gateway's validation (from the schema), the
+ * exchanges whose credentials can be attached and every lookup below are derived from it. Adding a
+ * venue is a folder under core/venues/ and a line here (docs/house-plan.md, "A venue").
+ */
+export const VENUE_MODULES = [...SIM_VENUE_MODULES, kalshiVenueModule, polymarketVenueModule] as const;
+
+/** A venue's name as the REST API spells it (sim-kalshi). */
+export type VenueName = (typeof VENUE_MODULES)[number]['name'];
+type Underscored<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}_${Underscored<Tail>}` : S;
+/** A venue's name as GraphQL and the database spell it (sim_kalshi). */
+export type VenueColumn = Underscored<VenueName>;
+/** An exchange's name (the path's `{exchange}`, the credentials' column). */
+export type ExchangeName = NonNullable<(typeof VENUE_MODULES)[number] extends infer M ? (M extends { exchange: { name: infer N } } ? N : never) : never>;
+
+// The database's enums are the registry's: a venue added here and not to prisma/schema.prisma (or
+// the other way round) does not compile.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const venueEnumIsTheRegistry: Same<VenueColumn, $Enums.Venue> = true;
+const exchangeEnumIsTheRegistry: Same<ExchangeName, $Enums.Exchange> = true;
+void venueEnumIsTheRegistry;
+void exchangeEnumIsTheRegistry;
+
+const byName = new Map<string, VenueModule>(VENUE_MODULES.map((module) => [module.name, module]));
+
+export const VENUE_NAMES: readonly VenueName[] = VENUE_MODULES.map((module) => module.name);
+export const VENUE_COLUMNS: readonly VenueColumn[] = VENUE_NAMES.map((name) => venueColumn(name));
+
+/** Every exchange of a live venue, once each, in registry order. */
+export const EXCHANGES: readonly ExchangeModule<ExchangeName>[] = [
+  ...new Map(VENUE_MODULES.flatMap((module): ExchangeModule<ExchangeName>[] => ('exchange' in module ? [module.exchange] : [])).map((exchange) => [exchange.name, exchange])).values(),
+];
+export const EXCHANGE_NAMES: readonly ExchangeName[] = EXCHANGES.map((exchange) => exchange.name);
+
+/** A venue's database and GraphQL spelling, from either spelling of a registered venue (anything else throws). */
+export function venueColumn(venue: string): VenueColumn {
+  return columnVenueSpelling(venueModule(venue).name) as VenueColumn;
+}
+/** A venue's REST spelling, from either spelling of a registered venue (anything else throws). */
+export function venueName(venue: string): VenueName {
+  return venueModule(venue).name as VenueName;
+}
+export const isVenueName = (value: string): value is VenueName => byName.has(value);
+export const isExchangeName = (value: string): value is ExchangeName => (EXCHANGE_NAMES as readonly string[]).includes(value);
+
+/** The module of a venue, by either spelling. */
+export function venueModule(venue: string): VenueModule {
+  const found = byName.get(restVenueSpelling(venue));
+  if (!found) throw new Error(`no venue module named ${venue}`);
+  return found;
+}
+
+/** Test keys trade only on the test environment's venues; live keys only on the live ones. */
+export const venuesOf = (environment: Environment): readonly VenueName[] =>
+  VENUE_MODULES.filter((module) => module.environment === environment).map((module) => module.name);
+export const isSimulated = (venue: VenueName | VenueColumn): boolean => venueModule(venue).environment === 'test';
+
+/** The exchange whose credentials trade on a live venue; undefined for a simulated one. */
+export const exchangeOf = (venue: VenueName | VenueColumn): ExchangeName | undefined => venueModule(venue).exchange?.name as ExchangeName | undefined;
+
+/** Venues whose matched trades can still fail to settle, so that a recorded fill may be reversed later (VenueCapabilities). */
+export const tradesCanFail = (venue: VenueName | VenueColumn): boolean => venueModule(venue).capabilities.tradesCanFail;
+
+/** The trading rules of a listed market, by its venue's module (VenueModule.marketRules). */
+export const marketRulesOf = (row: MarketRulesRow): MarketRules => venueModule(row.venue).marketRules(row);
+
+/** The exchange module of an exchange's name (the path's `{exchange}`). */
+export function exchangeModule(name: ExchangeName): ExchangeModule<ExchangeName> {
+  return EXCHANGES.find((exchange) => exchange.name === name)!;
+}

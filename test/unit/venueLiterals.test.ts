@@ -1,0 +1,104 @@
+/**
+ * A venue is one module (core/venues/<venue>/, listed by core/venues/venueModules.ts): outside the
+ * venues' own folders, no code of core/, gateway/ or contract/ names a venue or an exchange by a
+ * literal (compares with one, lists them, casts to one, writes one into SQL). Read from the source
+ * with TypeScript's parser: string literals, literal types and the fixed parts of templates count;
+ * comments and prose that only mention a venue do not.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { EXCHANGE_NAMES, VENUE_COLUMNS, VENUE_NAMES } from '../../core/venues/venueModules';
+
+const ROOT = path.resolve(__dirname, '../..');
+const VENUE_FOLDERS = ['core/venues/kalshi/', 'core/venues/polymarket/', 'core/venues/sim/'];
+
+/**
+ * Files that still name venues, each with what is left to move into the venue modules. The list only
+ * shrinks: a file on it that no longer names one fails the test too, so that it is taken off.
+ */
+const NOT_YET_MOVED: Record<string, string> = {
+  'core/coreService.ts': 'opens live Kalshi and Polymarket by name: to become each live module\'s way of opening its accounts',
+  'core/services/catalog/kalshiCatalog.ts': 'the Kalshi catalog sync: to become the Kalshi module\'s catalog source, run by one sync',
+  'core/services/catalog/polymarketCatalog.ts': 'the Gamma catalog sync: to become the Polymarket module\'s catalog source, run by one sync',
+  'core/services/catalog/simulatedCatalog.ts': 'the seeded test catalog: to become the simulated modules\' catalog source',
+  'core/services/catalog/questionLinks.ts': 'links a Kalshi ticker to a Polymarket condition id: to become links between any two venues\' markets',
+  'core/domain/marketRules.ts': 'maxTakerFee tells the fee schedules apart by their kind, named after the venues',
+  'core/domain/venueRules/types.ts': 'MarketRules.venue and the fee schedules\' kinds are venue names',
+  'core/domain/venueRules/index.ts': 'the simulated venues\' rules by venue id',
+  'core/domain/venueRules/kalshi.ts': 'the rule family writes its venue and fee kind',
+  'core/domain/venueRules/kalshiLive.ts': 'the rule family writes its venue and fee kind',
+  'core/domain/venueRules/polymarket.ts': 'the rule family writes its venue and fee kind',
+  'core/domain/venueRules/fees.ts': 'computes a fee by the schedule\'s kind',
+};
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const relative = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return relative === 'core/generated' ? [] : sourceFiles(relative);
+    return entry.name.endsWith('.ts') ? [relative] : [];
+  });
+}
+
+const NAMES = [...new Set([...VENUE_NAMES, ...VENUE_COLUMNS, ...EXCHANGE_NAMES])];
+/** A literal that is a name, or SQL that quotes one ('kalshi'::"Venue"). */
+const namesAVenue = (text: string) => NAMES.some((name) => text === name || text.includes(`'${name}'`));
+
+function literalTexts(node: ts.Node): string[] {
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return [node.text];
+  if (ts.isTemplateExpression(node)) return [node.head.text, ...node.templateSpans.map((span) => span.literal.text)];
+  return [];
+}
+
+/** `file:line text` for every literal of `file` that names a venue or an exchange. */
+function venueLiterals(file: string): string[] {
+  const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    for (const literal of literalTexts(node)) {
+      if (namesAVenue(literal)) found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} ${JSON.stringify(literal.slice(0, 60))}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('venue names outside the venue modules', () => {
+  const files = ['core', 'gateway', 'contract'].flatMap(sourceFiles).filter((file) => !VENUE_FOLDERS.some((folder) => file.startsWith(folder)));
+  const byFile = new Map(files.map((file) => [file, venueLiterals(file)]));
+
+  it('reads the whole code base, and the registry names four venues and two exchanges', () => {
+    expect(files.length).toBeGreaterThan(200);
+    expect(VENUE_NAMES).toHaveLength(4);
+    expect(EXCHANGE_NAMES).toHaveLength(2);
+  });
+
+  it('are found nowhere but in the files not moved yet', () => {
+    const unexpected = [...byFile].filter(([file]) => !(file in NOT_YET_MOVED)).flatMap(([, found]) => found);
+    expect(unexpected).toEqual([]);
+  });
+
+  it('are still found in every file of the list not moved yet (take a file off once it names none)', () => {
+    expect(Object.keys(NOT_YET_MOVED).filter((file) => (byFile.get(file) ?? []).length === 0)).toEqual([]);
+  });
+
+  it('finds a literal in a comparison, a list, a type and SQL, and not in a comment or prose', () => {
+    const probe = (code: string) => {
+      const source = ts.createSourceFile('probe.ts', code, ts.ScriptTarget.Latest, true);
+      const found: string[] = [];
+      const visit = (node: ts.Node) => {
+        found.push(...literalTexts(node).filter(namesAVenue));
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+      return found;
+    };
+    expect(probe("if (venue === 'kalshi') {}")).toEqual(['kalshi']);
+    expect(probe("const all = ['sim-kalshi', 'polymarket'];")).toEqual(['sim-kalshi', 'polymarket']);
+    expect(probe("type Exchange = 'kalshi' | 'polymarket';")).toEqual(['kalshi', 'polymarket']);
+    expect(probe("sql`WHERE venue = 'sim_polymarket'::\"Venue\" AND id = ${id}`")).toHaveLength(1);
+    expect(probe("// if (venue === 'kalshi')\nconst message = 'Kalshi answered 429';")).toEqual([]);
+  });
+});
