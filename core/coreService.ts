@@ -21,21 +21,15 @@ import { startDeadMansSwitchSweeper } from './services/risk/deadMansSwitchSweepe
 import type { Logger } from './support/logger';
 import { inFlightWindowMs, KeyRecords } from './services/idempotency/keyRecords';
 import type { VenueRegistry } from './venues/venue';
-import { openVenues, type LiveVenueSetup } from './venues/registry';
-import { observedLiveVenue, type VenueCallObserver } from './venues/observedVenue';
+import { openVenues } from './venues/registry';
+import type { LiveVenueSinks } from './venues/venueModule';
 import { recordExecution } from './services/orders/executions';
 import { recordFillsAndFailures, recordNewFills, startLiveReconciler } from './services/reconciliation/liveReconciler';
 import { startSimulatedReconciler } from './services/reconciliation/simulatedReconciler';
 import { runPeriodically } from './support/periodic';
 import { inRequestNamed } from './support/requestContext';
-import type { KalshiEnvironment } from './domain/credentialShapes';
-import { kalshiAccounts } from './venues/kalshi/kalshiAccounts';
-import { kalshiMarketDataFor, type KalshiMarketData } from './venues/kalshi/marketData';
-import { polymarketAccounts, polymarketMarketTermsOf } from './venues/polymarket/polymarketAccounts';
-import { PolymarketBooks } from './venues/polymarket/marketData';
-import { PolymarketSession } from './venues/polymarket/session';
-import { startKalshiCatalogSync } from './services/catalog/kalshiCatalog';
-import { startPolymarketCatalogSync } from './services/catalog/polymarketCatalog';
+import { startCatalogSyncs } from './services/catalog/catalogSync';
+import { VENUE_MODULES } from './venues/venueModules';
 import { CoreMetrics } from './ops/coreMetrics';
 import { coreOps } from './ops/coreOps';
 import type { Registry } from 'prom-client';
@@ -89,7 +83,7 @@ export async function openCore(
     db, logger, pendingStaleMs: config.LIVE_PENDING_STALE_MS, queryTimeoutMs: config.READINESS_TIMEOUT_MS, simulatedVenuesRemote: config.SIM_VENUE_URL !== undefined,
   });
   const venues = await openVenues(db, logger, (orderId, fills) => recordExecution(db, orderId, { fills }), {
-    live: [openKalshiLive(db, config, credentialKeys.keyring, logger, metrics), openPolymarketLive(db, config, credentialKeys.keyring, logger, metrics)],
+    live: VENUE_MODULES.flatMap((module) => (module.openLive ? [module.openLive({ db, config, keyring: credentialKeys.keyring, logger, observer: metrics, sinks: liveSinks(db, logger) })] : [])),
     observer: metrics,
     // Several cores on one database trade on one set of books: the simulated venues' service (docs/simulated-venues.md).
     ...(config.SIM_VENUE_URL
@@ -173,8 +167,7 @@ export async function openCore(
     allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE_URLS,
     onAttempt: (outcome) => metrics.webhookAttempt(outcome),
   });
-  const kalshiCatalog = startKalshiCatalogSync(db, config, logger); // live Kalshi markets (docs/kalshi.md "Live catalog")
-  const polymarketCatalog = startPolymarketCatalogSync(db, config, logger); // live Polymarket markets (docs/polymarket.md "Live catalog")
+  const catalogs = startCatalogSyncs(db, VENUE_MODULES, config, logger); // the live venues' markets (docs/kalshi.md and docs/polymarket.md, "Live catalog")
   return {
     handler,
     fetch,
@@ -191,8 +184,7 @@ export async function openCore(
       await webhooks.stop();
       await deadMansSwitches.stop();
       await scheduler?.stop();
-      await kalshiCatalog.stop();
-      await polymarketCatalog.stop();
+      await catalogs.stop();
       await reconciler?.stop();
       await simulatedReconciler?.stop();
       await deadClaims.stop();
@@ -205,57 +197,11 @@ export async function openCore(
   };
 }
 
-/**
- * Live Kalshi (Trade API v2): an account per subaccount credential, its fills and the venue's own
- * order changes recorded by the core's services; books for planning and marks from the catalog's
- * environment, and each account's from its own credential's environment.
- */
-function openKalshiLive(db: Db, config: Config, keyring: ReadonlyMap<string, Buffer>, logger: Logger, observer: VenueCallObserver): LiveVenueSetup {
-  const books = new Map<KalshiEnvironment, KalshiMarketData>();
-  const booksOf = (environment: KalshiEnvironment) => {
-    if (!books.has(environment)) books.set(environment, kalshiMarketDataFor(config, environment));
-    return books.get(environment)!;
-  };
-  const accounts = kalshiAccounts(db, {
-    config,
-    keyring,
-    books: booksOf,
-    logger,
-    sweepWindowMs: config.LIVE_FILL_SWEEP_WINDOW_MS,
-    stream: { enabled: config.KALSHI_USER_STREAM_ENABLED },
-    decorate: (venue) => observedLiveVenue(venue, observer),
-    sinks: {
-      recordFills: (fills) => recordNewFills(db, 'kalshi', fills, logger),
-      recordState: (orderId, state) => recordExecution(db, orderId, { fills: [], state }),
-    },
-  });
+/** Where the live venues' accounts report fills and order changes: the core's bookkeeping (VenueModule.openLive). */
+function liveSinks(db: Db, logger: Logger): LiveVenueSinks {
   return {
-    venue: 'kalshi',
-    accounts,
-    marketData: booksOf(config.KALSHI_CATALOG_ENVIRONMENT),
-    close: async () => void (await Promise.all([...books.values()].map((data) => data.close()))),
+    recordFills: (venue, fills) => recordNewFills(db, venue, fills, logger),
+    recordFillsAndFailures: (venue, listed) => recordFillsAndFailures(db, venue, listed, logger),
+    recordState: (orderId, state) => recordExecution(db, orderId, { fills: [], state }),
   };
-}
-
-/**
- * Live Polymarket (CLOB V2): an account per subaccount credential (docs/polymarket.md); its fills
- * come by its user channel as they happen and by the REST sweeps (on every reconnect, and the live
- * reconciler's), a FAILED trade's fill is reversed, and an order whose answer was lost is found by
- * its hash. Public books for planning and marks through one unsigned session.
- */
-function openPolymarketLive(db: Db, config: Config, keyring: ReadonlyMap<string, Buffer>, logger: Logger, observer: VenueCallObserver): LiveVenueSetup {
-  const books = new PolymarketBooks(new PolymarketSession({ baseUrl: config.POLYMARKET_CLOB_URL, timeoutMs: config.POLYMARKET_TIMEOUT_MS }), polymarketMarketTermsOf(db));
-  const accounts = polymarketAccounts(db, {
-    config,
-    keyring,
-    logger,
-    sweepWindowMs: config.LIVE_FILL_SWEEP_WINDOW_MS,
-    stream: { enabled: config.POLYMARKET_USER_STREAM_ENABLED },
-    decorate: (venue) => observedLiveVenue(venue, observer),
-    sinks: {
-      recordListing: (listed) => recordFillsAndFailures(db, 'polymarket', listed, logger),
-      recordState: (orderId, state) => recordExecution(db, orderId, { fills: [], state }),
-    },
-  });
-  return { venue: 'polymarket', accounts, marketData: books, close: () => books.close() };
 }

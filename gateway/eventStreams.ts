@@ -111,8 +111,10 @@ class Stream {
     private readonly onEnd: (stream: Stream) => void,
   ) {
     this.cursor = start;
+    // The core refused an unknown type before the stream began; a type only it knows (a newer core)
+    // matches nothing here rather than everything.
     const reading = readTypeFilter(request.types);
-    this.types = 'filter' in reading ? reading.filter : undefined;
+    this.types = 'filter' in reading ? reading.filter : { exact: [], prefixes: [] };
     this.body.on('close', () => this.end());
     this.body.on('error', () => this.end());
   }

@@ -32,6 +32,11 @@ export function useIdempotency(records: KeyRecords, maskError: (error: unknown) 
       extendContext({ idempotency: claim } as Partial<CoreContext>);
       return {
         async onExecuteDone({ result, setResult }) {
+          // The key was another request's: its answer replaces the KeyAnswered the use case ended with (never masked, never logged).
+          if (claim.answeredInstead) {
+            setResult(resultOf(claim.answeredInstead));
+            return;
+          }
           const single = result as ExecutionResult;
           const errors = (single.errors ?? []).map((e) => maskError(e) as GraphQLError);
           const instead = await claim.finish({

@@ -1,6 +1,8 @@
 import type { Exchange } from '../generated/prisma/client';
 import type { Db } from '../db/prismaClient';
+import type { Logger } from '../support/logger';
 import { outsideRequest } from '../support/requestContext';
+import { observedLiveVenue, type VenueCallObserver } from './observedVenue';
 import type { LiveVenue } from './venue';
 
 /** The stored credential row's identity: a replaced credential is a new row version (new id or date). */
@@ -81,4 +83,23 @@ export class LiveAccounts {
     this.open.delete(subaccountId);
     void entry.venue.then((venue) => venue.close(), () => undefined);
   }
+}
+
+/**
+ * What every live venue's accounts take from how the venue is opened (VenueModule.openLive): its
+ * configuration and keys, the logger, the fill sweep's window, whether the private stream runs, and
+ * the core's observer around each account.
+ */
+export function liveAccountOptions<Settings extends { LIVE_FILL_SWEEP_WINDOW_MS: number }>(
+  deps: { config: Settings; keyring: ReadonlyMap<string, Buffer>; logger: Logger; observer: VenueCallObserver },
+  streamEnabled: boolean,
+) {
+  return {
+    config: deps.config,
+    keyring: deps.keyring,
+    logger: deps.logger,
+    sweepWindowMs: deps.config.LIVE_FILL_SWEEP_WINDOW_MS,
+    stream: { enabled: streamEnabled },
+    decorate: (venue: LiveVenue) => observedLiveVenue(venue, deps.observer),
+  };
 }

@@ -1,4 +1,4 @@
-import type { VenueName } from './venueModules';
+import type { VenueName } from './venueNames';
 import { secondsSince } from '../support/metrics';
 import type { LiveVenue, MarketData, Venue, VenueCancelResult, VenuePlaceResult } from './venue';
 

@@ -1,6 +1,6 @@
 import { formatDecimal } from '../domain/decimals';
 import type { Db } from '../db/prismaClient';
-import type { VenueColumn } from './venueModules';
+import type { VenueColumn } from './venueNames';
 import type { OurOrderRecord, OurOrders } from './venue';
 
 const SELECT = {

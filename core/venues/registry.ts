@@ -8,6 +8,7 @@ import { SimVenueService, type RemoteSimVenue, type SimVenueServiceOptions } fro
 import { startFillPolling } from './sim/remote/fillPolling';
 import { SIM_VENUE_NAMES } from './sim/venueModules';
 import type { LiveAccounts } from './liveAccounts';
+import type { LiveVenueSetup } from './venueModule';
 import { observedMarketData, observedVenue, type VenueCallObserver } from './observedVenue';
 import type { MarketData, Venue, VenueFill, VenueRegistry } from './venue';
 
@@ -16,19 +17,6 @@ export type RecordPushedFills = (orderId: string, fills: VenueFill[]) => Promise
 
 /** The default seed of the simulated venues' liquidity: the same books on every start. */
 export const SIM_SEED = 20261122;
-
-/**
- * A live venue as the registry holds it: its accounts (one per subaccount credential) and its public
- * market data. Without accounts the venue only answers market data (planning, marks); its orders
- * answer as for a venue that is not running.
- */
-export interface LiveVenueSetup {
-  venue: VenueColumn;
-  accounts?: LiveAccounts;
-  marketData: MarketData;
-  /** Closes what the setup holds beyond its accounts (market data connections). */
-  close?: () => Promise<void>;
-}
 
 export interface OpenedVenues extends VenueRegistry {
   /** The live venues' accounts, for the reconciler and the comparisons with the venue. */

@@ -8,7 +8,7 @@
  * a venue that already has an order with that id returns it instead of placing another, and an
  * answer that was lost is reported as `unknown`, never retried blindly.
  */
-import type { VenueColumn, VenueName } from './venueModules';
+import type { VenueColumn, VenueName } from './venueNames';
 import type { OrderAction, OutcomeSide, VenueTimeInForce } from '../domain/orderTerms';
 import type { BookLevelView, OrderBookView } from '../domain/orderBookView';
 import type { VenueReportedStatus } from '../domain/orderLifecycle';

@@ -2,6 +2,13 @@ import type { Environment } from '../../contract/environment';
 import type { ShapeResult } from '../domain/credentialShapes';
 import type { MarketRulesRow } from '../domain/marketRules';
 import type { MarketRules } from '../domain/venueRules';
+import type { CatalogSchedule } from './catalogSource';
+import type { Db } from '../db/prismaClient';
+import type { Logger } from '../support/logger';
+import type { LiveAccounts } from './liveAccounts';
+import type { VenueCallObserver } from './observedVenue';
+import type { MarketData, VenueFill, VenueOrderState } from './venue';
+import type { VenueColumn } from './venueNames';
 
 /**
  * What a venue's module says of it: everything the rest of the core needs to know of a venue
@@ -20,7 +27,55 @@ export interface VenueModule<Name extends string = string> {
   readonly capabilities: VenueCapabilities;
   /** The trading rules (ticks, sizes, fees) of one of its markets, from the market's catalog row. */
   marketRules(row: MarketRulesRow): MarketRules;
+  /**
+   * Its catalog, as the one catalog sync runs it (core/services/catalog/catalogSync.ts): the source
+   * and its schedule under the core's configuration (the settings it reads), or null when turned
+   * off. A venue without one lists its markets another way (the simulated venues' seeded catalog).
+   */
+  catalog?(config: object): CatalogSchedule | null;
+  /**
+   * A live venue: opens its accounts (one per subaccount credential, opened when first used) and its
+   * public market data, under the core's configuration; what the accounts report is recorded through
+   * the core's `sinks`. A simulated venue is opened by the registry (registry.ts).
+   */
+  openLive?(deps: LiveVenueDeps): LiveVenueSetup;
 }
+
+/** What a live venue is opened with: the core's parts, its configuration (the settings the venue reads) and where its accounts' reports go. */
+export interface LiveVenueDeps<Settings extends object = object> {
+  readonly db: Db;
+  readonly config: Settings;
+  /** The key-encryption keys that open the subaccounts' stored credentials. */
+  readonly keyring: ReadonlyMap<string, Buffer>;
+  readonly logger: Logger;
+  /** Hears of every call an account makes (the core's metrics). */
+  readonly observer: VenueCallObserver;
+  readonly sinks: LiveVenueSinks;
+}
+
+/** Where a live venue's accounts report what happens (the core's services own the bookkeeping); each is idempotent. */
+export interface LiveVenueSinks {
+  /** Fills of our orders at `venue`, by venue fill id. */
+  recordFills(venue: VenueColumn, fills: VenueFill[]): Promise<unknown>;
+  /** For a venue whose trades can fail (capabilities.tradesCanFail): a listing's fills, and the failed ones reversed. */
+  recordFillsAndFailures(venue: VenueColumn, listed: { fills: VenueFill[]; failed: VenueFill[] }): Promise<unknown>;
+  /** The venue's word on one of our orders. */
+  recordState(orderId: string, state: VenueOrderState): Promise<unknown>;
+}
+
+/**
+ * A live venue as the registry holds it: its accounts (one per subaccount credential) and its public
+ * market data. Without accounts the venue only answers market data (planning, marks); its orders
+ * answer as for a venue that is not running.
+ */
+export interface LiveVenueSetup {
+  venue: VenueColumn;
+  accounts?: LiveAccounts;
+  marketData: MarketData;
+  /** Closes what the setup holds beyond its accounts (market data connections). */
+  close?: () => Promise<void>;
+}
+
 
 /**
  * What a venue does that others do not, where the core decides by venue rather than by asking an

@@ -2,11 +2,11 @@ import type { Environment } from '../../contract/environment';
 import { columnVenueSpelling, restVenueSpelling } from '../../contract/venueSpelling';
 import type { MarketRulesRow } from '../domain/marketRules';
 import type { MarketRules } from '../domain/venueRules';
-import type { $Enums } from '../generated/prisma/client';
 import { kalshiVenueModule } from './kalshi/venueModule';
 import { polymarketVenueModule } from './polymarket/venueModule';
 import { SIM_VENUE_MODULES } from './sim/venueModules';
 import type { ExchangeModule, VenueModule } from './venueModule';
+import type { ExchangeName, VenueColumn, VenueName } from './venueNames';
 
 /**
  * The registry: every venue the core knows, one module each (venueModule.ts). This is the one list
@@ -14,32 +14,28 @@ import type { ExchangeModule, VenueModule } from './venueModule';
  * exchanges whose credentials can be attached and every lookup below are derived from it. Adding a
  * venue is a folder under core/venues/ and a line here (docs/house-plan.md, "A venue").
  */
-export const VENUE_MODULES = [...SIM_VENUE_MODULES, kalshiVenueModule, polymarketVenueModule] as const;
+const MODULES = [...SIM_VENUE_MODULES, kalshiVenueModule, polymarketVenueModule] as const;
+export const VENUE_MODULES: readonly VenueModule[] = MODULES;
 
-/** A venue's name as the REST API spells it (sim-kalshi). */
-export type VenueName = (typeof VENUE_MODULES)[number]['name'];
-type Underscored<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}_${Underscored<Tail>}` : S;
-/** A venue's name as GraphQL and the database spell it (sim_kalshi). */
-export type VenueColumn = Underscored<VenueName>;
-/** An exchange's name (the path's `{exchange}`, the credentials' column). */
-export type ExchangeName = NonNullable<(typeof VENUE_MODULES)[number] extends infer M ? (M extends { exchange: { name: infer N } } ? N : never) : never>;
+export type { ExchangeName, VenueColumn, VenueName } from './venueNames';
 
-// The database's enums are the registry's: a venue added here and not to prisma/schema.prisma (or
-// the other way round) does not compile.
+// The database's enums (venueNames.ts) are the registry's: a venue added here and not to
+// prisma/schema.prisma (or the other way round) does not compile.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const venueEnumIsTheRegistry: Same<VenueColumn, $Enums.Venue> = true;
-const exchangeEnumIsTheRegistry: Same<ExchangeName, $Enums.Exchange> = true;
+type ModuleExchange = NonNullable<(typeof MODULES)[number] extends infer M ? (M extends { exchange: { name: infer N } } ? N : never) : never>;
+const venueEnumIsTheRegistry: Same<(typeof MODULES)[number]['name'], VenueName> = true;
+const exchangeEnumIsTheRegistry: Same<ModuleExchange, ExchangeName> = true;
 void venueEnumIsTheRegistry;
 void exchangeEnumIsTheRegistry;
 
 const byName = new Map<string, VenueModule>(VENUE_MODULES.map((module) => [module.name, module]));
 
-export const VENUE_NAMES: readonly VenueName[] = VENUE_MODULES.map((module) => module.name);
+export const VENUE_NAMES: readonly VenueName[] = MODULES.map((module) => module.name);
 export const VENUE_COLUMNS: readonly VenueColumn[] = VENUE_NAMES.map((name) => venueColumn(name));
 
 /** Every exchange of a live venue, once each, in registry order. */
 export const EXCHANGES: readonly ExchangeModule<ExchangeName>[] = [
-  ...new Map(VENUE_MODULES.flatMap((module): ExchangeModule<ExchangeName>[] => ('exchange' in module ? [module.exchange] : [])).map((exchange) => [exchange.name, exchange])).values(),
+  ...new Map(MODULES.flatMap((module): ExchangeModule<ExchangeName>[] => ('exchange' in module ? [module.exchange] : [])).map((exchange) => [exchange.name, exchange])).values(),
 ];
 export const EXCHANGE_NAMES: readonly ExchangeName[] = EXCHANGES.map((exchange) => exchange.name);
 
@@ -63,7 +59,7 @@ export function venueModule(venue: string): VenueModule {
 
 /** Test keys trade only on the test environment's venues; live keys only on the live ones. */
 export const venuesOf = (environment: Environment): readonly VenueName[] =>
-  VENUE_MODULES.filter((module) => module.environment === environment).map((module) => module.name);
+  VENUE_NAMES.filter((name) => venueModule(name).environment === environment);
 export const isSimulated = (venue: VenueName | VenueColumn): boolean => venueModule(venue).environment === 'test';
 
 /** The exchange whose credentials trade on a live venue; undefined for a simulated one. */

@@ -1,5 +1,6 @@
 /**
- * The live Kalshi catalog sync (core/services/catalog/kalshiCatalog.ts) against the Kalshi fake over loopback
+ * The live Kalshi catalog (core/venues/kalshi/catalogSource.ts), synced by the catalog sync
+ * (core/services/catalog/catalogSync.ts), against the Kalshi fake over loopback
  * and real PostgreSQL: it fills the `live` environment with the fake's open markets (exact decimals
  * of price ranges and fees), is idempotent and safe when two cores run it at once, closes or settles
  * what the venue no longer lists open, and the rules of a synced market refuse an off-range price.
@@ -15,7 +16,9 @@
 import { createPrismaClient, type Db } from '../../core/db/prismaClient';
 import { formatDecimal } from '../../core/domain/decimals';
 import { computeFee, validateOrderInput } from '../../core/domain/venueRules';
-import { syncKalshiCatalog } from '../../core/services/catalog/kalshiCatalog';
+import { syncCatalog } from '../../core/services/catalog/catalogSync';
+import { kalshiCatalogSource } from '../../core/venues/kalshi/catalogSource';
+import { kalshiVenueModule } from '../../core/venues/kalshi/venueModule';
 import { KalshiMarketData, type KalshiEvent } from '../../core/venues/kalshi/marketData';
 import { KALSHI_RATE_TIERS } from '../../core/venues/kalshi/tokenBuckets';
 import type { CatalogSeed, MarketSeed } from '../../fakes/kalshi/markets';
@@ -94,7 +97,7 @@ const marketData = (fake: KalshiFake) =>
 const liveKalshi = (db: Db) => db.market.findMany({ where: { environment: 'live', venue: 'kalshi' }, orderBy: { venueMarketId: 'asc' } });
 const statuses = async (db: Db) => Object.fromEntries((await liveKalshi(db)).map((m) => [m.venueMarketId, m.status]));
 
-describe('syncKalshiCatalog against the fake', () => {
+describe('the Kalshi catalog, synced against the fake', () => {
   let databaseUrl: string;
   let db: Db;
   let before: KalshiFake;
@@ -105,6 +108,8 @@ describe('syncKalshiCatalog against the fake', () => {
     clients.push(made);
     return made;
   };
+  const sync = (fake: KalshiFake, options: { pageLimit?: number; knownEvents?: Map<string, KalshiEvent | null> } = {}) =>
+    syncCatalog(db, kalshiVenueModule, kalshiCatalogSource(open(fake), options.knownEvents), { pageLimit: options.pageLimit });
 
   beforeAll(async () => {
     databaseUrl = await ownDatabase('livecatalog');
@@ -121,8 +126,8 @@ describe('syncKalshiCatalog against the fake', () => {
 
   it('two cores syncing at once fill the live environment once, paging GET /markets, each event and series read once per sync', async () => {
     const [first, second] = await Promise.all([
-      syncKalshiCatalog(db, open(before), { pageLimit: 2 }),
-      syncKalshiCatalog(db, open(before), { pageLimit: 2 }),
+      sync(before, { pageLimit: 2 }),
+      sync(before, { pageLimit: 2 }),
     ]);
     expect(first).toMatchObject({ listed: 4, closed: 0, skipped: 0 });
     expect(second).toMatchObject({ listed: 4, closed: 0, skipped: 0 });
@@ -192,12 +197,12 @@ describe('syncKalshiCatalog against the fake', () => {
   it('a second sync changes nothing and writes nothing; events are remembered across syncs when the caller keeps them', async () => {
     const stamps = (await liveKalshi(db)).map((m) => [m.venueMarketId, m.updatedAt.toISOString()]);
     const knownEvents = new Map<string, KalshiEvent | null>();
-    await expect(syncKalshiCatalog(db, open(before), { knownEvents })).resolves.toEqual({ listed: 4, upserted: 0, closed: 0, skipped: 0 });
+    await expect(sync(before, { knownEvents })).resolves.toEqual({ listed: 4, upserted: 0, closed: 0, skipped: 0, malformed: 0 });
     expect((await liveKalshi(db)).map((m) => [m.venueMarketId, m.updatedAt.toISOString()])).toEqual(stamps);
     const eventCalls = () => before.requests.filter((r) => r.path.includes('/events/')).length;
     const seriesCalls = () => before.requests.filter((r) => r.path.includes('/series/')).length;
     const [events, series] = [eventCalls(), seriesCalls()];
-    await expect(syncKalshiCatalog(db, open(before), { knownEvents })).resolves.toEqual({ listed: 4, upserted: 0, closed: 0, skipped: 0 });
+    await expect(sync(before, { knownEvents })).resolves.toEqual({ listed: 4, upserted: 0, closed: 0, skipped: 0, malformed: 0 });
     expect(eventCalls()).toBe(events); // remembered
     expect(seriesCalls()).toBe(series + 2); // fees are read again each sync
   });
@@ -205,20 +210,20 @@ describe('syncKalshiCatalog against the fake', () => {
   it('a sync that cannot list the venue completely closes nothing', async () => {
     const was = await statuses(db);
     after.injectFault({ fault: { kind: 'server_error', status: 502 }, pathPrefix: '/trade-api/v2/markets' });
-    await expect(syncKalshiCatalog(db, open(after))).rejects.toMatchObject({ code: 'venue_unavailable', message: 'Kalshi answered 502.' });
+    await expect(sync(after)).rejects.toMatchObject({ code: 'venue_unavailable', message: 'Kalshi answered 502.' });
     expect(await statuses(db)).toEqual(was);
   });
 
   it('what the venue no longer lists open is closed, or settled when Kalshi says finalized (asked by tickers=); new markets come in; unusable ranges are skipped', async () => {
-    await expect(syncKalshiCatalog(db, open(after))).resolves.toEqual({ listed: 4, upserted: 1, closed: 2, skipped: 1 });
+    await expect(sync(after)).resolves.toEqual({ listed: 4, upserted: 1, closed: 2, skipped: 1, malformed: 0 });
     expect(await statuses(db)).toEqual({ [FED]: 'open', [FED_425]: 'settled', [FED_450]: 'closed', [FED_500]: 'open', [HIGH]: 'open' });
     const lookup = after.requests.filter((r) => r.path === '/trade-api/v2/markets' && r.query.includes('tickers='));
     expect(lookup.map((r) => new URLSearchParams(r.query).get('tickers'))).toEqual([`${FED_425},${FED_450}`]);
     expect(lookup.every((r) => !new URLSearchParams(r.query).has('status'))).toBe(true);
     // Idempotent after the change too.
-    await expect(syncKalshiCatalog(db, open(after))).resolves.toEqual({ listed: 4, upserted: 0, closed: 0, skipped: 1 });
+    await expect(sync(after)).resolves.toEqual({ listed: 4, upserted: 0, closed: 0, skipped: 1, malformed: 0 });
     // A market listed open again is reopened; 5.00, unknown to the earlier venue, is closed.
-    await expect(syncKalshiCatalog(db, open(before))).resolves.toEqual({ listed: 4, upserted: 2, closed: 1, skipped: 0 });
+    await expect(sync(before)).resolves.toEqual({ listed: 4, upserted: 2, closed: 1, skipped: 0, malformed: 0 });
     expect(await statuses(db)).toEqual({ [FED]: 'open', [FED_425]: 'open', [FED_450]: 'open', [FED_500]: 'closed', [HIGH]: 'open' });
   });
 });

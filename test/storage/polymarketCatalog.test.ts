@@ -1,5 +1,6 @@
 /**
- * The live Polymarket catalog sync (core/services/catalog/polymarketCatalog.ts) against the Gamma fake
+ * The live Polymarket catalog (core/venues/polymarket/catalogSource.ts), synced by the catalog sync
+ * (core/services/catalog/catalogSync.ts), against the Gamma fake
  * (fakes/polymarket/gamma.ts) over loopback and real PostgreSQL: it pages Gamma's keyset listing,
  * parses the JSON-encoded string fields (a malformed one skips only that market), keeps binary
  * Yes/No markets with an order book and stores their tokens by `outcomes` order, tick, minimum size
@@ -14,7 +15,9 @@ import { createPrismaClient, type Db } from '../../core/db/prismaClient';
 import { formatDecimal } from '../../core/domain/decimals';
 import { validateOrderInput } from '../../core/domain/venueRules';
 import { newId } from '../../core/domain/ids';
-import { syncPolymarketCatalog } from '../../core/services/catalog/polymarketCatalog';
+import { syncCatalog } from '../../core/services/catalog/catalogSync';
+import { polymarketCatalogSource } from '../../core/venues/polymarket/catalogSource';
+import { polymarketVenueModule } from '../../core/venues/polymarket/venueModule';
 import { linkQuestion, listQuestionLinks, unlinkQuestion } from '../../core/services/catalog/questionLinks';
 import { GammaMarkets } from '../../core/venues/polymarket/gammaMarkets';
 import type { KalshiFake } from '../../fakes/kalshi/server';
@@ -64,7 +67,7 @@ const SEEDS = [
 const livePolymarket = (db: Db) => db.market.findMany({ where: { environment: 'live', venue: 'polymarket' }, orderBy: { venueMarketId: 'asc' } });
 const statuses = async (db: Db) => Object.fromEntries((await livePolymarket(db)).map((m) => [m.venueMarketId, m.status]));
 
-describe('syncPolymarketCatalog against the Gamma fake', () => {
+describe('the Polymarket catalog, synced against the Gamma fake', () => {
   let db: Db;
   let gamma: GammaFake;
   const clients: GammaMarkets[] = [];
@@ -73,6 +76,7 @@ describe('syncPolymarketCatalog against the Gamma fake', () => {
     clients.push(made);
     return made;
   };
+  const sync = (options: { pageLimit?: number } = {}) => syncCatalog(db, polymarketVenueModule, polymarketCatalogSource(reader()), options);
   const listings = () => gamma.requests.filter((r) => r.path === '/markets/keyset' && r.query.get('closed') === 'false');
 
   beforeAll(async () => {
@@ -87,8 +91,8 @@ describe('syncPolymarketCatalog against the Gamma fake', () => {
 
   it('two cores syncing at once page the keyset listing and fill the live environment once; non-binary, bookless and malformed markets are left out and counted', async () => {
     const [first, second] = await Promise.all([
-      syncPolymarketCatalog(db, reader(), { pageLimit: 2 }),
-      syncPolymarketCatalog(db, reader(), { pageLimit: 2 }),
+      sync({ pageLimit: 2 }),
+      sync({ pageLimit: 2 }),
     ]);
     expect(first).toMatchObject({ listed: 7, closed: 0, skipped: 3, malformed: 1 });
     expect(second).toMatchObject({ listed: 7, closed: 0, skipped: 3, malformed: 1 });
@@ -134,7 +138,7 @@ describe('syncPolymarketCatalog against the Gamma fake', () => {
 
   it('a second sync of an unchanged venue writes nothing', async () => {
     const stamps = (await livePolymarket(db)).map((m) => [m.venueMarketId, m.updatedAt.toISOString()]);
-    await expect(syncPolymarketCatalog(db, reader())).resolves.toEqual({ listed: 7, upserted: 0, closed: 0, skipped: 3, malformed: 1 });
+    await expect(sync()).resolves.toEqual({ listed: 7, upserted: 0, closed: 0, skipped: 3, malformed: 1 });
     expect((await livePolymarket(db)).map((m) => [m.venueMarketId, m.updatedAt.toISOString()])).toEqual(stamps);
   });
 
@@ -143,7 +147,7 @@ describe('syncPolymarketCatalog against the Gamma fake', () => {
     const was = await statuses(db);
     // Gamma answers 502: PAUSED, gone from the venue, would be closed after a complete listing.
     gamma.injectFault({ fault: { kind: 'server_error', status: 502 }, pathPrefix: '/markets/keyset', times: 1 });
-    await expect(syncPolymarketCatalog(db, reader(), { pageLimit: 2 })).rejects.toMatchObject({ code: 'venue_unavailable', message: 'Polymarket Gamma (GET /markets/keyset) answered 502.' });
+    await expect(sync({ pageLimit: 2 })).rejects.toMatchObject({ code: 'venue_unavailable', message: 'Polymarket Gamma (GET /markets/keyset) answered 502.' });
     expect(await statuses(db)).toEqual(was);
   });
 
@@ -151,17 +155,17 @@ describe('syncPolymarketCatalog against the Gamma fake', () => {
     gamma.resolveMarket(ELECTION, 'No');
     gamma.closeMarket(FED);
     gamma.addMarket(gammaMarket({ conditionId: LATER, question: 'Later market?', yesTokenId: `3${token('1')}`, noTokenId: `4${token('1')}` }));
-    await expect(syncPolymarketCatalog(db, reader())).resolves.toEqual({ listed: 5, upserted: 1, closed: 2, skipped: 3, malformed: 1 });
+    await expect(sync()).resolves.toEqual({ listed: 5, upserted: 1, closed: 2, skipped: 3, malformed: 1 });
     expect(await statuses(db)).toEqual({ [FED]: 'closed', [ELECTION]: 'settled', [PAUSED]: 'closed', [LATER]: 'open' });
     const lookups = gamma.requests.filter((r) => r.query.get('closed') === 'true');
     expect(lookups.map((r) => r.query.getAll('condition_ids').sort())).toEqual([[FED, ELECTION].sort()]);
     // Idempotent after the change too.
-    await expect(syncPolymarketCatalog(db, reader())).resolves.toMatchObject({ upserted: 0, closed: 0 });
+    await expect(sync()).resolves.toMatchObject({ upserted: 0, closed: 0 });
     gamma.updateMarket(LATER, { acceptingOrders: false });
-    await expect(syncPolymarketCatalog(db, reader())).resolves.toMatchObject({ upserted: 1, closed: 0 });
+    await expect(sync()).resolves.toMatchObject({ upserted: 1, closed: 0 });
     expect((await statuses(db))[LATER]).toBe('closed');
     gamma.updateMarket(LATER, { acceptingOrders: true });
-    await expect(syncPolymarketCatalog(db, reader())).resolves.toMatchObject({ upserted: 1, closed: 0 });
+    await expect(sync()).resolves.toMatchObject({ upserted: 1, closed: 0 });
     expect((await statuses(db))[LATER]).toBe('open');
   });
 
@@ -180,7 +184,7 @@ describe('syncPolymarketCatalog against the Gamma fake', () => {
     const keyOf = async (conditionId: string) => (await db.market.findFirstOrThrow({ where: { venue: 'polymarket', venueMarketId: conditionId } })).questionKey;
     expect(await keyOf(LATER)).toBe(ticker);
     // The sync keeps the key: nothing to write.
-    await expect(syncPolymarketCatalog(db, reader())).resolves.toMatchObject({ upserted: 0 });
+    await expect(sync()).resolves.toMatchObject({ upserted: 0 });
     expect(await keyOf(LATER)).toBe(ticker);
     // One link per side.
     await expect(linkQuestion(db, { kalshiTicker: ticker, polymarketConditionId: FED, createdBy: 'ops' })).rejects.toMatchObject({ code: 'conflict' });
@@ -199,7 +203,7 @@ describe('syncPolymarketCatalog against the Gamma fake', () => {
     });
     await expect(linkQuestion(db, { kalshiTicker: ticker, polymarketConditionId: early, createdBy: 'ops' })).resolves.toMatchObject({ polymarketTitle: null });
     gamma.addMarket(gammaMarket({ conditionId: early, question: 'Early?', yesTokenId: `5${token('1')}`, noTokenId: `6${token('1')}` }));
-    await expect(syncPolymarketCatalog(db, reader())).resolves.toMatchObject({ upserted: 1 });
+    await expect(sync()).resolves.toMatchObject({ upserted: 1 });
     expect(await db.market.findFirstOrThrow({ where: { venue: 'polymarket', venueMarketId: early } })).toMatchObject({ questionKey: ticker, status: 'open' });
   });
 });

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/prismaClient';
 import { DomainError, invalidRequest } from '../../domain/errors';
+import type { VenueColumn } from '../../venues/venueModules';
 
 /**
  * The operator's links between a live Kalshi market and a live Polymarket condition that list the
@@ -8,9 +9,9 @@ import { DomainError, invalidRequest } from '../../domain/errors';
  * Listings cannot be matched safely by their text for real money ("above 4%" vs "4% or above",
  * different resolution sources, YES on one being NO on the other), so only an operator links them.
  * A link sets the Polymarket row's `question_key` to the Kalshi ticker, which is the Kalshi row's
- * key (core/services/catalog/kalshiCatalog.ts), so complex orders plan across both venues
- * (complexOrderBooks.ts `eligibleListings`). The Polymarket catalog sync
- * (polymarketCatalog.ts) reads the link on every upsert, so a condition linked before Gamma lists it
+ * key (core/venues/kalshi/catalogSource.ts), so complex orders plan across both venues
+ * (complexOrders/books.ts `eligibleListings`). The catalog sync (catalogSync.ts) reads the link
+ * on every upsert (linkedQuestionKeys), so a condition linked before Gamma lists it
  * gets its key when its row is created. Unlinking clears the key at once.
  */
 export interface QuestionLinkView {
@@ -95,4 +96,14 @@ export async function unlinkQuestion(db: Db, by: { kalshiTicker: string } | { po
 export async function listQuestionLinks(db: Db): Promise<QuestionLinkView[]> {
   const links = await db.questionLink.findMany({ orderBy: [{ createdAt: 'asc' }, { kalshiTicker: 'asc' }] });
   return Promise.all(links.map((link) => viewOf(db, link)));
+}
+
+/**
+ * The question keys the links give listings of `venue` that name none themselves, by venue market
+ * id: a linked Polymarket condition's key is its Kalshi ticker (the catalog sync writes it).
+ */
+export async function linkedQuestionKeys(db: Db, venue: VenueColumn, venueMarketIds: readonly string[]): Promise<ReadonlyMap<string, string>> {
+  if (venue !== 'polymarket' || venueMarketIds.length === 0) return new Map();
+  const links = await db.questionLink.findMany({ where: { polymarketConditionId: { in: [...venueMarketIds] } }, select: { kalshiTicker: true, polymarketConditionId: true } });
+  return new Map(links.map((link) => [link.polymarketConditionId, link.kalshiTicker]));
 }

@@ -20,7 +20,7 @@ import { settleComplexOrder } from './settlement';
  * Places a complex order: plans it on the current books (exactly as a preview would), records the
  * parent with its prediction and every child with its slice time in one transaction, then sends
  * the children that are due now. Later TWAP slices are sent by the scheduler (see
- * complexOrderScheduler.ts), which also finishes whatever a crash interrupted: the database, not
+ * complexOrders/scheduler.ts), which also finishes whatever a crash interrupted: the database, not
  * the process, holds the schedule. Each child is an ordinary order placed through the same path as
  * order placement, so every child passes the pre-trade risk checks when it is sent; a child the
  * checks refuse is recorded as rejected with the reason and the others go on.

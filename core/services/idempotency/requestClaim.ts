@@ -101,6 +101,14 @@ export class RequestClaim implements IdempotencyPort {
   }
 
   /**
+   * Set once the use case's in-write claim found the key another request's (it then threw
+   * KeyAnswered): what the request answers instead, its own result being only that error.
+   */
+  get answeredInstead(): KeyAnswer | undefined {
+    return this.answered;
+  }
+
+  /**
    * After the request ran, with its answer: what it answers instead when the key turned out to be
    * another request's; otherwise the answer is stored for replay, or the key released (NOT_STORED,
    * or left unstored by the use case). A request that failed before its in-write claim was sent

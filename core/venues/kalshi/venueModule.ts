@@ -3,6 +3,8 @@ import { formatDecimal } from '../../domain/decimals';
 import type { MarketRulesRow } from '../../domain/marketRules';
 import { liveKalshiMarketRules, readPriceRanges, WHOLE_CENT_PRICE_RANGES, type MarketRules } from '../../domain/venueRules';
 import type { VenueModule } from '../venueModule';
+import { kalshiCatalogSchedule } from './catalogSource';
+import { openKalshiLive } from './liveSetup';
 
 /**
  * A live Kalshi market's rules: its synced price ranges, quantity step and fee schedule
@@ -31,4 +33,6 @@ export const kalshiVenueModule = {
   exchange: { name: 'kalshi', checkCredential: validateKalshiCredential },
   capabilities: { tradesCanFail: false },
   marketRules: kalshiRulesOf,
+  catalog: kalshiCatalogSchedule,
+  openLive: openKalshiLive,
 } as const satisfies VenueModule<'kalshi'>;

@@ -1,12 +1,12 @@
-import { formatDecimal } from '../../domain/decimals';
-import { polymarketMarketRules, type PolymarketTickSize } from '../../domain/venueRules';
 import type { VenueModule } from '../venueModule';
+import { polymarketCatalogSchedule } from './catalogSource';
+import { openPolymarketLive } from './liveSetup';
 import { polymarketCredentialShape } from './credentials';
+import { polymarketRulesOf } from './marketRules';
 
 /**
  * Live Polymarket (CLOB V2, docs/polymarket.md), on the exchange of the same name: a wallet (its
- * key, signature type and funder; API credentials optional). A market's rules are its tick size and
- * minimum size as Gamma lists them, with Polymarket's fee formula (domain/venueRules/polymarket.ts).
+ * key, signature type and funder; API credentials optional). A market's rules: marketRules.ts.
  * Its trades can fail after they matched (FAILED on chain): such a fill is reversed.
  */
 export const polymarketVenueModule = {
@@ -14,5 +14,7 @@ export const polymarketVenueModule = {
   environment: 'live',
   exchange: { name: 'polymarket', checkCredential: polymarketCredentialShape },
   capabilities: { tradesCanFail: true },
-  marketRules: (row) => polymarketMarketRules({ tickSize: formatDecimal(row.tickSize) as PolymarketTickSize, minOrderSize: formatDecimal(row.minSize) }),
+  marketRules: polymarketRulesOf,
+  catalog: polymarketCatalogSchedule,
+  openLive: openPolymarketLive,
 } as const satisfies VenueModule<'polymarket'>;

@@ -2,7 +2,7 @@
  * The simulated venues of the test environment, sim-kalshi and sim-polymarket, built from the
  * market catalog. See docs/simulated-venues.md.
  */
-import type { VenueColumn, VenueName } from '../venueModules';
+import type { VenueColumn, VenueName } from '../venueNames';
 import type { MarketMakerOptions } from './marketMaker';
 import type { SimMarketConfig, SimVenueName } from './simMarketRules';
 import { SimVenue } from './simVenue';

@@ -143,7 +143,7 @@ describe('live Kalshi fees: 0.07 (taker) / 0.0175 (maker, only with maker fees) 
   });
 });
 
-describe('rulesForMarket: a live Kalshi row gets live rules; simulated rows keep theirs', () => {
+describe('marketRulesOf: a live Kalshi row gets live rules; simulated rows keep theirs', () => {
   it('from the stored columns (jsonb ranges, numeric multiplier)', () => {
     const rules = marketRulesOf({
       venue: 'kalshi',

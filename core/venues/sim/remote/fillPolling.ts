@@ -9,7 +9,7 @@
  * names the service's start-up, and a start-up this core has not restored to yet gets the resting
  * orders of its database (restoring is idempotent by client order id, so every core may do it).
  */
-import type { VenueColumn } from '../../venueModules';
+import type { VenueColumn } from '../../venueNames';
 import type { Logger } from '../../../support/logger';
 import { runPeriodically } from '../../../support/periodic';
 import type { VenueFill } from '../../venue';

@@ -1,0 +1,30 @@
+import { liveAccountOptions } from '../liveAccounts';
+import type { LiveVenueDeps, LiveVenueSetup } from '../venueModule';
+import { PolymarketBooks } from './marketData';
+import { polymarketAccounts, polymarketMarketTermsOf, type PolymarketSettings } from './polymarketAccounts';
+import { PolymarketSession } from './session';
+
+/** What opening live Polymarket reads of the configuration (core/config.ts). */
+export interface PolymarketLiveSettings extends PolymarketSettings {
+  readonly POLYMARKET_USER_STREAM_ENABLED: boolean;
+  readonly LIVE_FILL_SWEEP_WINDOW_MS: number;
+}
+
+/**
+ * Live Polymarket (CLOB V2): an account per subaccount credential (docs/polymarket.md); its fills
+ * come by its user channel as they happen and by the REST sweeps (on every reconnect, and the live
+ * reconciler's), a FAILED trade's fill is reversed, and an order whose answer was lost is found by
+ * its hash. Public books for planning and marks through one unsigned session.
+ */
+export function openPolymarketLive(deps: LiveVenueDeps<PolymarketLiveSettings>): LiveVenueSetup {
+  const { db, config, sinks } = deps;
+  const books = new PolymarketBooks(new PolymarketSession({ baseUrl: config.POLYMARKET_CLOB_URL, timeoutMs: config.POLYMARKET_TIMEOUT_MS }), polymarketMarketTermsOf(db));
+  const accounts = polymarketAccounts(db, {
+    ...liveAccountOptions(deps, config.POLYMARKET_USER_STREAM_ENABLED),
+    sinks: {
+      recordListing: (listed) => sinks.recordFillsAndFailures('polymarket', listed),
+      recordState: sinks.recordState,
+    },
+  });
+  return { venue: 'polymarket', accounts, marketData: books, close: () => books.close() };
+}
