@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import { simVenueToken } from '../core/config';
-import { simulatedListings } from '../core/services/catalog/simulatedCatalog';
+import { simulatedListings } from '../core/venues/sim/seededCatalog';
 import { createLogger } from '../core/support/logger';
 import { createSimVenues } from '../core/venues/sim';
 import { simVenueListener } from '../core/venues/sim/remote/server';

@@ -121,6 +121,9 @@ export interface QueuePositionView {
   quantityAhead: string;
 }
 
+/** How many price levels of each side `orderBook` answers when the caller does not say. */
+export const DEFAULT_BOOK_DEPTH = 10;
+
 export interface Venue {
   readonly name: VenueName;
   placeOrder(request: VenueOrderRequest, options?: VenueCallOptions): Promise<VenuePlaceResult>;

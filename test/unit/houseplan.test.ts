@@ -73,6 +73,21 @@ function planViolations(tree: DependencyTree): string[] {
   return violations.sort();
 }
 
+/** A venue's own folder (core/venues/<venue>/), or null for a file outside them. */
+const venueFolderOf = (file: string): string | null => /^core\/venues\/([^/]+)\//.exec(file)?.[1] ?? null;
+
+/** Imports from one venue's folder into another's: a venue is one module, and borrows nothing of another. */
+function crossVenueImports(tree: DependencyTree): string[] {
+  return Object.entries(tree).flatMap(([file, dependencies]) => {
+    const from = venueFolderOf(file);
+    if (from === null) return [];
+    return (dependencies ?? []).flatMap((d) => {
+      const to = d.id === null ? null : venueFolderOf(d.id);
+      return to !== null && to !== from ? [`${file} -> ${d.id}`] : [];
+    });
+  });
+}
+
 /** Relative imports dpdm could not resolve: an edge the checks above would silently miss. */
 function unresolvedImports(tree: DependencyTree): string[] {
   return Object.entries(tree).flatMap(([file, dependencies]) =>
@@ -108,6 +123,10 @@ describe('the house plan', () => {
   it('imports only in the directions of the plan', () => {
     expectNone('import(s) against the house plan', planViolations(tree));
   });
+
+  it('has no venue folder importing another venue\'s (shared venue code lives in core/venues/ itself)', () => {
+    expectNone('import(s) across venue folders', crossVenueImports(tree));
+  });
 });
 
 describe('the Idempotency-Key hook', () => {
@@ -122,6 +141,14 @@ describe('the Idempotency-Key hook', () => {
 
 describe('the house plan checks', () => {
   const dependency = (issuer: string, id: string, request = `./${path.basename(id)}`) => ({ issuer, request, id, kind: 'StaticImport' as never });
+
+  it('report an import from one venue folder into another, and not one from a venue folder to core/venues/ itself', () => {
+    const tree: DependencyTree = {
+      'core/venues/polymarket/gamma.ts': [dependency('core/venues/polymarket/gamma.ts', 'core/venues/kalshi/wire.ts'), dependency('core/venues/polymarket/gamma.ts', 'core/venues/wireRecords.ts')],
+      'core/venues/registry.ts': [dependency('core/venues/registry.ts', 'core/venues/sim/index.ts')],
+    };
+    expect(crossVenueImports(tree)).toEqual(['core/venues/polymarket/gamma.ts -> core/venues/kalshi/wire.ts']);
+  });
 
   it('report a cycle as its chain, closed on its first file', () => {
     const tree: DependencyTree = {

@@ -8,7 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DomainError } from '../../core/domain/errors';
-import { simulatedListings } from '../../core/services/catalog/simulatedCatalog';
+import { simulatedListings } from '../../core/venues/sim/seededCatalog';
 import { createLogger } from '../../core/support/logger';
 import { createSimVenues, SimVenueError } from '../../core/venues/sim';
 import { SimVenueService } from '../../core/venues/sim/remote/client';

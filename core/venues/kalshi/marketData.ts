@@ -3,12 +3,11 @@ import type { KalshiEnvironment } from '../../domain/credentialShapes';
 import { Decimal, formatDecimal, parseDecimalString } from '../../domain/decimals';
 import { PRICE_TICKS_PER_DOLLAR, priceToTicks, quantityToUnits, ticksToPrice, unitsToQuantity } from '../../domain/matching/units';
 import { readPriceRanges, type KalshiPriceRange } from '../../domain/venueRules';
-import { DEFAULT_BOOK_DEPTH } from '../sim';
-import type { BookLevelView, MarketData, OrderBookView } from '../venue';
+import { DEFAULT_BOOK_DEPTH, type BookLevelView, type MarketData, type OrderBookView } from '../venue';
 import { kalshiEndpoints } from './endpoints';
 import { KalshiSession, type KalshiBackoff, type KalshiOutcome, type KalshiSessionSettings } from './session';
 import { KALSHI_RATE_TIERS, type KalshiRateTier } from './tokenBuckets';
-import { recordOf, type WireRecord } from './wireRecords';
+import { recordOf, type WireRecord } from '../wireRecords';
 
 /**
  * Kalshi's public market data for one environment (Trade API v2, as of 2026-08; docs/VENUES.md,

@@ -1,7 +1,7 @@
 import { Decimal, formatDecimal, parseDecimalString } from '../../domain/decimals';
 import type { OrderAction, OutcomeSide, VenueTimeInForce } from '../../domain/orderTerms';
 import type { OurOrderRecord, VenueFill, VenueOrderRequest, VenueOrderState } from '../venue';
-import { recordOf, type WireRecord } from './wireRecords';
+import { recordOf, type WireRecord } from '../wireRecords';
 
 /**
  * Our orders and fills in Kalshi's wire shapes and back (Trade API v2, docs as of 2026-08; order

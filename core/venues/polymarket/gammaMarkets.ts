@@ -1,6 +1,6 @@
 import { DomainError } from '../../domain/errors';
 import { Decimal, formatDecimal, parseDecimalString } from '../../domain/decimals';
-import { recordOf, type WireRecord } from '../kalshi/wireRecords';
+import { recordOf, type WireRecord } from '../wireRecords';
 import { PolymarketPublicReads } from './publicReads';
 
 /**

@@ -8,7 +8,7 @@ import type { SimMarketConfig, SimVenueName } from './simMarketRules';
 import { SimVenue } from './simVenue';
 import { SIM_VENUE_NAMES } from './venueModules';
 
-export { SimVenue, DEFAULT_BOOK_DEPTH, type SimVenueOptions, type RestingOrderToRestore, type FillListener } from './simVenue';
+export { SimVenue, type SimVenueOptions, type RestingOrderToRestore, type FillListener } from './simVenue';
 export { MarketMaker, DEFAULT_MARKET_MAKER_OPTIONS, MARKET_MAKER_ORDER_PREFIX, type MarketMakerOptions } from './marketMaker';
 export { SimVenueError } from './venueRejections';
 export type { SimMarketConfig, SimVenueName } from './simMarketRules';

@@ -19,17 +19,18 @@ import {
   type OrderRequest,
 } from '../../domain/matching';
 import { validateOrderInput, validatePrice } from '../../domain/venueRules';
-import type {
-  OrderAction,
-  OrderBookView,
-  OutcomeSide,
-  QueuePositionView,
-  Venue,
-  VenueCancelResult,
-  VenueFill,
-  VenueOrderRequest,
-  VenueOrderState,
-  VenuePlaceResult,
+import {
+  DEFAULT_BOOK_DEPTH,
+  type OrderAction,
+  type OrderBookView,
+  type OutcomeSide,
+  type QueuePositionView,
+  type Venue,
+  type VenueCancelResult,
+  type VenueFill,
+  type VenueOrderRequest,
+  type VenueOrderState,
+  type VenuePlaceResult,
 } from '../venue';
 import { isMarketMakerOrderId, MarketMaker, type MarketMakerOptions } from './marketMaker';
 import { feesForOperation, indexesBy } from './operationFees';
@@ -61,8 +62,6 @@ export interface RestingOrderToRestore {
 
 export type FillListener = (fills: VenueFill[]) => void;
 
-/** Default number of price levels per side in `orderBook`. */
-export const DEFAULT_BOOK_DEPTH = 10;
 
 const SIDES: readonly OutcomeSide[] = ['yes', 'no'];
 const ACTIONS: readonly OrderAction[] = ['buy', 'sell'];

@@ -1,4 +1,4 @@
-/** A JSON object Kalshi answered, read field by field: nothing is trusted to have the documented type. */
+/** A JSON object a venue answered, read field by field: nothing is trusted to have the documented type. */
 export type WireRecord = Readonly<Record<string, unknown>>;
 
 /** The value as a JSON object, or null (a missing field, a string, an array). */
