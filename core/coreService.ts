@@ -17,7 +17,7 @@ import { eventRenderer } from './graphql/eventRendering';
 import { seedSimulatedMarkets } from './services/catalog/simulatedCatalog';
 import { startComplexOrderScheduler } from './services/complexOrders/scheduler';
 import { DeadMansSwitchKeepAlive } from './services/risk/deadMansSwitch';
-import { startDeadMansSwitchSweeper } from './services/risk/deadMansSwitchSweeper';
+import { startDeadMansSwitchSweeper } from './services/reconciliation/deadMansSwitchSweeper';
 import type { Logger } from './support/logger';
 import { inFlightWindowMs, KeyRecords } from './services/idempotency/keyRecords';
 import type { VenueRegistry } from './venues/venue';

@@ -23,7 +23,7 @@
  * both keys trade on every venue again. The figures are printed once.
  *
  * The cores also keep Polymarket's own heartbeat chain going for the live account while a switch
- * covers it (core/services/risk/deadMansSwitchSweeper.ts) and stop it when the switch fires; the fake's
+ * covers it (core/services/reconciliation/deadMansSwitchSweeper.ts) and stop it when the switch fires; the fake's
  * own heartbeat timeout stays at its default (10 s), so it cannot be what cancels within 3 s.
  *
  * Then a core killed mid-firing: the Kalshi fake refuses the cancels (429) while the core that

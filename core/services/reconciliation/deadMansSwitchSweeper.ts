@@ -11,7 +11,7 @@ import { runPeriodically } from '../../support/periodic';
 import type { LiveAccounts } from '../../venues/liveAccounts';
 import type { VenueRegistry } from '../../venues/venue';
 import { cancelComplexOrder } from '../complexOrders/cancellation';
-import { claimLapsedSwitches, SWITCH_COLUMNS, type DeadMansSwitchKeepAlive } from './deadMansSwitch';
+import { claimLapsedSwitches, SWITCH_COLUMNS, type DeadMansSwitchKeepAlive } from '../risk/deadMansSwitch';
 import { cancelOrder } from '../orders/orders';
 import type { Scope } from '../scope';
 
