@@ -30,7 +30,7 @@ export function maxTakerFee(rules: MarketRules, worstPrice: Decimal, quantity: D
   const peakTicks = Math.min(worstTicks, PRICE_TICKS_PER_DOLLAR / 2);
   const quantityUnits = quantity.mul(rules.unitsPerWhole).toNumber();
   const fee = new Decimal(computeFee(rules, { priceTicks: peakTicks, quantityUnits, liquidity: 'taker' }));
-  if (rules.fees.kind !== 'kalshi') return fee;
+  if (rules.fees.kind !== 'quadratic_rounded_up') return fee;
   const roundingStep = new Decimal(1).div(new Decimal(10).pow(rules.fees.feeDecimals ?? 2));
   const levels = Math.min(Math.ceil(quantityUnits), Math.ceil(worstTicks / rules.tickSizeTicks));
   return fee.add(roundingStep.mul(levels));

@@ -4,7 +4,7 @@ import { averagePriceOf, Decimal, fitsStorage, formatDecimal, roundMoney, STORAG
 import { newId } from '../../core/domain/ids';
 import { ticksToPrice, unitsToQuantity, type Liquidity } from '../../core/domain/matching';
 import { applyFill, type PositionState } from '../../core/domain/positionAccounting';
-import { marketRulesFor, POLYMARKET_TICK_SIZES, type MarketRules } from '../../core/domain/venueRules';
+import { kalshiMarketRules, polymarketMarketRules, POLYMARKET_TICK_SIZES, type MarketRules } from '../../core/domain/venueRules';
 import { recordExecution } from '../../core/services/orders/executions';
 import { createSubaccount } from '../../core/services/accounts/subaccounts';
 import { feesForOperation } from '../../core/venues/sim/operationFees';
@@ -27,14 +27,14 @@ interface Operation {
 }
 
 const rulesArbitrary: fc.Arbitrary<MarketRules> = fc.oneof(
-  fc.boolean().map((makerFees) => marketRulesFor('sim-kalshi', { makerFees })),
+  fc.boolean().map((makerFees) => kalshiMarketRules({ makerFees })),
   fc
     .record({
       tickSize: fc.constantFrom(...POLYMARKET_TICK_SIZES),
       takerFeeRateBps: fc.integer({ min: 0, max: 1000 }),
       feeExponent: fc.integer({ min: 1, max: 3 }),
     })
-    .map((options) => marketRulesFor('sim-polymarket', { ...options, minOrderSize: '0.01' })),
+    .map((options) => polymarketMarketRules({ ...options, minOrderSize: '0.01' })),
 );
 
 function operationsArbitrary(rules: MarketRules): fc.Arbitrary<Operation[]> {
@@ -102,7 +102,7 @@ describe('decimals survive the round trip through PostgreSQL', () => {
         rulesArbitrary.chain((rules) => fc.tuple(fc.constant(rules), operationsArbitrary(rules).map(feasible))),
         async ([rules, operations]) => {
           run += 1;
-          const venue = rules.venue === 'sim-kalshi' ? 'sim_kalshi' : 'sim_polymarket';
+          const venue = rules.fees.kind === 'quadratic_rounded_up' ? 'sim_kalshi' : 'sim_polymarket'; // the rules are one simulated venue's or the other's
           const marketId = markets.get(venue)!;
           const subaccount = await createSubaccount(db, scope, { name: `round trip ${run}`, startingBalance: '1000000' }, '0');
           let position: PositionState = { quantity: new Decimal(0), averageCost: new Decimal(0) };

@@ -186,7 +186,7 @@ describe('the Kalshi catalog, synced against the fake', () => {
 
   it("a synced market's rules: its fees from the series, an off-range price refused naming price, a sub-cent step price accepted", async () => {
     const rules = marketRulesOf((await liveKalshi(db)).find((m) => m.venueMarketId === HIGH)!);
-    expect(rules.fees).toEqual({ kind: 'kalshi', takerRate: '0.035', makerRate: '0.00875', feeDecimals: 4 });
+    expect(rules.fees).toEqual({ kind: 'quadratic_rounded_up', takerRate: '0.035', makerRate: '0.00875', feeDecimals: 4 });
     // 10 contracts at 0.42: taker 0.035 x 10 x 0.42 x 0.58 = 0.08526 -> 0.0853; maker 0.00875 x 2.436 = 0.021315 -> 0.0214.
     expect(computeFee(rules, { priceTicks: 4200, quantityUnits: 1000, liquidity: 'taker' })).toBe('0.0853');
     expect(computeFee(rules, { priceTicks: 4200, quantityUnits: 1000, liquidity: 'maker' })).toBe('0.0214');

@@ -19,13 +19,6 @@ const VENUE_FOLDERS = ['core/venues/kalshi/', 'core/venues/polymarket/', 'core/v
  */
 const NOT_YET_MOVED: Record<string, string> = {
   'core/services/catalog/questionLinks.ts': 'links a Kalshi ticker to a Polymarket condition id (and gives the catalog sync a Polymarket listing\'s key): to become links between any two venues\' markets',
-  'core/domain/marketRules.ts': 'maxTakerFee tells the fee schedules apart by their kind, named after the venues',
-  'core/domain/venueRules/types.ts': 'MarketRules.venue and the fee schedules\' kinds are venue names',
-  'core/domain/venueRules/index.ts': 'the simulated venues\' rules by venue id',
-  'core/domain/venueRules/kalshi.ts': 'the rule family writes its venue and fee kind',
-  'core/domain/venueRules/kalshiLive.ts': 'the rule family writes its venue and fee kind',
-  'core/domain/venueRules/polymarket.ts': 'the rule family writes its venue and fee kind',
-  'core/domain/venueRules/fees.ts': 'computes a fee by the schedule\'s kind',
 };
 
 function sourceFiles(dir: string): string[] {

@@ -31,7 +31,7 @@ export function computeFeeForSchedule(fees: FeeSchedule, unitsPerWhole: number, 
   const contracts = new Decimal(quantityUnits).div(unitsPerWhole);
   const variance = price.times(new Decimal(1).minus(price)); // P × (1 − P), peaks at 0.25
 
-  if (fees.kind === 'kalshi') {
+  if (fees.kind === 'quadratic_rounded_up') {
     const rate = new Decimal(liquidity === 'taker' ? fees.takerRate : fees.makerRate);
     // "Round up to the next cent" (the simulator); live Kalshi rounds up to $0.0001 (feeDecimals 4).
     const decimals = fees.feeDecimals ?? KALSHI_FEE_DECIMALS;

@@ -19,7 +19,6 @@ export function kalshiMarketRules(options: KalshiMarketOptions = {}): MarketRule
   const maxSize = options.maxSize ?? 1_000_000;
   if (!Number.isSafeInteger(maxSize) || maxSize < 1) throw new RangeError(`maxSize ${maxSize} must be a whole number >= 1`);
   return Object.freeze({
-    venue: 'sim-kalshi',
     tickSize: '0.01',
     tickSizeTicks: 100,
     minPrice: '0.01',
@@ -34,7 +33,7 @@ export function kalshiMarketRules(options: KalshiMarketOptions = {}): MarketRule
     maxSize: String(maxSize),
     maxSizeUnits: maxSize,
     fees: Object.freeze({
-      kind: 'kalshi',
+      kind: 'quadratic_rounded_up',
       takerRate: KALSHI_TAKER_FEE_RATE,
       makerRate: options.makerFees === true ? KALSHI_MAKER_FEE_RATE : '0',
     }),

@@ -117,7 +117,7 @@ export function kalshiFeeSchedule(feeType: string | null, feeMultiplier: string 
   if (multiplier === null || multiplier.isNegative()) throw new RangeError(`fee_multiplier ${String(feeMultiplier)} must be a non-negative decimal`);
   const makerCharged = feeType !== null && feeType !== 'quadratic';
   return Object.freeze({
-    kind: 'kalshi',
+    kind: 'quadratic_rounded_up',
     takerRate: formatDecimal(new Decimal(KALSHI_TAKER_FEE_RATE).times(multiplier)),
     makerRate: makerCharged ? formatDecimal(new Decimal(KALSHI_MAKER_FEE_RATE).times(multiplier)) : '0',
     feeDecimals: KALSHI_LIVE_FEE_DECIMALS,
@@ -142,7 +142,6 @@ export function liveKalshiMarketRules(options: LiveKalshiMarketOptions): MarketR
   if (!Number.isSafeInteger(maxSize * unitsPerWhole) || maxSize < 1) throw new RangeError(`maxSize ${maxSize} must be a whole number >= 1`);
 
   return Object.freeze({
-    venue: 'kalshi',
     tickSize,
     tickSizeTicks,
     priceRanges,

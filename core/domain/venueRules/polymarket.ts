@@ -55,7 +55,6 @@ export function polymarketMarketRules(options: PolymarketMarketOptions = {}): Ma
 
   const decimals = tickSize.length - 2;
   return Object.freeze({
-    venue: 'sim-polymarket',
     tickSize,
     tickSizeTicks,
     minPrice: ticksToPrice(tickSizeTicks, decimals),
@@ -69,7 +68,7 @@ export function polymarketMarketRules(options: PolymarketMarketOptions = {}): Ma
     minSizeUnits: minSizeUnits.toNumber(),
     maxSize: String(maxSize),
     maxSizeUnits: maxSize * POLYMARKET_UNITS_PER_SHARE,
-    fees: Object.freeze({ kind: 'polymarket', takerFeeRateBps, exponent }),
+    fees: Object.freeze({ kind: 'power_rounded_down', takerFeeRateBps, exponent }),
   });
 }
 

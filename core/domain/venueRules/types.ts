@@ -2,10 +2,6 @@
 import type { Liquidity } from '../matching/types';
 import type { OutcomeSide } from '../orderTerms';
 
-export type VenueId = 'sim-kalshi' | 'sim-polymarket';
-/** Whose rules: a simulated venue's, or live Kalshi's (built from the market's catalog row, kalshiLive.ts). */
-export type RulesVenue = VenueId | 'kalshi';
-
 /** Polymarket's per-market tick sizes (clob-client's TickSize). */
 export type PolymarketTickSize = '0.1' | '0.01' | '0.001' | '0.0001';
 
@@ -13,16 +9,16 @@ export type PolymarketTickSize = '0.1' | '0.01' | '0.001' | '0.0001';
 export type PriceUnit = 'cents' | 'dollars';
 
 /**
- * Kalshi: fee = rate × C × P × (1 − P) rounded up to `feeDecimals` places (absent: 2, the next
+ * `quadratic_rounded_up` (Kalshi's): fee = rate × C × P × (1 − P) rounded up to `feeDecimals` places (absent: 2, the next
  * cent, as the simulator charges; live Kalshi rounds each fill up to $0.0001, so 4), taker rate
  * 0.07, maker rate 0.0175 on markets that charge makers, otherwise 0 (live: × the series'
  * fee_multiplier).
- * Polymarket: fee = C × rate × (P × (1 − P))^exponent, takers only, rounded down to
+ * `power_rounded_down` (Polymarket's): fee = C × rate × (P × (1 − P))^exponent, takers only, rounded down to
  * 0.00001; rate = takerFeeRateBps / 10000, 0 on most markets.
  */
 export type FeeSchedule =
-  | { readonly kind: 'kalshi'; readonly takerRate: string; readonly makerRate: string; readonly feeDecimals?: number }
-  | { readonly kind: 'polymarket'; readonly takerFeeRateBps: number; readonly exponent: number };
+  | { readonly kind: 'quadratic_rounded_up'; readonly takerRate: string; readonly makerRate: string; readonly feeDecimals?: number }
+  | { readonly kind: 'power_rounded_down'; readonly takerFeeRateBps: number; readonly exponent: number };
 
 /** One of Kalshi's `price_ranges` (YES prices), as Kalshi wrote it and in engine ticks. */
 export interface PriceRangeRule {
@@ -35,7 +31,6 @@ export interface PriceRangeRule {
 }
 
 export interface MarketRules {
-  readonly venue: RulesVenue;
   /** Price tick in dollars ("0.01") and the same in engine ticks (100); with `priceRanges`, the smallest step. */
   readonly tickSize: string;
   readonly tickSizeTicks: number;

@@ -10,10 +10,11 @@ import {
   POLYMARKET_TICK_SIZES,
   type MarketRules,
   type PolymarketTickSize,
-  type VenueId,
 } from '../../domain/venueRules';
+import type { SIM_VENUE_MODULES } from './venueModules';
 
-export type SimVenueName = VenueId;
+/** A simulated venue's name (sim/venueModules.ts lists them). */
+export type SimVenueName = (typeof SIM_VENUE_MODULES)[number]['name'];
 
 export interface SimMarketConfig {
   /** The simulated ticker (sim-kalshi) or token id (sim-polymarket). */

@@ -26,7 +26,7 @@ async function snapshots(venues: Map<VenueName, SimVenue>): Promise<VenueMarketS
       const book = await venues.get(venue)!.orderBook(listing.venueMarketId, 50);
       const rules = marketRulesOf({ venue: venue === 'sim-kalshi' ? 'sim_kalshi' : 'sim_polymarket', tickSize: listing.tickSize, minSize: listing.minSize });
       // marketRulesOf has no fee rate: carry the catalog's Polymarket taker fee as the venue does.
-      const withFees = listing.takerFeeRateBps === undefined ? rules : { ...rules, fees: { kind: 'polymarket' as const, takerFeeRateBps: listing.takerFeeRateBps, exponent: 1 } };
+      const withFees = listing.takerFeeRateBps === undefined ? rules : { ...rules, fees: { kind: 'power_rounded_down' as const, takerFeeRateBps: listing.takerFeeRateBps, exponent: 1 } };
       return { venue, book, rules: withFees };
     }),
   );

@@ -26,7 +26,6 @@ const wholeCent = liveKalshiMarketRules({ priceRanges: [{ start: '0.0000', end: 
 describe('live Kalshi rules from price ranges', () => {
   it('tick = the smallest step, prices from the first to the last valid one, dollars on the wire, sizes from fractional trading', () => {
     expect(tapered).toMatchObject({
-      venue: 'kalshi',
       tickSize: '0.001',
       tickSizeTicks: 10,
       minPrice: '0.001',
@@ -38,7 +37,7 @@ describe('live Kalshi rules from price ranges', () => {
       unitsPerWhole: 100,
       minSize: '0.01',
       minSizeUnits: 1,
-      fees: { kind: 'kalshi', takerRate: '0.035', makerRate: '0.00875', feeDecimals: 4 },
+      fees: { kind: 'quadratic_rounded_up', takerRate: '0.035', makerRate: '0.00875', feeDecimals: 4 },
     });
     expect(tapered.priceRanges!.map((r) => [r.start, r.end, r.step, r.startTicks, r.endTicks, r.stepTicks])).toEqual([
       ['0.0000', '0.1000', '0.0010', 0, 1000, 10],
@@ -137,9 +136,9 @@ describe('live Kalshi fees: 0.07 (taker) / 0.0175 (maker, only with maker fees) 
   it('fee types: flat or unknown are charged as with maker fees; no series is quadratic x 1', () => {
     const fees = (feeType: string | null, feeMultiplier: string | null) =>
       liveKalshiMarketRules({ priceRanges: [{ start: '0', end: '1', step: '0.01' }], fractionalTrading: false, feeType, feeMultiplier }).fees;
-    expect(fees('flat', '2')).toEqual({ kind: 'kalshi', takerRate: '0.14', makerRate: '0.035', feeDecimals: 4 });
-    expect(fees(null, null)).toEqual({ kind: 'kalshi', takerRate: '0.07', makerRate: '0', feeDecimals: 4 });
-    expect(fees('quadratic', '0')).toEqual({ kind: 'kalshi', takerRate: '0', makerRate: '0', feeDecimals: 4 });
+    expect(fees('flat', '2')).toEqual({ kind: 'quadratic_rounded_up', takerRate: '0.14', makerRate: '0.035', feeDecimals: 4 });
+    expect(fees(null, null)).toEqual({ kind: 'quadratic_rounded_up', takerRate: '0.07', makerRate: '0', feeDecimals: 4 });
+    expect(fees('quadratic', '0')).toEqual({ kind: 'quadratic_rounded_up', takerRate: '0', makerRate: '0', feeDecimals: 4 });
   });
 });
 
@@ -159,7 +158,7 @@ describe('marketRulesOf: a live Kalshi row gets live rules; simulated rows keep 
 
   it('a live Kalshi row without ranges gets whole steps of its tick size', () => {
     const rules = marketRulesOf({ venue: 'kalshi', tickSize: '0.01', minSize: '1' });
-    expect(rules).toMatchObject({ venue: 'kalshi', tickSize: '0.01', minPrice: '0.01', maxPrice: '0.99', quantityStep: '1', fees: { takerRate: '0.07', makerRate: '0' } });
+    expect(rules).toMatchObject({ tickSize: '0.01', minPrice: '0.01', maxPrice: '0.99', quantityStep: '1', fees: { takerRate: '0.07', makerRate: '0' } });
     expect(validatePrice(rules, '0.43')).toEqual({ ok: true, priceTicks: 4300 });
     expect(validatePrice(rules, '0.435')).toMatchObject({ ok: false, code: 'off_tick' });
   });

@@ -1,16 +1,10 @@
-import {
-  isSimVenueId,
-  kalshiMarketRules,
-  marketRulesFor,
-  polymarketMarketRules,
-  toVenuePrice,
-} from '../../../core/domain/venueRules';
+import { kalshiMarketRules, polymarketMarketRules, toVenuePrice } from '../../../core/domain/venueRules';
+import { isVenueName, marketRulesOf } from '../../../core/venues/venueModules';
 import type { PolymarketTickSize } from '../../../core/domain/venueRules';
 
 describe('sim-kalshi rules', () => {
   it('whole-cent prices 0.01..0.99, whole contracts, minimum one, cents on the wire', () => {
     expect(kalshiMarketRules()).toMatchObject({
-      venue: 'sim-kalshi',
       tickSize: '0.01',
       tickSizeTicks: 100,
       minPrice: '0.01',
@@ -22,9 +16,9 @@ describe('sim-kalshi rules', () => {
       unitsPerWhole: 1,
       minSize: '1',
       minSizeUnits: 1,
-      fees: { kind: 'kalshi', takerRate: '0.07', makerRate: '0' },
+      fees: { kind: 'quadratic_rounded_up', takerRate: '0.07', makerRate: '0' },
     });
-    expect(kalshiMarketRules({ makerFees: true }).fees).toEqual({ kind: 'kalshi', takerRate: '0.07', makerRate: '0.0175' });
+    expect(kalshiMarketRules({ makerFees: true }).fees).toEqual({ kind: 'quadratic_rounded_up', takerRate: '0.07', makerRate: '0.0175' });
   });
 
   it('writes prices in integer cents', () => {
@@ -47,13 +41,12 @@ describe('sim-polymarket rules', () => {
 
   it('sizes in 0.01 shares, minimum order size per market (default 5), dollars on the wire, no fee by default', () => {
     expect(polymarketMarketRules()).toMatchObject({
-      venue: 'sim-polymarket',
       priceUnit: 'dollars',
       quantityStep: '0.01',
       unitsPerWhole: 100,
       minSize: '5',
       minSizeUnits: 500,
-      fees: { kind: 'polymarket', takerFeeRateBps: 0, exponent: 1 },
+      fees: { kind: 'power_rounded_down', takerFeeRateBps: 0, exponent: 1 },
     });
     expect(polymarketMarketRules({ minOrderSize: '15.50' })).toMatchObject({ minSize: '15.5', minSizeUnits: 1550 });
     expect(toVenuePrice(polymarketMarketRules({ tickSize: '0.001' }), 4350)).toBe('0.435');
@@ -72,11 +65,11 @@ describe('sim-polymarket rules', () => {
 });
 
 describe('venue lookup', () => {
-  it('builds rules by venue id', () => {
-    expect(marketRulesFor('sim-kalshi').venue).toBe('sim-kalshi');
-    expect(marketRulesFor('sim-polymarket', { tickSize: '0.001' }).tickSizeTicks).toBe(10);
-    expect(isSimVenueId('sim-kalshi')).toBe(true);
-    expect(isSimVenueId('kalshi')).toBe(false);
+  it('builds a catalog row\'s rules by its venue\'s module', () => {
+    expect(marketRulesOf({ venue: 'sim_kalshi', tickSize: '0.01', minSize: '1' })).toEqual(kalshiMarketRules());
+    expect(marketRulesOf({ venue: 'sim_polymarket', tickSize: '0.001', minSize: '5' }).tickSizeTicks).toBe(10);
+    expect(isVenueName('sim-kalshi')).toBe(true);
+    expect(isVenueName('nyse')).toBe(false);
   });
 
   it('rules are frozen so a market’s settings cannot drift at run time', () => {
