@@ -82,8 +82,9 @@ export async function openCore(
   const metrics = new CoreMetrics({
     db, logger, pendingStaleMs: config.LIVE_PENDING_STALE_MS, queryTimeoutMs: config.READINESS_TIMEOUT_MS, simulatedVenuesRemote: config.SIM_VENUE_URL !== undefined,
   });
+  const sinks = liveSinks(db, logger);
   const venues = await openVenues(db, logger, (orderId, fills) => recordExecution(db, orderId, { fills }), {
-    live: VENUE_MODULES.flatMap((module) => (module.openLive ? [module.openLive({ db, config, keyring: credentialKeys.keyring, logger, observer: metrics, sinks: liveSinks(db, logger) })] : [])),
+    live: VENUE_MODULES.flatMap((module) => (module.openLive ? [module.openLive({ db, config, keyring: credentialKeys.keyring, logger, observer: metrics, sinks })] : [])),
     observer: metrics,
     // Several cores on one database trade on one set of books: the simulated venues' service (docs/simulated-venues.md).
     ...(config.SIM_VENUE_URL

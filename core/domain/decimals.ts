@@ -1,5 +1,5 @@
 import DecimalJs from 'decimal.js';
-import { isDecimalString, STORAGE_INTEGER_DIGITS, STORAGE_RULE, STORAGE_SCALE } from '../../contract/decimalStrings';
+import { isDecimalString, isStorableDecimalString, STORAGE_INTEGER_DIGITS, STORAGE_RULE, STORAGE_SCALE } from '../../contract/decimalStrings';
 import { invalidRequest } from './errors';
 
 /**
@@ -40,7 +40,8 @@ export function quantityOf(fills: readonly { quantity: Decimal.Value }[]): Decim
 /** True when numeric(24,6) stores `value` exactly: at most 6 significant digits after the point, |value| <= STORAGE_MAX. */
 export function fitsStorage(value: Decimal.Value): boolean {
   const parsed = new Decimal(value);
-  return parsed.isFinite() && parsed.decimalPlaces() <= STORAGE_SCALE && parsed.abs().lte(STORAGE_MAX);
+  // One rule for what is stored exactly: the contract's, on the value's plain text.
+  return parsed.isFinite() && isStorableDecimalString(parsed.toFixed());
 }
 
 interface Bounds {

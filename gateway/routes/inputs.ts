@@ -13,7 +13,7 @@ export const id = (prefix: string) => z.string().min(1).max(64).describe(`An id 
  * expression (the fraction: at most 6 significant places, trailing zeros beyond them allowed).
  */
 const FRACTION = '(\\.\\d{1,6}0{0,12})?';
-export const DECIMAL_PATTERNS = {
+const DECIMAL_PATTERNS = {
   nonNegative: `^\\d{1,18}${FRACTION}$`,
   positive: `^(?=[\\d.]*[1-9])\\d{1,18}${FRACTION}$`,
   /** A price in dollars per contract: greater than 0 and less than 1. */
@@ -31,14 +31,16 @@ const SIGN_RULE: Record<DecimalSign, string> = {
   limitPrice: 'must be greater than 0 and less than 1, at most 4 decimal places',
   balance: 'must be at least 0 and below 1,000,000,000,000',
 };
-const decimalOf = (sign: DecimalSign) =>
-  z
+const decimalOf = (sign: DecimalSign) => {
+  const signed = new RegExp(DECIMAL_PATTERNS[sign]); // compiled once, not on every request
+  return z
     .string()
     .regex(DECIMAL_PATTERN, 'must be a decimal string such as "0.43"')
     .refine((value) => !isDecimalString(value) || isStorableDecimalString(value), STORAGE_RULE)
-    .refine((value) => !isStorableDecimalString(value) || new RegExp(DECIMAL_PATTERNS[sign]).test(value), SIGN_RULE[sign])
+    .refine((value) => !isStorableDecimalString(value) || signed.test(value), SIGN_RULE[sign])
     .meta({ format: 'decimal', pattern: DECIMAL_PATTERNS[sign] })
     .describe(`A decimal number as a string, stored exactly: at most ${STORAGE_SCALE} decimal places; ${SIGN_RULE[sign].replace('must be ', '')}.`);
+};
 export const decimal = decimalOf('nonNegative');
 export const positive = decimalOf('positive');
 export const price = decimalOf('price');

@@ -3,7 +3,7 @@ import { newId } from '../../domain/ids';
 import { failureStreak } from '../../support/failureStreak';
 import type { Logger } from '../../support/logger';
 import { runPeriodically } from '../../support/periodic';
-import type { CatalogEntry, CatalogListing, CatalogSource } from '../../venues/catalogSource';
+import type { CatalogEntry, CatalogListing, CatalogSchedule, CatalogSource } from '../../venues/catalogSource';
 import type { VenueModule } from '../../venues/venueModule';
 import { venueColumn, type VenueColumn } from '../../venues/venueModules';
 import { linkedQuestionKeys } from './questionLinks';
@@ -148,7 +148,7 @@ async function closeUnlisted(db: Db, environment: Venue['environment'], venue: V
 export function startCatalogSyncs(db: Db, modules: readonly VenueModule[], config: object, logger: Logger): { stop(): Promise<void> } {
   const running = modules.flatMap((module) => {
     const schedule = module.catalog?.(config);
-    return schedule ? [startOne(db, module, schedule.source, schedule, logger)] : [];
+    return schedule ? [startOne(db, module, schedule, logger)] : [];
   });
   return {
     async stop() {
@@ -157,7 +157,8 @@ export function startCatalogSyncs(db: Db, modules: readonly VenueModule[], confi
   };
 }
 
-function startOne(db: Db, venue: Venue, source: CatalogSource, schedule: { intervalMs: number; origin: string; howToSet: string }, logger: Logger) {
+function startOne(db: Db, venue: Venue, schedule: CatalogSchedule, logger: Logger) {
+  const { source } = schedule;
   let stopped = false;
   const streak = failureStreak(logger, {
     job: `The ${venue.name} catalog sync (${schedule.origin})`,

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/prismaClient';
 import type { Market } from '../../generated/prisma/client';
 import { consolidatedArrivalMid, type VenueMarketSnapshot } from '../../domain/planning';
-import { isSimulated, isVenueName, marketRulesOf, venueName } from '../../venues/venueModules';
+import { isVenueName, marketRulesOf, venueModule, venueName } from '../../venues/venueModules';
 import type { OutcomeSide } from '../../domain/orderTerms';
 import type { VenueRegistry } from '../../venues/venue';
 import type { Scope } from '../scope';
@@ -17,7 +17,7 @@ export async function eligibleListings(db: Db, scope: Scope, market: Market, all
     : [market];
   const allowed = (allowedVenues ?? listings.map((m) => venueName(m.venue))).filter(isVenueName);
   return listings.filter(
-    (m) => allowed.includes(venueName(m.venue)) && isSimulated(venueName(m.venue)) === (scope.environment === 'test'),
+    (m) => allowed.includes(venueName(m.venue)) && venueModule(m.venue).environment === scope.environment,
   );
 }
 

@@ -109,13 +109,12 @@ export class RequestClaim implements IdempotencyPort {
   }
 
   /**
-   * After the request ran, with its answer: what it answers instead when the key turned out to be
-   * another request's; otherwise the answer is stored for replay, or the key released (NOT_STORED,
+   * After the request ran (and its in-write claim did not find the key taken: answeredInstead), with
+   * its answer: what it answers instead when a claim made now finds the key another request's; otherwise the answer is stored for replay, or the key released (NOT_STORED,
    * or left unstored by the use case). A request that failed before its in-write claim was sent
    * wrote nothing: it is claimed now, and answered exactly as if it had claimed first.
    */
   async finish(answer: { code: unknown; stored: StoredAnswer }): Promise<KeyAnswer | undefined> {
-    if (this.answered) return this.answered;
     if (this.inWrite && !this.inWrite.held) {
       const outcome = await this.records.claim(this.request);
       if (outcome.kind !== 'claimed') return outcome;
