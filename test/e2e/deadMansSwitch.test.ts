@@ -102,7 +102,7 @@ const dead = async (ms: number) => new Promise((resolve) => setTimeout(resolve, 
 const alive = (core: ServiceProcess) => core.child.exitCode === null && core.child.signalCode === null;
 const lapsedLines = (core: ServiceProcess, switchId: string) => core.output().split('\n').filter((line) => line.includes("dead-man's switch lapsed") && line.includes(switchId)).length;
 
-it('armed at 2 s, heartbeats stop: every open order on the Kalshi and Polymarket fakes and the simulated venues is canceled by the firing core's first passes, new orders are refused, and with a core killed and restarted in between each switch fires exactly once', async () => {
+it('armed at 2 s, heartbeats stop: every open order on the Kalshi and Polymarket fakes and the simulated venues is canceled by the firing core\'s first passes, new orders are refused, and with a core killed and restarted in between each switch fires exactly once', async () => {
   const [gw1, gw2] = cluster.gateways.map((g) => g.url) as [string, string];
   const { workspace, secret: live, dashboardSecret } = await buildWorkspace(db, { environment: 'live', rateLimit: 100_000, name: 'DMS acceptance' });
   const { secret: test } = await buildApiKey(db, workspace.id, 'test', 100_000);
