@@ -14,6 +14,7 @@ import { startEventSequencer } from './services/events/eventSequencer';
 import { startEventRetention } from './services/events/eventRetention';
 import { startWebhookWorker } from './services/events/webhookDeliveries';
 import { eventRenderer } from './graphql/eventRendering';
+import { recordKnownVenues } from './services/catalog/knownVenues';
 import { seedSimulatedMarkets } from './services/catalog/simulatedCatalog';
 import { startComplexOrderScheduler } from './services/complexOrders/scheduler';
 import { DeadMansSwitchKeepAlive } from './services/risk/deadMansSwitch';
@@ -75,6 +76,8 @@ export async function openCore(
   // One connection to PGlite: its socket server runs every connection on one session and interleaves
   // their protocol messages outside transactions, so two connections' statements could mix.
   const db = createPrismaClient(database.url, database.embedded ? 1 : config.DATABASE_POOL_SIZE, { embedded: database.embedded, connectTimeoutMs: config.CORE_TIMEOUT_MS });
+  const registered = await recordKnownVenues(db);
+  if (registered) logger.info({ venues: registered }, 'registered venues new to the database');
   const seeded = await seedSimulatedMarkets(db);
   if (seeded) logger.info({ markets: seeded }, 'seeded simulated markets');
   const revocations = createRevocationBus(config.REDIS_URL);

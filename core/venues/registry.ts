@@ -1,6 +1,6 @@
 import type { Db } from '../db/prismaClient';
 import { Decimal, formatDecimal } from '../domain/decimals';
-import { venueColumn, venueName, type VenueColumn } from './venueModules';
+import { marketRulesOf, venueColumn, venueName, venuesOf, type VenueColumn } from './venueModules';
 import { RESTING_STATUSES } from '../domain/orderLifecycle';
 import type { Logger } from '../support/logger';
 import { createSimVenues, type RestingOrderToRestore } from './sim';
@@ -80,7 +80,8 @@ interface OpenedSimVenues {
  * push recorded as they come.
  */
 async function openInProcessSimVenues(db: Db, logger: Logger, recordFills: RecordPushedFills, seed: number): Promise<OpenedSimVenues> {
-  const markets = await db.market.findMany({ where: { environment: 'test', venue: { in: SIM_VENUE_NAMES.map(venueColumn) } } });
+  const simulated = venuesOf('test');
+  const markets = await db.market.findMany({ where: { environment: 'test', venue: { in: simulated.map(venueColumn) } } });
   const sims = createSimVenues(
     markets.map((m) => ({
       venue: m.venue,
@@ -88,8 +89,9 @@ async function openInProcessSimVenues(db: Db, logger: Logger, recordFills: Recor
       tickSize: formatDecimal(m.tickSize),
       minSize: formatDecimal(m.minSize),
       fairValue: formatDecimal(m.fairValue ?? '0.5'),
+      rules: marketRulesOf(m),
     })),
-    { seed },
+    { seed, venues: simulated },
   );
   const venues = new Map<VenueColumn, Venue>();
   const unsubscribe: (() => void)[] = [];

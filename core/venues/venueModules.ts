@@ -5,6 +5,7 @@ import type { MarketRules } from '../domain/venueRules';
 import { kalshiVenueModule } from './kalshi/venueModule';
 import { polymarketVenueModule } from './polymarket/venueModule';
 import { SIM_VENUE_MODULES } from './sim/venueModules';
+import { takeAddedVenueModules } from './addedVenueModules';
 import type { ExchangeModule, VenueModule } from './venueModule';
 import type { ExchangeName, VenueColumn, VenueName } from './venueNames';
 
@@ -15,27 +16,43 @@ import type { ExchangeName, VenueColumn, VenueName } from './venueNames';
  * venue is a folder under core/venues/ and a line here (docs/house-plan.md, "A venue").
  */
 const MODULES = [...SIM_VENUE_MODULES, kalshiVenueModule, polymarketVenueModule] as const;
-export const VENUE_MODULES: readonly VenueModule[] = MODULES;
+export const VENUE_MODULES: readonly VenueModule[] = checkedRegistry([...MODULES, ...takeAddedVenueModules()]);
 
 export type { ExchangeName, VenueColumn, VenueName } from './venueNames';
 
-// The database's enums (venueNames.ts) are the registry's: a venue added here and not to
-// prisma/schema.prisma (or the other way round) does not compile.
+// The database's exchange enum (venueNames.ts) is the registry's: an exchange added to a module and
+// not to prisma/schema.prisma (or the other way round) does not compile. Venues need no such pair:
+// the database's `venues` rows are written from this registry (services/catalog/knownVenues.ts).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type ModuleExchange = NonNullable<(typeof MODULES)[number] extends infer M ? (M extends { exchange: { name: infer N } } ? N : never) : never>;
-const venueEnumIsTheRegistry: Same<(typeof MODULES)[number]['name'], VenueName> = true;
 const exchangeEnumIsTheRegistry: Same<ModuleExchange, ExchangeName> = true;
-void venueEnumIsTheRegistry;
 void exchangeEnumIsTheRegistry;
+
+/**
+ * The registry as the rest of the core relies on it: every name once, spelled the REST API's way
+ * (lower case, words joined by hyphens: its database spelling joins them by underscores), and an
+ * exchange the database knows (its `Exchange` enum: the built-in modules' exchanges).
+ */
+function checkedRegistry(modules: readonly VenueModule[]): readonly VenueModule[] {
+  const knownExchanges = new Set<string>(MODULES.flatMap((module) => ('exchange' in module ? [module.exchange.name] : [])));
+  const seen = new Set<string>();
+  for (const module of modules) {
+    if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(module.name)) throw new Error(`venue module name ${JSON.stringify(module.name)} is not lower-case words joined by hyphens`);
+    if (seen.has(module.name)) throw new Error(`two venue modules are named ${module.name}`);
+    if (module.exchange && !knownExchanges.has(module.exchange.name)) throw new Error(`venue module ${module.name}: exchange ${module.exchange.name} is not one the database knows`);
+    seen.add(module.name);
+  }
+  return modules;
+}
 
 const byName = new Map<string, VenueModule>(VENUE_MODULES.map((module) => [module.name, module]));
 
-export const VENUE_NAMES: readonly VenueName[] = MODULES.map((module) => module.name);
+export const VENUE_NAMES: readonly VenueName[] = VENUE_MODULES.map((module) => module.name);
 export const VENUE_COLUMNS: readonly VenueColumn[] = VENUE_NAMES.map((name) => venueColumn(name));
 
 /** Every exchange of a live venue, once each, in registry order. */
 export const EXCHANGES: readonly ExchangeModule<ExchangeName>[] = [
-  ...new Map(MODULES.flatMap((module): ExchangeModule<ExchangeName>[] => ('exchange' in module ? [module.exchange] : [])).map((exchange) => [exchange.name, exchange])).values(),
+  ...new Map(VENUE_MODULES.flatMap((module) => (module.exchange ? [module.exchange as ExchangeModule<ExchangeName>] : [])).map((exchange) => [exchange.name, exchange])).values(),
 ];
 export const EXCHANGE_NAMES: readonly ExchangeName[] = EXCHANGES.map((exchange) => exchange.name);
 

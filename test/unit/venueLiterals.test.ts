@@ -30,7 +30,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 const NAMES = [...new Set([...VENUE_NAMES, ...VENUE_COLUMNS, ...EXCHANGE_NAMES])];
-/** A literal that is a name, or SQL that quotes one ('kalshi'::"Venue"). */
+/** A literal that is a name, or SQL that quotes one ('kalshi'::text). */
 const namesAVenue = (text: string) => NAMES.some((name) => text === name || text.includes(`'${name}'`));
 
 function literalTexts(node: ts.Node): string[] {

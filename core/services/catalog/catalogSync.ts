@@ -95,7 +95,7 @@ async function upsertListings(db: Db, environment: Venue['environment'], venue: 
     INSERT INTO markets AS m (id, environment, venue, venue_market_id, question_key, title, description, category, status,
                               tick_size, min_size, close_time, price_ranges, fee_type, fee_multiplier, fractional_trading,
                               yes_token_id, no_token_id, neg_risk)
-    SELECT r.id, ${environment}::"Environment", ${venue}::"Venue", r.venue_market_id, r.question_key, r.title, r.description, r.category,
+    SELECT r.id, ${environment}::"Environment", ${venue}::text, r.venue_market_id, r.question_key, r.title, r.description, r.category,
            r.status::"MarketStatus", r.tick_size::numeric, r.min_size::numeric, r.close_time::timestamptz, r.price_ranges,
            r.fee_type, r.fee_multiplier::numeric, r.fractional_trading, r.yes_token_id, r.no_token_id, r.neg_risk
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
@@ -132,7 +132,7 @@ async function closeUnlisted(db: Db, environment: Venue['environment'], venue: V
     if (ids.length === 0) continue;
     changed += await db.$executeRaw`
       UPDATE markets SET status = ${status}::"MarketStatus", updated_at = now()
-       WHERE environment = ${environment}::"Environment" AND venue = ${venue}::"Venue" AND status = 'open'::"MarketStatus"
+       WHERE environment = ${environment}::"Environment" AND venue = ${venue}::text AND status = 'open'::"MarketStatus"
          AND venue_market_id = ANY(${ids}::text[])`;
   }
   return changed;

@@ -35,7 +35,7 @@ export async function searchMarkets(db: Db, environment: Environment, search: Ma
     throw invalidRequest('status', `status must be one of ${MARKET_STATUSES.join(', ')}.`);
   }
   const filters = [Prisma.sql`environment = ${environment}::"Environment"`];
-  if (search.venue != null) filters.push(Prisma.sql`venue = ${venueColumn(search.venue as never)}::"Venue"`);
+  if (search.venue != null) filters.push(Prisma.sql`venue = ${venueColumn(search.venue as never)}::text`);
   if (search.status != null) filters.push(Prisma.sql`status = ${search.status}::"MarketStatus"`);
   if (search.category != null) filters.push(Prisma.sql`lower(category) = lower(${search.category})`);
 

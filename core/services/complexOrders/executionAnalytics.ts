@@ -156,8 +156,8 @@ export async function executionAnalytics(db: Db, scope: Scope, filter: Execution
        AND (${subaccountId}::text IS NULL OR c.subaccount_id = ${subaccountId})
        AND (${strategy}::text IS NULL OR c.strategy = ${strategy})
        AND (${marketId}::text IS NULL OR c.market_id = ${marketId})
-       AND (${venue}::"Venue" IS NULL
-            OR EXISTS (SELECT 1 FROM child_orders v WHERE v.complex_order_id = c.id AND v.venue = ${venue}::"Venue"))`;
+       AND (${venue}::text IS NULL
+            OR EXISTS (SELECT 1 FROM child_orders v WHERE v.complex_order_id = c.id AND v.venue = ${venue}::text))`;
 
   const [orderGroups, venueGroups] = await Promise.all([
     // Overall, by strategy and by market: one error per complex order.
@@ -193,12 +193,12 @@ export async function executionAnalytics(db: Db, scope: Scope, filter: Execution
         SELECT ch.complex_order_id, ch.venue, co.s, count(*)::int AS children, sum(ch.quantity) AS ordered,
                sum(ch.expected_filled_quantity) AS expected_filled, sum(ch.expected_notional) AS expected_notional
           FROM co JOIN child_orders ch ON ch.complex_order_id = co.id
-         WHERE ${venue}::"Venue" IS NULL OR ch.venue = ${venue}::"Venue"
+         WHERE ${venue}::text IS NULL OR ch.venue = ${venue}::text
          GROUP BY ch.complex_order_id, ch.venue, co.s),
       realized AS (
         SELECT ch.complex_order_id, ch.venue, sum(o.filled_quantity) AS filled, sum(o.filled_notional) AS notional
           FROM co JOIN child_orders ch ON ch.complex_order_id = co.id JOIN orders o ON o.id = ch.order_id
-         WHERE ${venue}::"Venue" IS NULL OR ch.venue = ${venue}::"Venue"
+         WHERE ${venue}::text IS NULL OR ch.venue = ${venue}::text
          GROUP BY ch.complex_order_id, ch.venue),
       measured AS (
         SELECT p.venue, p.children, p.ordered, p.expected_filled, coalesce(r.filled, 0) AS filled,

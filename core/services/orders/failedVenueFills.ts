@@ -28,10 +28,10 @@ export async function recordedOrFailedVenueFillIds(tx: Tx, venue: VenueColumn, v
   // Only a venue whose trades can fail after the match (Polymarket) has failed trades to skip.
   const rows = tradesCanFail(venue)
     ? await tx.$queryRaw<{ venue_fill_id: string }[]>`
-        SELECT venue_fill_id FROM fills WHERE venue = ${venue}::"Venue" AND venue_fill_id = ANY(${ids}::text[])
+        SELECT venue_fill_id FROM fills WHERE venue = ${venue}::text AND venue_fill_id = ANY(${ids}::text[])
         UNION ALL
-        SELECT venue_fill_id FROM failed_venue_fills WHERE venue = ${venue}::"Venue" AND venue_fill_id = ANY(${ids}::text[])`
+        SELECT venue_fill_id FROM failed_venue_fills WHERE venue = ${venue}::text AND venue_fill_id = ANY(${ids}::text[])`
     : await tx.$queryRaw<{ venue_fill_id: string }[]>`
-        SELECT venue_fill_id FROM fills WHERE venue = ${venue}::"Venue" AND venue_fill_id = ANY(${ids}::text[])`;
+        SELECT venue_fill_id FROM fills WHERE venue = ${venue}::text AND venue_fill_id = ANY(${ids}::text[])`;
   return new Set(rows.map((row) => row.venue_fill_id));
 }

@@ -48,7 +48,7 @@ export async function insertPendingOrder(sql: SqlClient, o: NewOrder): Promise<O
     Prisma.sql`
       INSERT INTO orders (id, workspace_id, environment, subaccount_id, market_id, venue, side, action, type, time_in_force,
                           price, quantity, client_order_id, complex_order_id, status)
-      VALUES (${o.id}, ${o.workspaceId}, ${o.environment}::"Environment", ${o.subaccountId}, ${o.marketId}, ${o.venue}::"Venue",
+      VALUES (${o.id}, ${o.workspaceId}, ${o.environment}::"Environment", ${o.subaccountId}, ${o.marketId}, ${o.venue}::text,
               ${o.side}::"OrderSide", ${o.action}::"OrderAction", ${o.type}::"OrderType", ${o.timeInForce}::"TimeInForce",
               ${o.price}::numeric, ${o.quantity}::numeric, ${o.clientOrderId}, ${o.complexOrderId}, 'pending')
       RETURNING ${ORDER_COLUMNS}`,

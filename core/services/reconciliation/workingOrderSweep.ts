@@ -41,7 +41,7 @@ export async function sweepWorkingOrders(
     const graceMs = options.graceMsOf(venueColumn);
     const working = await db.$queryRaw<{ id: string; subaccount_id: string; venue_order_id: string | null; filled_quantity: string; created_at: Date }[]>`
       SELECT id, subaccount_id, venue_order_id, filled_quantity::text AS filled_quantity, created_at FROM orders
-       WHERE environment = 'live' AND venue = ${venueColumn}::"Venue" AND status IN ${sqlList(RESTING_STATUSES)}
+       WHERE environment = 'live' AND venue = ${venueColumn}::text AND status IN ${sqlList(RESTING_STATUSES)}
          AND created_at < now() - ${graceMs} * interval '1 millisecond'
        ORDER BY random()`; // orders the venue cannot answer for now do not keep the cap from the others
     const bySubaccount = new Map<string, typeof working>();

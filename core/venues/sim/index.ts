@@ -1,7 +1,8 @@
 /**
- * The simulated venues of the test environment, sim-kalshi and sim-polymarket, built from the
- * market catalog. See docs/simulated-venues.md.
+ * The simulated venues of the test environment, sim-kalshi and sim-polymarket (and any other
+ * test-environment venue module's), built from the market catalog. See docs/simulated-venues.md.
  */
+import { restVenueSpelling } from '../../../contract/venueSpelling';
 import type { VenueColumn, VenueName } from '../venueNames';
 import type { MarketMakerOptions } from './marketMaker';
 import type { SimMarketConfig, SimVenueName } from './simMarketRules';
@@ -24,17 +25,22 @@ export interface CreateSimVenuesOptions {
   /** Fill timestamps. Default: the system clock. */
   readonly clock?: () => Date;
   readonly marketMaker?: MarketMakerOptions;
+  /**
+   * The simulated venues to open (REST spelling): by default the two built-in ones; the registry
+   * passes every test-environment venue it lists, whose other markets bring their module's rules.
+   */
+  readonly venues?: readonly VenueName[];
 }
 
 /**
- * Both simulated venues, each with its own markets from `markets`; listings of the live venues
- * (`kalshi`, `polymarket`) are ignored, so the whole catalog can be passed.
+ * The simulated venues, each with its own markets from `markets`; listings of other venues (the
+ * live ones) are ignored, so the whole catalog can be passed.
  */
 export function createSimVenues(markets: readonly SimCatalogMarket[], options: CreateSimVenuesOptions): Map<VenueName, SimVenue> {
   const clock = options.clock ?? (() => new Date());
   const venues = new Map<VenueName, SimVenue>();
-  for (const name of SIM_VENUE_NAMES) {
-    const listed = markets.filter((market) => market.venue.replace('_', '-') === name);
+  for (const name of options.venues ?? SIM_VENUE_NAMES) {
+    const listed = markets.filter((market) => restVenueSpelling(market.venue) === name);
     venues.set(name, new SimVenue({ name, markets: listed, seed: options.seed, clock, marketMaker: options.marketMaker }));
   }
   return venues;

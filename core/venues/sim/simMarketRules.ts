@@ -29,6 +29,12 @@ export interface SimMarketConfig {
   readonly makerFees?: boolean;
   /** sim-polymarket only: the taker fee rate in basis points. Default 0, like most markets. */
   readonly takerFeeRateBps?: number;
+  /**
+   * A market of a simulated venue other than the two above (a venue module added to the registry,
+   * such as a test's): its rules as its module gives them (VenueModule.marketRules). The two
+   * built-in venues' rules are derived and checked here; this is ignored for them.
+   */
+  readonly rules?: MarketRules;
 }
 
 export interface SimMarket {
@@ -45,7 +51,7 @@ function decimalOf(value: string, what: string, marketId: string): Decimal {
   }
 }
 
-export function simMarketOf(venue: SimVenueName, config: SimMarketConfig): SimMarket {
+export function simMarketOf(venue: string, config: SimMarketConfig): SimMarket {
   const id = config.venueMarketId;
   if (typeof id !== 'string' || id.length === 0) throw new RangeError('venueMarketId must be a non-empty string');
   const tickSize = decimalOf(config.tickSize, 'tickSize', id);
@@ -56,12 +62,17 @@ export function simMarketOf(venue: SimVenueName, config: SimMarketConfig): SimMa
     rules = kalshiMarketRules({ makerFees: config.makerFees === true });
     if (!tickSize.eq(rules.tickSize)) throw new RangeError(`market ${id}: sim-kalshi trades in cents, not tick size ${config.tickSize}`);
     if (!minSize.eq(rules.minSize)) throw new RangeError(`market ${id}: sim-kalshi's minimum size is 1 contract, not ${config.minSize}`);
-  } else {
+  } else if (venue === 'sim-polymarket') {
     const tick = tickSize.toFixed() as PolymarketTickSize;
     if (!POLYMARKET_TICK_SIZES.includes(tick)) {
       throw new RangeError(`market ${id}: tick size ${config.tickSize} is not one of ${POLYMARKET_TICK_SIZES.join(', ')}`);
     }
     rules = polymarketMarketRules({ tickSize: tick, minOrderSize: minSize.toFixed(), takerFeeRateBps: config.takerFeeRateBps });
+  } else if (config.rules !== undefined) {
+    rules = config.rules;
+    if (!tickSize.eq(rules.tickSize)) throw new RangeError(`market ${id}: ${venue}'s rules have tick size ${rules.tickSize}, not ${config.tickSize}`);
+  } else {
+    throw new RangeError(`market ${id}: ${venue} is not a built-in simulated venue, and the market brings no rules of its venue module`);
   }
 
   const fairTicks = decimalOf(config.fairValue, 'fairValue', id).times(PRICE_TICKS_PER_DOLLAR);

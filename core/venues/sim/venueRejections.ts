@@ -5,7 +5,6 @@
  */
 import type { ValidationCode } from '../../domain/venueRules';
 import type { VenueErrorCode } from '../venue';
-import type { SimVenueName } from './simMarketRules';
 
 export interface VenueRejection {
   readonly outcome: 'rejected';
@@ -30,23 +29,23 @@ function rejection(code: VenueErrorCode, venueCode: string, message: string): Ve
 }
 
 /** A malformed order: bad tick, size, price range, or a field the venue does not accept. */
-export function invalidOrder(venue: SimVenueName, reason: ValidationCode | 'invalid_field', message: string): VenueRejection {
+export function invalidOrder(venue: string, reason: ValidationCode | 'invalid_field', message: string): VenueRejection {
   if (venue === 'sim-kalshi') return rejection('invalid_request', 'invalid_order', message);
   const venueCode =
     reason === 'off_tick' ? 'INVALID_ORDER_MIN_TICK_SIZE' : reason === 'below_min_size' ? 'INVALID_ORDER_MIN_SIZE' : 'INVALID_ORDER_ERROR';
   return rejection('invalid_request', venueCode, message);
 }
 
-export function marketNotTradable(venue: SimVenueName, venueMarketId: string): VenueRejection {
+export function marketNotTradable(venue: string, venueMarketId: string): VenueRejection {
   const venueCode = venue === 'sim-kalshi' ? 'market_not_found' : 'MARKET_NOT_READY';
   return rejection('market_not_tradable', venueCode, `market ${venueMarketId} is not listed on ${venue}`);
 }
 
-export function orderNotFound(venue: SimVenueName, message: string): VenueRejection {
+export function orderNotFound(venue: string, message: string): VenueRejection {
   return rejection('order_not_found', venue === 'sim-kalshi' ? 'not_found' : 'ORDER_NOT_FOUND', message);
 }
 
 /** An internal refusal that should not happen (the book disagreed with the venue's own checks). */
-export function venueError(venue: SimVenueName, message: string): VenueRejection {
+export function venueError(venue: string, message: string): VenueRejection {
   return rejection('venue_error', venue === 'sim-kalshi' ? 'internal_server_error' : 'INTERNAL_ERROR', message);
 }
