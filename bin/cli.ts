@@ -17,7 +17,7 @@
  *                                                              states that the two live listings are one question (YES the
  *                                                              same outcome): complex orders then plan across both
  *   questions unlink --kalshi <ticker> | --polymarket <condition id>
- *   questions list                                             one line per link: ticker, condition id, who, when, titles
+ *   questions list                                             one line per link: kalshi:<ticker>, polymarket:<condition id>, who, when, titles
  *   --help, -h, help                                           this usage, on stdout (exit 0)
  *
  * A password is never taken from the arguments: the command line of a running process is readable
@@ -190,21 +190,26 @@ async function execute(db: Db, config: Config, argv: string[]): Promise<string[]
     }
     case 'questions link': {
       if (!values.kalshi || !values.polymarket || rest.length > 0) throw new UsageError('questions link needs --kalshi <ticker> and --polymarket <condition id>');
-      const link = await linkQuestion(db, { kalshiTicker: values.kalshi, polymarketConditionId: values.polymarket, createdBy: values.by ?? operatorName() });
+      // The Polymarket condition takes the Kalshi ticker as its question key (a ticker is its own).
+      const link = await linkQuestion(db, {
+        listing: { venue: 'polymarket', venueMarketId: values.polymarket },
+        anchor: { venue: 'kalshi', venueMarketId: values.kalshi },
+        createdBy: values.by ?? operatorName(),
+      });
       return [`linked ${describeLink(link)}`];
     }
     case 'questions unlink': {
       if (rest.length > 0 || (values.kalshi === undefined) === (values.polymarket === undefined)) {
         throw new UsageError('questions unlink needs exactly one of --kalshi <ticker> or --polymarket <condition id>');
       }
-      const link = await unlinkQuestion(db, values.kalshi !== undefined ? { kalshiTicker: values.kalshi } : { polymarketConditionId: values.polymarket! });
+      const link = await unlinkQuestion(db, values.kalshi !== undefined ? { venue: 'kalshi', venueMarketId: values.kalshi } : { venue: 'polymarket', venueMarketId: values.polymarket! });
       return [`unlinked ${describeLink(link)}`];
     }
     case 'questions list': {
       if (rest.length > 0) throw new UsageError('questions list takes no arguments');
       const links = await listQuestionLinks(db);
       if (links.length === 0) return ['no question links'];
-      return links.map((l) => [l.kalshiTicker, l.polymarketConditionId, l.createdBy, l.createdAt.toISOString(), l.kalshiTitle ?? '-', l.polymarketTitle ?? '-'].join('\t'));
+      return links.map((l) => [`${l.anchor.venue}:${l.anchor.venueMarketId}`, `${l.listing.venue}:${l.listing.venueMarketId}`, l.createdBy, l.createdAt.toISOString(), l.anchor.title ?? '-', l.listing.title ?? '-'].join('\t'));
     }
     default:
       throw new UsageError(command.trim() ? `unknown command '${command.trim()}'` : 'no command given');
@@ -221,7 +226,7 @@ function operatorName(): string {
 }
 
 const describeLink = (link: QuestionLinkView) =>
-  `Kalshi ${link.kalshiTicker} (${link.kalshiTitle ?? 'not in the catalog'}) <-> Polymarket ${link.polymarketConditionId} (${link.polymarketTitle ?? 'not in the catalog yet: the next sync keys it'}), by ${link.createdBy}`;
+  `${link.anchor.venue} ${link.anchor.venueMarketId} (${link.anchor.title ?? 'not in the catalog'}) <-> ${link.listing.venue} ${link.listing.venueMarketId} (${link.listing.title ?? 'not in the catalog yet: the next sync keys it'}), by ${link.createdBy}`;
 
 /** `--help`, `-h` or `help`, anywhere: the usage on stdout and exit 0, without opening anything. */
 const asksForHelp = (argv: string[]) => argv.some((arg) => arg === '--help' || arg === '-h') || argv[0] === 'help';

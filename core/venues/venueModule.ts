@@ -34,6 +34,12 @@ export interface VenueModule<Name extends string = string> {
    */
   catalog?(config: object): CatalogSchedule | null;
   /**
+   * One of its market ids as a person writes it (an operator's question link), in its catalog
+   * rows' spelling; or what such an id looks like, when `input` cannot be one. Without it an id
+   * is taken as written (trimmed).
+   */
+  marketIdOf?(input: string): { ok: true; id: string } | { ok: false; expected: string };
+  /**
    * A live venue: opens its accounts (one per subaccount credential, opened when first used) and its
    * public market data, under the core's configuration; what the accounts report is recorded through
    * the core's `sinks`. A simulated venue is opened by the registry (registry.ts).

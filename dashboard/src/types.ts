@@ -7,6 +7,7 @@
 export type Environment = 'test' | 'live';
 export const ENVIRONMENTS: readonly Environment[] = ['test', 'live'];
 
+/** The exchanges credentials can be attached for: the core's venue registry's (built apart from the core, so a copy; test/unit/venueLiterals.test.ts keeps it equal). */
 export type Exchange = 'kalshi' | 'polymarket';
 export const EXCHANGES: readonly Exchange[] = ['kalshi', 'polymarket'];
 export type KalshiEnvironment = 'demo' | 'production';

@@ -156,23 +156,25 @@ describe('questions link, list and unlink, in order', () => {
     const result = await cli(['questions', 'link', '--kalshi', ticker, '--polymarket', conditionId.toUpperCase().replace('0X', '0x'), '--by', 'alice']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe(`linked Kalshi ${ticker} (Fed above 4% (Kalshi)?) <-> Polymarket ${conditionId} (Fed above 4% (Polymarket)?), by alice\n`);
-    expect(await db.questionLink.findUnique({ where: { polymarketConditionId: conditionId } })).toMatchObject({ kalshiTicker: ticker, createdBy: 'alice' });
+    expect(result.stdout).toBe(`linked kalshi ${ticker} (Fed above 4% (Kalshi)?) <-> polymarket ${conditionId} (Fed above 4% (Polymarket)?), by alice\n`);
+    expect(await db.questionLink.findUnique({ where: { venue_venueMarketId: { venue: 'polymarket', venueMarketId: conditionId } } })).toMatchObject({
+      anchorVenue: 'kalshi', anchorMarketId: ticker, questionKey: ticker, createdBy: 'alice',
+    });
     expect(await polymarketKey()).toBe(ticker);
   }, SLOW);
 
   it('`questions list` prints one tab-separated line per link', async () => {
     const result = await cli(['questions', 'list']);
     expect(result.code).toBe(0);
-    const line = result.stdout.split('\n').find((l) => l.startsWith(`${ticker}\t`));
-    expect(line?.split('\t')).toEqual([ticker, conditionId, 'alice', expect.stringMatching(/^\d{4}-\d\d-\d\dT/), 'Fed above 4% (Kalshi)?', 'Fed above 4% (Polymarket)?']);
+    const line = result.stdout.split('\n').find((l) => l.startsWith(`kalshi:${ticker}\t`));
+    expect(line?.split('\t')).toEqual([`kalshi:${ticker}`, `polymarket:${conditionId}`, 'alice', expect.stringMatching(/^\d{4}-\d\d-\d\dT/), 'Fed above 4% (Kalshi)?', 'Fed above 4% (Polymarket)?']);
   }, SLOW);
 
   it('a second link of the same ticker to another condition exits 1 with one line; the first link stands', async () => {
     const result = await cli(['questions', 'link', '--kalshi', ticker, '--polymarket', `0x${'c2'.repeat(32)}`]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe(`error: Already linked: Kalshi ${ticker} <-> Polymarket ${conditionId}; unlink it first.\n`);
+    expect(result.stderr).toBe(`error: Already linked: kalshi ${ticker} <-> polymarket ${conditionId}; unlink it first.\n`);
     expect(await polymarketKey()).toBe(ticker);
   }, SLOW);
 
@@ -180,8 +182,8 @@ describe('questions link, list and unlink, in order', () => {
     const result = await cli(['questions', 'unlink', '--polymarket', conditionId]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(new RegExp(`^unlinked Kalshi ${ticker} `));
-    expect(await db.questionLink.count({ where: { kalshiTicker: ticker } })).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^unlinked kalshi ${ticker} `));
+    expect(await db.questionLink.count({ where: { anchorVenue: 'kalshi', anchorMarketId: ticker } })).toBe(0);
     expect(await polymarketKey()).toBeNull();
   }, SLOW);
 });

@@ -46,6 +46,9 @@ const NO_BOOK = condition('55');
 const BROKEN = condition('66');
 const ODD_TICK = condition('77');
 const LATER = condition('88');
+/** A live listing, as the question links name one. */
+const kx = (ticker: string) => ({ venue: 'kalshi', venueMarketId: ticker });
+const pm = (conditionId: string) => ({ venue: 'polymarket', venueMarketId: conditionId });
 
 const SEEDS = [
   gammaMarket(
@@ -174,12 +177,11 @@ describe('the Polymarket catalog, synced against the Gamma fake', () => {
     await db.market.create({
       data: { id: newId('market'), environment: 'live', venue: 'kalshi', venueMarketId: ticker, questionKey: ticker, title: 'Later market (Kalshi)?', category: 'other', tickSize: '0.01', minSize: '1' },
     });
-    await expect(linkQuestion(db, { kalshiTicker: ticker, polymarketConditionId: LATER.toUpperCase().replace('0X', '0x'), createdBy: 'ops' })).resolves.toMatchObject({
-      kalshiTicker: ticker,
-      polymarketConditionId: LATER,
+    await expect(linkQuestion(db, { listing: pm(LATER.toUpperCase().replace('0X', '0x')), anchor: kx(ticker), createdBy: 'ops' })).resolves.toMatchObject({
+      anchor: { venue: 'kalshi', venueMarketId: ticker, title: 'Later market (Kalshi)?' },
+      listing: { venue: 'polymarket', venueMarketId: LATER, title: 'Later market?' },
+      questionKey: ticker,
       createdBy: 'ops',
-      kalshiTitle: 'Later market (Kalshi)?',
-      polymarketTitle: 'Later market?',
     });
     const keyOf = async (conditionId: string) => (await db.market.findFirstOrThrow({ where: { venue: 'polymarket', venueMarketId: conditionId } })).questionKey;
     expect(await keyOf(LATER)).toBe(ticker);
@@ -187,10 +189,18 @@ describe('the Polymarket catalog, synced against the Gamma fake', () => {
     await expect(sync()).resolves.toMatchObject({ upserted: 0 });
     expect(await keyOf(LATER)).toBe(ticker);
     // One link per side.
-    await expect(linkQuestion(db, { kalshiTicker: ticker, polymarketConditionId: FED, createdBy: 'ops' })).rejects.toMatchObject({ code: 'conflict' });
-    await expect(linkQuestion(db, { kalshiTicker: 'KXNOTLISTED', polymarketConditionId: FED, createdBy: 'ops' })).rejects.toMatchObject({ code: 'not_found' });
-    await expect(linkQuestion(db, { kalshiTicker: ticker, polymarketConditionId: '0x1234', createdBy: 'ops' })).rejects.toMatchObject({ code: 'invalid_request' });
-    await expect(unlinkQuestion(db, { kalshiTicker: ticker })).resolves.toMatchObject({ polymarketConditionId: LATER });
+    await expect(linkQuestion(db, { listing: pm(FED), anchor: kx(ticker), createdBy: 'ops' })).rejects.toMatchObject({
+      code: 'conflict', message: `Already linked: kalshi ${ticker} <-> polymarket ${LATER}; unlink it first.`,
+    });
+    await expect(linkQuestion(db, { listing: pm(FED), anchor: kx('KXNOTLISTED'), createdBy: 'ops' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(linkQuestion(db, { listing: pm('0x1234'), anchor: kx(ticker), createdBy: 'ops' })).rejects.toMatchObject({
+      code: 'invalid_request', message: "'0x1234' is not a Polymarket condition id (0x and 64 hex digits).",
+    });
+    // Two listings of one venue, a venue that is not one, and a listing whose venue keys it itself: refused.
+    await expect(linkQuestion(db, { listing: kx('KXNOTLISTED'), anchor: kx(ticker), createdBy: 'ops' })).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(linkQuestion(db, { listing: { venue: 'nowhere', venueMarketId: 'X' }, anchor: kx(ticker), createdBy: 'ops' })).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(linkQuestion(db, { listing: kx(ticker), anchor: pm(FED), createdBy: 'ops' })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(unlinkQuestion(db, kx(ticker))).resolves.toMatchObject({ listing: { venueMarketId: LATER } });
     expect(await keyOf(LATER)).toBeNull();
     expect(await listQuestionLinks(db)).toEqual([]);
   });
@@ -201,7 +211,7 @@ describe('the Polymarket catalog, synced against the Gamma fake', () => {
     await db.market.create({
       data: { id: newId('market'), environment: 'live', venue: 'kalshi', venueMarketId: ticker, questionKey: ticker, title: 'Early?', category: 'other', tickSize: '0.01', minSize: '1' },
     });
-    await expect(linkQuestion(db, { kalshiTicker: ticker, polymarketConditionId: early, createdBy: 'ops' })).resolves.toMatchObject({ polymarketTitle: null });
+    await expect(linkQuestion(db, { listing: pm(early), anchor: kx(ticker), createdBy: 'ops' })).resolves.toMatchObject({ listing: { title: null } });
     gamma.addMarket(gammaMarket({ conditionId: early, question: 'Early?', yesTokenId: `5${token('1')}`, noTokenId: `6${token('1')}` }));
     await expect(sync()).resolves.toMatchObject({ upserted: 1 });
     expect(await db.market.findFirstOrThrow({ where: { venue: 'polymarket', venueMarketId: early } })).toMatchObject({ questionKey: ticker, status: 'open' });
@@ -268,7 +278,7 @@ describe('a live key previews a complex order across Kalshi and Polymarket for a
     expect(alone.plan.recommended.impact.expected_filled_quantity).toBe('3');
     expect(clob.requests.filter((r) => r.path === '/book')).toEqual([]);
 
-    await linkQuestion(db, { kalshiTicker: KALSHI_FED, polymarketConditionId: PM_YES!.conditionId, createdBy: 'test' });
+    await linkQuestion(db, { listing: pm(PM_YES!.conditionId), anchor: kx(KALSHI_FED), createdBy: 'test' });
     const across = await preview();
     expect(across.market_ids_by_venue).toEqual({ kalshi: kalshiId, polymarket: polymarketId });
     // Kalshi's 3 at 0.50 (0.5175 with its fee), then 7 of Polymarket's 20 at 0.52; the best bid is

@@ -8,18 +8,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { EXCHANGES as DASHBOARD_EXCHANGES } from '../../dashboard/src/types';
 import { EXCHANGE_NAMES, VENUE_COLUMNS, VENUE_NAMES } from '../../core/venues/venueModules';
 
 const ROOT = path.resolve(__dirname, '../..');
 const VENUE_FOLDERS = ['core/venues/kalshi/', 'core/venues/polymarket/', 'core/venues/sim/'];
-
-/**
- * Files that still name venues, each with what is left to move into the venue modules. The list only
- * shrinks: a file on it that no longer names one fails the test too, so that it is taken off.
- */
-const NOT_YET_MOVED: Record<string, string> = {
-  'core/services/catalog/questionLinks.ts': 'links a Kalshi ticker to a Polymarket condition id (and gives the catalog sync a Polymarket listing\'s key): to become links between any two venues\' markets',
-};
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
@@ -64,13 +57,12 @@ describe('venue names outside the venue modules', () => {
     expect(EXCHANGE_NAMES).toHaveLength(2);
   });
 
-  it('are found nowhere but in the files not moved yet', () => {
-    const unexpected = [...byFile].filter(([file]) => !(file in NOT_YET_MOVED)).flatMap(([, found]) => found);
-    expect(unexpected).toEqual([]);
+  it('are found nowhere', () => {
+    expect([...byFile].flatMap(([, found]) => found)).toEqual([]);
   });
 
-  it('are still found in every file of the list not moved yet (take a file off once it names none)', () => {
-    expect(Object.keys(NOT_YET_MOVED).filter((file) => (byFile.get(file) ?? []).length === 0)).toEqual([]);
+  it("the dashboard's exchanges (a copy: the dashboard is built apart from the core) are the registry's", () => {
+    expect([...DASHBOARD_EXCHANGES].sort()).toEqual([...EXCHANGE_NAMES].sort());
   });
 
   it('finds a literal in a comparison, a list, a type and SQL, and not in a comment or prose', () => {

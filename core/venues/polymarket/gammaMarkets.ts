@@ -66,6 +66,12 @@ export const GAMMA_MAX_PAGE = 100;
 export const GAMMA_MAX_CONDITION_IDS = 100;
 
 const CONDITION_ID = /^0x[0-9a-fA-F]{64}$/;
+
+/** A condition id as the catalog stores it (lower-case bytes32 hex), from one as a person writes it; null when it is not one. */
+export function catalogConditionId(value: string): string | null {
+  const id = value.trim();
+  return CONDITION_ID.test(id) ? id.toLowerCase() : null;
+}
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
 /**

@@ -1,5 +1,6 @@
 import type { VenueModule } from '../venueModule';
 import { polymarketCatalogSchedule } from './catalogSource';
+import { catalogConditionId } from './gammaMarkets';
 import { openPolymarketLive } from './liveSetup';
 import { polymarketCredentialShape } from './credentials';
 import { polymarketRulesOf } from './marketRules';
@@ -16,5 +17,10 @@ export const polymarketVenueModule = {
   capabilities: { tradesCanFail: true },
   marketRules: polymarketRulesOf,
   catalog: polymarketCatalogSchedule,
+  /** A market is a condition: its id in lower case. */
+  marketIdOf: (input) => {
+    const id = catalogConditionId(input);
+    return id === null ? { ok: false, expected: 'a Polymarket condition id (0x and 64 hex digits)' } : { ok: true, id };
+  },
   openLive: openPolymarketLive,
 } as const satisfies VenueModule<'polymarket'>;
