@@ -136,9 +136,9 @@ export async function runAggregationBench(): Promise<AggregationReport> {
       INSERT INTO daily_pnl (subaccount_id, day, workspace_id, environment, realized_pnl, fees, fill_count, volume)
         SELECT subaccount_id, (created_at AT TIME ZONE 'UTC')::date, '${ws}', 'test', sum(realized_pnl), sum(fee), count(*), sum(price * quantity)
           FROM fills WHERE workspace_id = '${ws}' GROUP BY 1, 2;
-      INSERT INTO positions (subaccount_id, market_id, side, quantity, average_cost, realized_pnl)
+      INSERT INTO positions (subaccount_id, market_id, side, quantity, cost_basis, realized_pnl)
         SELECT subaccount_id, market_id, side, sum(CASE WHEN action = 'buy' THEN quantity ELSE -quantity END),
-               0.5, sum(realized_pnl)
+               0.5 * sum(CASE WHEN action = 'buy' THEN quantity ELSE -quantity END), sum(realized_pnl)
           FROM fills WHERE workspace_id = '${ws}' GROUP BY 1, 2, 3
         HAVING sum(CASE WHEN action = 'buy' THEN quantity ELSE -quantity END) > 0;
       ANALYZE;

@@ -100,7 +100,7 @@ export function roundMoney(value: Decimal.Value): Decimal {
   return new Decimal(value).toDecimalPlaces(STORAGE_SCALE, Decimal.ROUND_HALF_UP);
 }
 
-/** An average price (an order's average fill price, a position's average cost, a predicted or realized average): 8 places. */
+/** An average price (an order's average fill price, a position's average cost as shown, a predicted or realized average): 8 places. */
 export function roundAveragePrice(value: Decimal.Value): Decimal {
   return new Decimal(value).toDecimalPlaces(AVERAGE_PRICE_DECIMALS, Decimal.ROUND_HALF_UP);
 }

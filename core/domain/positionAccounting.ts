@@ -1,15 +1,17 @@
 import { Decimal, roundAveragePrice, roundMoney } from './decimals';
 
 /**
- * How a fill changes a position (one market, one side) and cash. Average cost excludes fees; every
- * fee is realized when paid. Buying raises the position at a new weighted average cost; selling
- * reduces it and realizes (price - average cost) x quantity. The average cost is an average price
- * and money is kept at storage scale, both as the decimal module rounds them, so every figure of the
- * effect is stored exactly.
+ * How a fill changes a position (one market, one side) and cash. The position keeps its cost
+ * basis, fees excluded, as an exact sum at money scale (docs/decimals.md, "Cost basis"); every fee
+ * is realized when paid. Buying adds the fill's notional to the cost basis; selling releases the
+ * held cost in proportion (rounded once to money scale, or all of it when nothing is left) and
+ * realizes proceeds minus released cost. The average cost is for display only (averageCostOf):
+ * nothing is computed from it.
  */
 export interface PositionState {
   quantity: Decimal;
-  averageCost: Decimal;
+  /** What the contracts held cost, fees excluded. */
+  cost: Decimal;
 }
 
 export interface FillEffect {
@@ -36,10 +38,8 @@ export function cashChangeOf(fill: PositionFill): Decimal {
 export function applyFill(position: PositionState, fill: PositionFill): FillEffect {
   const notional = roundMoney(fill.price.mul(fill.quantity));
   if (fill.action === 'buy') {
-    const quantity = position.quantity.add(fill.quantity);
-    const averageCost = position.quantity.mul(position.averageCost).add(notional).div(quantity);
     return {
-      position: { quantity, averageCost: roundAveragePrice(averageCost) },
+      position: { quantity: position.quantity.add(fill.quantity), cost: position.cost.add(notional) },
       notional,
       realizedPnl: roundMoney(fill.fee.neg()),
       cashChange: cashChangeOf(fill),
@@ -49,12 +49,18 @@ export function applyFill(position: PositionState, fill: PositionFill): FillEffe
     throw new Error(`sell of ${fill.quantity} exceeds the position of ${position.quantity}`);
   }
   const quantity = position.quantity.sub(fill.quantity);
+  const released = quantity.isZero() ? position.cost : roundMoney(position.cost.mul(fill.quantity).div(position.quantity));
   return {
-    position: { quantity, averageCost: quantity.isZero() ? new Decimal(0) : position.averageCost },
+    position: { quantity, cost: position.cost.sub(released) },
     notional,
-    realizedPnl: roundMoney(fill.price.sub(position.averageCost).mul(fill.quantity).sub(fill.fee)),
+    realizedPnl: notional.sub(released).sub(fill.fee),
     cashChange: cashChangeOf(fill),
   };
+}
+
+/** The average cost per contract of a position, for display: its cost basis over its quantity, rounded once (0 when flat). */
+export function averageCostOf(position: PositionState): Decimal {
+  return position.quantity.isZero() ? new Decimal(0) : roundAveragePrice(position.cost.div(position.quantity));
 }
 
 /** A position rebuilt from its fills: the final state and each fill's effect, in the fills' order. */
@@ -69,7 +75,7 @@ export type PositionReplay =
  * fill), without it ever having happened.
  */
 export function replayFills(fills: readonly PositionFill[]): PositionReplay {
-  let position: PositionState = { quantity: new Decimal(0), averageCost: new Decimal(0) };
+  let position: PositionState = { quantity: new Decimal(0), cost: new Decimal(0) };
   const effects: FillEffect[] = [];
   for (const [index, fill] of fills.entries()) {
     if (fill.action === 'sell' && fill.quantity.gt(position.quantity)) return { ok: false, index, held: position.quantity };
@@ -80,7 +86,7 @@ export function replayFills(fills: readonly PositionFill[]): PositionReplay {
   return { ok: true, position, effects };
 }
 
-/** Unrealized P&L of a position marked at `mark` (that side's price). */
+/** Unrealized P&L of a position marked at `mark` (that side's price): its value at the mark less its cost basis. */
 export function unrealizedPnl(position: PositionState, mark: Decimal): Decimal {
-  return mark.sub(position.averageCost).mul(position.quantity);
+  return mark.mul(position.quantity).sub(position.cost);
 }

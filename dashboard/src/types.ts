@@ -212,6 +212,8 @@ export interface Position {
   side: string;
   quantity: Decimal;
   average_cost: Decimal | null;
+  /** Exact: what the contracts held cost (average_cost is this over the quantity, for display). */
+  cost_basis: Decimal;
   mark_price: Decimal | null;
   realized_pnl: Decimal | null;
   unrealized_pnl: Decimal | null;

@@ -105,7 +105,7 @@ describe('decimals survive the round trip through PostgreSQL', () => {
           const venue = rules.fees.kind === 'quadratic_rounded_up' ? 'sim_kalshi' : 'sim_polymarket'; // the rules are one simulated venue's or the other's
           const marketId = markets.get(venue)!;
           const subaccount = await createSubaccount(db, scope, { name: `round trip ${run}`, startingBalance: '1000000' }, '0');
-          let position: PositionState = { quantity: new Decimal(0), averageCost: new Decimal(0) };
+          let position: PositionState = { quantity: new Decimal(0), cost: new Decimal(0) };
           let cash = new Decimal('1000000');
           const day = { realizedPnl: new Decimal(0), fees: new Decimal(0), volume: new Decimal(0) };
 
@@ -173,8 +173,8 @@ describe('decimals survive the round trip through PostgreSQL', () => {
           const storedPosition = await db.position.findUniqueOrThrow({
             where: { subaccountId_marketId_side: { subaccountId: subaccount.id, marketId, side: 'yes' } },
           });
-          expect({ quantity: text(storedPosition.quantity), averageCost: text(storedPosition.averageCost) })
-            .toEqual({ quantity: text(position.quantity), averageCost: text(position.averageCost) });
+          expect({ quantity: text(storedPosition.quantity), costBasis: text(storedPosition.costBasis) })
+            .toEqual({ quantity: text(position.quantity), costBasis: text(position.cost) });
           expect(text(storedPosition.realizedPnl)).toBe(text(day.realizedPnl));
           const [daily] = await db.$queryRaw<{ realized_pnl: string; fees: string; volume: string }[]>`
             SELECT realized_pnl::text, fees::text, volume::text FROM daily_pnl WHERE subaccount_id = ${subaccount.id}`;

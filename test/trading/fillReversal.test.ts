@@ -109,7 +109,7 @@ const pnlDay = async (trader: Trader, subaccountId: string) =>
 /** Everything a fill moves, as stored: for comparing a subaccount before and after. */
 async function ledgerOf(subaccountId: string) {
   const [positions, daily, orders, fills, receipts, subaccount] = await Promise.all([
-    db.position.findMany({ where: { subaccountId }, orderBy: [{ marketId: 'asc' }, { side: 'asc' }], select: { quantity: true, averageCost: true, realizedPnl: true } }),
+    db.position.findMany({ where: { subaccountId }, orderBy: [{ marketId: 'asc' }, { side: 'asc' }], select: { quantity: true, costBasis: true, realizedPnl: true } }),
     db.dailyPnl.findMany({ where: { subaccountId }, select: { day: true, realizedPnl: true, fees: true, fillCount: true, volume: true } }),
     db.order.findMany({ where: { subaccountId }, orderBy: { id: 'asc' }, select: { status: true, filledQuantity: true, filledNotional: true, averageFillPrice: true, feesPaid: true } }),
     db.fill.findMany({ where: { subaccountId }, orderBy: { id: 'asc' }, select: { realizedPnl: true, reversedAt: true } }),
@@ -121,7 +121,9 @@ async function ledgerOf(subaccountId: string) {
 
 async function positionOf(subaccountId: string, marketId = liveMarket.id) {
   const row = await db.position.findUniqueOrThrow({ where: { subaccountId_marketId_side: { subaccountId, marketId, side: 'yes' } } });
-  return { quantity: row.quantity.toFixed(), averageCost: row.averageCost.toFixed(), realizedPnl: row.realizedPnl.toFixed() };
+  // The average cost of the assertions, from the stored cost basis.
+  const averageCost = row.quantity.isZero() ? '0' : row.costBasis.div(row.quantity).toFixed();
+  return { quantity: row.quantity.toFixed(), averageCost, realizedPnl: row.realizedPnl.toFixed() };
 }
 
 /** Waits until `count` statements of this database wait for a lock. */

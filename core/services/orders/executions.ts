@@ -156,14 +156,14 @@ async function applyToPositionAndCash(
   const effect = applyFill(
     {
       quantity: new Decimal(current?.quantity.toString() ?? 0),
-      averageCost: new Decimal(current?.averageCost.toString() ?? 0),
+      cost: new Decimal(current?.costBasis.toString() ?? 0),
     },
     { action: order.action, ...fill },
   );
   const realized = new Decimal(current?.realizedPnl.toString() ?? 0).add(effect.realizedPnl);
   const values = {
     quantity: effect.position.quantity.toFixed(),
-    averageCost: effect.position.averageCost.toFixed(),
+    costBasis: effect.position.cost.toFixed(),
     realizedPnl: realized.toFixed(),
     updatedAt: new Date(),
   };

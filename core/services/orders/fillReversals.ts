@@ -162,7 +162,7 @@ async function reverseRecorded(db: Db, orderId: string, venue: VenueColumn, venu
       where: { subaccountId_marketId_side: key },
       data: {
         quantity: replay.position.quantity.toFixed(),
-        averageCost: replay.position.averageCost.toFixed(),
+        costBasis: replay.position.cost.toFixed(),
         realizedPnl: realizedChange.add(position.realizedPnl.toString()).toFixed(),
         updatedAt: now,
       },

@@ -50,7 +50,7 @@ export function limitUsageStatement(
         ? Prisma.sql`coalesce((SELECT max(o.working_notional) FROM orders o WHERE o.subaccount_id = s.id), 0)::text`
         : Prisma.sql`NULL::text`} AS largest_order_notional,
       greatest(coalesce((SELECT max(quantity) FROM held_or_wanted h WHERE h.subaccount_id = s.id), 0), 0)::text AS largest_position,
-      coalesce((SELECT sum(quantity * average_cost) FROM positions p WHERE p.subaccount_id = s.id), 0)::text AS positions_cost,
+      coalesce((SELECT sum(cost_basis) FROM positions p WHERE p.subaccount_id = s.id), 0)::text AS positions_cost,
       coalesce((SELECT sum(notional) FROM totals t WHERE t.subaccount_id = s.id AND t.action = 'buy'), 0)::text AS open_buy_notional,
       coalesce((SELECT sum(orders) FROM totals t WHERE t.subaccount_id = s.id), 0)::int AS open_orders,
       ${statistics

@@ -3,7 +3,7 @@ import { DomainError } from '../../domain/errors';
 import type { Db } from '../../db/prismaClient';
 import { OrderSide, type Market } from '../../generated/prisma/client';
 import { decodeCursor, parseLimit, toPage, type Page } from '../../domain/pagination';
-import { unrealizedPnl } from '../../domain/positionAccounting';
+import { averageCostOf, unrealizedPnl } from '../../domain/positionAccounting';
 import { WORKING_STATUSES } from '../../domain/orderLifecycle';
 import { sqlList } from '../../db/sqlLists';
 import type { VenueColumn } from '../../venues/venueModules';
@@ -61,7 +61,7 @@ async function openPositionsWhere(db: Db, scope: Scope, filter: PositionFilter) 
 const POSITION_ORDER = [{ subaccountId: 'asc' as const }, { marketId: 'asc' as const }, { side: 'asc' as const }];
 
 function markPositions<
-  P extends { subaccountId: string; market: Market; side: 'yes' | 'no'; quantity: { toString(): string }; averageCost: { toString(): string } },
+  P extends { subaccountId: string; market: Market; side: 'yes' | 'no'; quantity: { toString(): string }; costBasis: { toString(): string } },
 >(venues: VenueRegistry, positions: P[]) {
   // One account and one book read per subaccount, venue and market: a YES and a NO position share it.
   const books = new Map<string, Promise<MarketData | undefined>>();
@@ -76,8 +76,8 @@ function markPositions<
   return Promise.all(
     positions.map(async (position) => {
       const mark = sideMark(await midFor(position), position.side);
-      const state = { quantity: new Decimal(position.quantity.toString()), averageCost: new Decimal(position.averageCost.toString()) };
-      return { ...position, markPrice: mark, unrealizedPnl: mark === null ? null : unrealizedPnl(state, mark) };
+      const state = { quantity: new Decimal(position.quantity.toString()), cost: new Decimal(position.costBasis.toString()) };
+      return { ...position, averageCost: averageCostOf(state), markPrice: mark, unrealizedPnl: mark === null ? null : unrealizedPnl(state, mark) };
     }),
   );
 }
@@ -165,8 +165,9 @@ export async function portfolio(db: Db, venues: VenueRegistry, scope: Scope, fil
   );
   return subaccounts.map((subaccount) => {
     const mine = positions.filter((p) => p.subaccountId === subaccount.id);
-    const cost = sum(mine.map((p) => new Decimal(p.quantity.toString()).mul(p.averageCost.toString())));
-    const marked = sum(mine.map((p) => new Decimal(p.quantity.toString()).mul(p.markPrice ?? p.averageCost.toString())));
+    const cost = sum(mine.map((p) => new Decimal(p.costBasis.toString())));
+    // An unmarked position (no two-sided book) is valued at its cost basis.
+    const marked = sum(mine.map((p) => (p.markPrice === null ? new Decimal(p.costBasis.toString()) : p.markPrice.mul(p.quantity.toString()))));
     const row = byId.get(subaccount.id);
     const reserved = new Decimal(row?.reserved ?? 0);
     const accounts = venueAccounts.get(subaccount.id) ?? [];

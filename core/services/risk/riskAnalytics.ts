@@ -119,7 +119,7 @@ export async function riskStats(db: Db, venues: VenueRegistry, scope: Scope, fil
     entry.realized = entry.realized.add(p.realizedPnl.toString());
     const a = aggregate.get(p.marketId) ?? { yesQ: new Decimal(0), yesCost: new Decimal(0), noQ: new Decimal(0), noCost: new Decimal(0) };
     const quantity = new Decimal(p.quantity.toString());
-    const cost = quantity.mul(p.averageCost.toString());
+    const cost = new Decimal(p.costBasis.toString());
     if (p.side === 'yes') {
       a.yesQ = a.yesQ.add(quantity);
       a.yesCost = a.yesCost.add(cost);
