@@ -148,7 +148,7 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
           const load = () =>
             deps.core.call(route.operation, variables, principal).then(spelling.answer, spelling.refusal).then((result) => JSON.stringify(result.value));
           ctx.type = 'application/json';
-          ctx.body = await deps.catalog.get(catalogKey(principal.environment, route.operation, variables), load);
+          ctx.body = await deps.catalog.get(catalogKey(principal, route.operation, variables), load);
           return;
         }
         if (route.stream) {

@@ -3,9 +3,10 @@ import { LRUCache } from 'lru-cache';
 type Load = () => Promise<string>;
 
 /**
- * Answers of catalog routes (markets), kept for a short time as the exact JSON sent. A catalog
+ * Answers of catalog routes (markets), kept for a short time as the exact JSON sent. A live catalog
  * answer depends only on the environment and the request, never on the workspace or the key, so
- * one entry serves every caller of that environment; authentication and rate limits still run for
+ * one entry serves every live caller; a test answer is kept per workspace, since a workspace's
+ * test-helper markets are its alone (docs/settlement.md). Authentication and rate limits still run for
  * each request. Concurrent misses for one entry share one core call (lru-cache's `fetch`); errors
  * are never kept. `ttlMs` 0 keeps nothing: every request goes to the core (docs/architecture.md, Catalog cache).
  */
@@ -32,7 +33,8 @@ export class CatalogCache {
   }
 }
 
-/** The entry of one request: environment, operation and its variables. */
-export function catalogKey(environment: string, operation: string, variables: Record<string, unknown>): string {
-  return `${environment}\u0000${operation}\u0000${JSON.stringify(variables)}`;
+/** The entry of one request: environment (and, in the test environment, workspace), operation and its variables. */
+export function catalogKey(principal: { environment: string; workspaceId: string }, operation: string, variables: Record<string, unknown>): string {
+  const audience = principal.environment === 'test' ? `test\u0000${principal.workspaceId}` : principal.environment;
+  return `${audience}\u0000${operation}\u0000${JSON.stringify(variables)}`;
 }

@@ -8,15 +8,16 @@ import { Decimal } from './decimals';
  */
 export interface MarketHolding {
   yesQuantity: Decimal;
-  yesAverageCost: Decimal;
+  /** What the YES contracts cost, fees excluded: their cost basis (exact, never from an average). */
+  yesCost: Decimal;
   noQuantity: Decimal;
-  noAverageCost: Decimal;
+  noCost: Decimal;
   /** The venue's YES mid, or null without a two-sided book. */
   yesMid: Decimal | null;
 }
 
 export interface MarketRisk {
-  /** Capital in the positions: quantity x average cost, both sides. */
+  /** Capital in the positions: their cost bases, both sides. */
   grossExposure: Decimal;
   /** Dollar exposure to YES at mark: YES value - NO value (positive: long YES). */
   netExposure: Decimal;
@@ -30,8 +31,7 @@ export interface MarketRisk {
 }
 
 export function marketRisk(h: MarketHolding): MarketRisk {
-  const yesCost = h.yesQuantity.mul(h.yesAverageCost);
-  const noCost = h.noQuantity.mul(h.noAverageCost);
+  const { yesCost, noCost } = h;
   const cost = yesCost.add(noCost);
   const yesValue = h.yesMid ? h.yesQuantity.mul(h.yesMid) : yesCost;
   const noValue = h.yesMid ? h.noQuantity.mul(new Decimal(1).sub(h.yesMid)) : noCost;

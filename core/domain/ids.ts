@@ -18,6 +18,7 @@ export const ID_PREFIX = {
   childOrder: 'chd',
   fill: 'fill',
   receipt: 'rcpt',
+  settlement: 'stl',
   market: 'mkt',
   deadMansSwitch: 'dms',
   webhookEndpoint: 'whe',

@@ -1,6 +1,6 @@
 import { DomainError } from '../domain/errors';
 import type { Db } from '../db/prismaClient';
-import type { Scope } from '../services/scope';
+import { marketVisibleTo, type Scope } from '../services/scope';
 
 /** The ids a list may be filtered by, as GraphQL names its arguments. */
 export interface FilterIds {
@@ -23,13 +23,13 @@ export async function checkFilterIds(db: Db, scope: Scope, filter: FilterIds, op
     subaccountId == null
       ? undefined
       : db.subaccount.findUnique({ where: { id: subaccountId }, select: { workspaceId: true, environment: true, status: true } }),
-    marketId == null ? undefined : db.market.findUnique({ where: { id: marketId }, select: { environment: true } }),
+    marketId == null ? undefined : db.market.findUnique({ where: { id: marketId }, select: { environment: true, workspaceId: true } }),
     orderId == null ? undefined : db.order.findUnique({ where: { id: orderId }, select: { workspaceId: true, environment: true } }),
   ]);
   if (subaccountId != null && (!subaccount || !sameScope(subaccount, scope) || (options.live && subaccount.status !== 'active'))) {
     throw unknownFilter('subaccount', subaccountId, 'subaccountId');
   }
-  if (marketId != null && market?.environment !== scope.environment) throw unknownFilter('market', marketId, 'marketId');
+  if (marketId != null && (!market || !marketVisibleTo(market, scope))) throw unknownFilter('market', marketId, 'marketId');
   if (orderId != null && (!order || !sameScope(order, scope))) throw unknownFilter('order', orderId, 'orderId');
 }
 

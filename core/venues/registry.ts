@@ -3,14 +3,14 @@ import { Decimal, formatDecimal } from '../domain/decimals';
 import { marketRulesOf, venueColumn, venueName, venuesOf, type VenueColumn } from './venueModules';
 import { RESTING_STATUSES } from '../domain/orderLifecycle';
 import type { Logger } from '../support/logger';
-import { createSimVenues, type RestingOrderToRestore } from './sim';
+import { createSimVenues, type RestingOrderToRestore, type SimVenue } from './sim';
 import { SimVenueService, type RemoteSimVenue, type SimVenueServiceOptions } from './sim/remote/client';
 import { startFillPolling } from './sim/remote/fillPolling';
 import { SIM_VENUE_NAMES } from './sim/venueModules';
 import type { LiveAccounts } from './liveAccounts';
 import type { LiveVenueSetup } from './venueModule';
 import { observedMarketData, observedVenue, type VenueCallObserver } from './observedVenue';
-import type { MarketData, Venue, VenueFill, VenueRegistry } from './venue';
+import type { MarketData, SimulatedListing, Venue, VenueFill, VenueRegistry } from './venue';
 
 /** Records the fills a venue pushed for one of our orders (idempotently); the caller owns the bookkeeping. */
 export type RecordPushedFills = (orderId: string, fills: VenueFill[]) => Promise<unknown>;
@@ -41,7 +41,7 @@ export async function openVenues(
   options: { seed?: number; live?: readonly LiveVenueSetup[]; observer?: VenueCallObserver; simVenueService?: SimVenueServiceSetup } = {},
 ): Promise<OpenedVenues> {
   const { seed = SIM_SEED, live = [], observer } = options;
-  const sims = options.simVenueService
+  const sims: OpenedSimVenues = options.simVenueService
     ? await openSimVenueService(db, logger, options.simVenueService)
     : await openInProcessSimVenues(db, logger, recordFills, seed);
   const byColumn = new Map<VenueColumn, Venue>();
@@ -58,6 +58,7 @@ export async function openVenues(
       return setup.accounts?.forSubaccount(subaccountId);
     },
     live: new Map(live.flatMap((setup) => (setup.accounts ? [[setup.venue, setup.accounts] as const] : []))),
+    listSimulatedMarket: (venue, market) => sims.list?.(venue, market) ?? false,
     async close() {
       await sims.close();
       await Promise.all(live.map(async (setup) => {
@@ -71,6 +72,8 @@ export async function openVenues(
 /** The simulated venues a core trades on, and what closing them takes. */
 interface OpenedSimVenues {
   venues: ReadonlyMap<VenueColumn, Venue>;
+  /** In this core's memory: lists a market now (VenueRegistry.listSimulatedMarket). */
+  list?(venue: VenueColumn, market: SimulatedListing): boolean;
   close(): Promise<void>;
 }
 
@@ -94,8 +97,10 @@ async function openInProcessSimVenues(db: Db, logger: Logger, recordFills: Recor
     { seed, venues: simulated },
   );
   const venues = new Map<VenueColumn, Venue>();
+  const byColumn = new Map<VenueColumn, SimVenue>();
   const unsubscribe: (() => void)[] = [];
   for (const [name, venue] of sims) {
+    byColumn.set(venueColumn(name), venue);
     const column = venueColumn(name);
     venues.set(column, venue);
     await restoreResting(db, column, (orders) => venue.restoreRestingOrders(orders));
@@ -109,7 +114,13 @@ async function openInProcessSimVenues(db: Db, logger: Logger, recordFills: Recor
       }),
     );
   }
-  return { venues, close: async () => unsubscribe.forEach((stop) => stop()) };
+  const list = (column: VenueColumn, market: SimulatedListing) => {
+    const venue = byColumn.get(column);
+    if (!venue) return false;
+    venue.listMarket(market);
+    return true;
+  };
+  return { venues, list, close: async () => unsubscribe.forEach((stop) => stop()) };
 }
 
 /** Where a core finds the simulated venues' service (SIM_VENUE_URL), and how it records the fills it reads there. */

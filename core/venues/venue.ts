@@ -247,4 +247,20 @@ export interface VenueRegistry {
   forSubaccount(venue: VenueColumn, subaccountId: string): Promise<Venue | undefined>;
   /** The live venues running, each with the account of a subaccount (undefined without a credential). */
   live: ReadonlyMap<VenueColumn, { forSubaccount(subaccountId: string): Promise<LiveVenue | undefined> }>;
+  /**
+   * Lists a market on a simulated venue running in this core's memory, now (a test helper's market,
+   * its row already written); false when the venue is not one (a live venue, or the simulated
+   * venues' service of SIM_VENUE_URL, which lists its markets at its own start).
+   */
+  listSimulatedMarket?(venue: VenueColumn, market: SimulatedListing): boolean;
+}
+
+/** A market as a simulated venue lists it (decimal strings; its module's rules). */
+export interface SimulatedListing {
+  readonly venueMarketId: string;
+  readonly tickSize: string;
+  readonly minSize: string;
+  /** The market maker's starting fair value of YES. */
+  readonly fairValue: string;
+  readonly rules: MarketRules;
 }

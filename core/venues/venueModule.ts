@@ -40,6 +40,11 @@ export interface VenueModule<Name extends string = string> {
    */
   marketIdOf?(input: string): { ok: true; id: string } | { ok: false; expected: string };
   /**
+   * A simulated venue that lists test helpers' markets (POST /v1/test_helpers/markets): their tick
+   * and minimum size on it.
+   */
+  readonly testMarkets?: { readonly tickSize: string; readonly minSize: string };
+  /**
    * A live venue: opens its accounts (one per subaccount credential, opened when first used) and its
    * public market data, under the core's configuration; what the accounts report is recorded through
    * the core's `sinks`. A simulated venue is opened by the registry (registry.ts).

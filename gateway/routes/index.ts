@@ -9,6 +9,7 @@ import { PORTFOLIO_ROUTES } from './portfolio';
 import { RISK_ROUTES } from './risk';
 import type { Route } from './route';
 import { SESSION_ROUTES } from './session';
+import { SETTLEMENT_ROUTES } from './settlements';
 import { SUBACCOUNT_ROUTES } from './subaccounts';
 import { WEBHOOK_ROUTES } from './webhooks';
 import { WORKSPACE_ROUTES } from './workspace';
@@ -26,6 +27,7 @@ export const ROUTES: Route[] = [
   ...COMPLEX_ORDER_ROUTES,
   ...PORTFOLIO_ROUTES,
   ...FILL_AND_RECEIPT_ROUTES,
+  ...SETTLEMENT_ROUTES,
   ...RISK_ROUTES,
   ...DEAD_MANS_SWITCH_ROUTES,
   ...ANALYTICS_ROUTES,

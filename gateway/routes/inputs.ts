@@ -76,6 +76,7 @@ export const createdWindow = {
 export const exchange = graphqlEnum('Exchange');
 // Allowed values from the GraphQL schema's enums; venues are spelled sim-kalshi in REST, sim_kalshi in GraphQL.
 export const venue = graphqlEnum('Venue', restVenueSpelling);
+export const marketResult = graphqlEnum('MarketResult');
 export const strategy = graphqlEnum('ExecutionStrategy');
 export const side = graphqlEnum('OrderSide');
 export const action = graphqlEnum('OrderAction');

@@ -79,6 +79,9 @@ describe('the test environment, from the README alone', () => {
     expect(run.output).toMatch(/Order notional [\d.]+ exceeds max_order_notional 250\./);
     const complex = (await call(api, 'GET', '/v1/complex_orders', { key })).body.data as { status: string; quantity: string }[];
     expect(complex).toEqual([expect.objectContaining({ quantity: '5000', status: 'completed' })]);
+    // The first settlement: the market of one's own settled yes, each YES contract bought paid 1.
+    const settlements = (await call(api, 'GET', '/v1/settlements', { key })).body.data as { result: string; yes_quantity: string; payout: string }[];
+    expect(settlements).toEqual([expect.objectContaining({ result: 'yes', yes_quantity: '10', payout: '10' })]);
     // The kill switch the README turned on is off again: an order is taken.
     const market = (await call(api, 'GET', '/v1/markets?q=fed&limit=1', { key })).body.data[0].id as string;
     const order = await call(api, 'POST', '/v1/orders', { key, body: { subaccount_id: alpha.id, market_id: market, side: 'yes', action: 'buy', type: 'limit', price: '0.02', quantity: '1' } });

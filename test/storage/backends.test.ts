@@ -145,13 +145,16 @@ describe.each(backends)('storage on %s', (_name, open) => {
     expect(await authenticateApiKey(backend.db, sha256Hex(`${secret}x`), 50)).toBeNull();
   });
 
+  /** Search sees the environment's venue markets (no workspace here has test-helper markets). */
+  const TEST_SCOPE = { workspaceId: 'ws_none', environment: 'test' as const };
+
   it('full-text search ranks title matches, matches word prefixes, and filters in SQL', async () => {
-    const page = await searchMarkets(backend.db, 'test', { q: 'infla', venue: 'sim-kalshi' });
+    const page = await searchMarkets(backend.db, TEST_SCOPE, { q: 'infla', venue: 'sim-kalshi' });
     expect(page.data.map((m) => m.venueMarketId)).toEqual(['CPI-ABOVE-3']);
-    const both = await searchMarkets(backend.db, 'test', { q: 'bitcoin' });
+    const both = await searchMarkets(backend.db, TEST_SCOPE, { q: 'bitcoin' });
     expect(both.data.map((m) => m.venue).sort()).toEqual(['sim_kalshi', 'sim_polymarket']);
-    expect((await searchMarkets(backend.db, 'live', { q: 'bitcoin' })).data).toEqual([]);
-    const weather = await searchMarkets(backend.db, 'test', { category: 'WEATHER', venue: 'sim-polymarket' });
+    expect((await searchMarkets(backend.db, { ...TEST_SCOPE, environment: 'live' }, { q: 'bitcoin' })).data).toEqual([]);
+    const weather = await searchMarkets(backend.db, TEST_SCOPE, { category: 'WEATHER', venue: 'sim-polymarket' });
     expect(weather.data.length).toBe(3);
     expect(weather.data.every((m) => m.category === 'weather' && m.venue === 'sim_polymarket')).toBe(true);
   });
@@ -160,7 +163,7 @@ describe.each(backends)('storage on %s', (_name, open) => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: Awaited<ReturnType<typeof searchMarkets>> = await searchMarkets(backend.db, 'test', { q: 'will', limit: 5, cursor });
+      const page: Awaited<ReturnType<typeof searchMarkets>> = await searchMarkets(backend.db, TEST_SCOPE, { q: 'will', limit: 5, cursor });
       seen.push(...page.data.map((m) => m.id));
       cursor = page.nextCursor;
     } while (cursor);

@@ -3,10 +3,11 @@ import { concentration, marketRisk, type MarketHolding } from '../../core/domain
 
 const D = (value: Decimal.Value) => new Decimal(value);
 
+/** Holdings as [quantity, price paid]: their cost is quantity x price. */
 function risk(h: { yes?: [Decimal.Value, Decimal.Value]; no?: [Decimal.Value, Decimal.Value]; mid: Decimal.Value | null }) {
   const holding: MarketHolding = {
-    yesQuantity: D(h.yes?.[0] ?? 0), yesAverageCost: D(h.yes?.[1] ?? 0),
-    noQuantity: D(h.no?.[0] ?? 0), noAverageCost: D(h.no?.[1] ?? 0),
+    yesQuantity: D(h.yes?.[0] ?? 0), yesCost: D(h.yes?.[0] ?? 0).mul(h.yes?.[1] ?? 0),
+    noQuantity: D(h.no?.[0] ?? 0), noCost: D(h.no?.[0] ?? 0).mul(h.no?.[1] ?? 0),
     yesMid: h.mid === null ? null : D(h.mid),
   };
   return Object.fromEntries(Object.entries(marketRisk(holding)).map(([name, value]) => [name, value.toFixed()]));

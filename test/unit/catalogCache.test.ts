@@ -64,13 +64,20 @@ describe('CatalogCache', () => {
     expect(load.calls).toBe(1);
   });
 
-  it('keys environments, operations and variables apart', () => {
+  it('keys environments, operations and variables apart, and test workspaces apart (their test-helper markets are their own)', () => {
+    const [test1, test2, live1, live2] = [
+      { environment: 'test', workspaceId: 'ws_1' }, { environment: 'test', workspaceId: 'ws_2' },
+      { environment: 'live', workspaceId: 'ws_1' }, { environment: 'live', workspaceId: 'ws_2' },
+    ];
     const keys = new Set([
-      catalogKey('test', 'GetMarket', { id: 'mkt_1' }),
-      catalogKey('live', 'GetMarket', { id: 'mkt_1' }),
-      catalogKey('test', 'GetMarket', { id: 'mkt_2' }),
-      catalogKey('test', 'SearchMarkets', { id: 'mkt_1' }),
+      catalogKey(test1, 'GetMarket', { id: 'mkt_1' }),
+      catalogKey(live1, 'GetMarket', { id: 'mkt_1' }),
+      catalogKey(test1, 'GetMarket', { id: 'mkt_2' }),
+      catalogKey(test1, 'SearchMarkets', { id: 'mkt_1' }),
+      catalogKey(test2, 'GetMarket', { id: 'mkt_1' }),
     ]);
-    expect(keys.size).toBe(4);
+    expect(keys.size).toBe(5);
+    // Live answers are one entry for every workspace.
+    expect(catalogKey(live2, 'GetMarket', { id: 'mkt_1' })).toBe(catalogKey(live1, 'GetMarket', { id: 'mkt_1' }));
   });
 });

@@ -3,6 +3,8 @@ import { EXECUTION_STRATEGIES } from '../../domain/planning';
 import { VENUE_NAMES, venueColumn, type VenueColumn, type VenueName, EXCHANGE_NAMES, venuesOf } from '../../venues/venueModules';
 import { builder } from '../builder';
 import { COMPLEX_ORDER_STATUSES, ORDER_STATUSES, WORKING_STATUSES } from '../../domain/orderLifecycle';
+import { MARKET_STATUSES } from '../../domain/marketLifecycle';
+import { MARKET_RESULTS } from '../../domain/settlement';
 
 // Lower-case values: the REST API spells them this way, and GraphQL allows it.
 export const EnvironmentEnum = builder.enumType('Environment', { values: ['test', 'live'] as const });
@@ -12,7 +14,8 @@ export const VenueEnvironmentEnum = builder.enumType('VenueEnvironment', {
   description: 'Where a venue credential was issued and trades: Kalshi `demo` (the real exchange with play money) or `production`.',
   values: KALSHI_ENVIRONMENTS,
 });
-export const MarketStatusEnum = builder.enumType('MarketStatus', { values: ['open', 'closed', 'settled'] as const });
+export const MarketStatusEnum = builder.enumType('MarketStatus', { values: MARKET_STATUSES });
+export const MarketResultEnum = builder.enumType('MarketResult', { values: MARKET_RESULTS });
 export const OrderSideEnum = builder.enumType('OrderSide', { values: ['yes', 'no'] as const });
 export const OrderActionEnum = builder.enumType('OrderAction', { values: ['buy', 'sell'] as const });
 export const OrderTypeEnum = builder.enumType('OrderType', { values: ['limit', 'market'] as const });

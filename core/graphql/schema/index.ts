@@ -17,6 +17,7 @@ import './complexOrder';
 import './deadMansSwitch';
 import './event';
 import './webhook';
+import './settlement';
 
 export const schema = builder.toSchema();
 

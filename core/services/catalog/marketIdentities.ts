@@ -5,12 +5,12 @@ import { findMarket } from './statements';
 
 /**
  * What never changes about a market once it exists: its environment, its venue and the venue's id
- * for it. The order path needs these before its transaction (to open the venue account outside the
+ * for it, and the workspace of a test helper's market. The order path needs these before its transaction (to open the venue account outside the
  * subaccount lock), and reads the rest of the market (status, tick size, fees) inside the
  * transaction, in the same write as the lock: so only the immutable part is cached, and a change
  * of status or rules takes effect for the next order on every core, with no invalidation to miss.
  */
-export type MarketIdentity = Pick<Market, 'id' | 'environment' | 'venue' | 'venueMarketId'>;
+export type MarketIdentity = Pick<Market, 'id' | 'environment' | 'venue' | 'venueMarketId' | 'workspaceId'>;
 
 const MAX_MARKETS = 100_000;
 const caches = new WeakMap<SqlClient, LRUCache<string, MarketIdentity>>();
@@ -26,7 +26,7 @@ export async function marketIdentityOf(sql: SqlClient, id: string): Promise<Mark
   if (known) return known;
   const market = await findMarket(sql, id);
   if (!market) return undefined;
-  const identity: MarketIdentity = { id: market.id, environment: market.environment, venue: market.venue, venueMarketId: market.venueMarketId };
+  const identity: MarketIdentity = { id: market.id, environment: market.environment, venue: market.venue, venueMarketId: market.venueMarketId, workspaceId: market.workspaceId };
   cache.set(id, identity);
   return identity;
 }

@@ -1,3 +1,4 @@
+import { marketVisibleTo, type Scope } from '../scope';
 import { Prisma } from '../../generated/prisma/client';
 import { sqlPoolOf, type Db } from '../../db/prismaClient';
 import { findMarket } from './statements';
@@ -5,9 +6,8 @@ import { invalidRequest, notFound } from '../../domain/errors';
 import { toPrefixTsQuery } from '../../domain/marketSearch';
 import { decodeCursor, isIdCursor, parseLimit, toPage } from '../../domain/pagination';
 import { isVenueName, venueColumn, VENUE_NAMES } from '../../venues/venueModules';
-import type { Environment } from '../../../contract/environment';
+import { MARKET_STATUSES } from '../../domain/marketLifecycle';
 
-const MARKET_STATUSES = ['open', 'closed', 'settled'] as const;
 
 export interface MarketSearch {
   q?: string | null;
@@ -26,7 +26,7 @@ const isRankCursor = (value: unknown): value is RankCursor =>
  * Market search runs in PostgreSQL: full-text (every word as a prefix, ranked) over title,
  * ticker, category and description, with exact filters. Without `q` markets come in catalog order.
  */
-export async function searchMarkets(db: Db, environment: Environment, search: MarketSearch) {
+export async function searchMarkets(db: Db, scope: Scope, search: MarketSearch) {
   const limit = parseLimit(search.limit);
   if (search.venue != null && !isVenueName(search.venue)) {
     throw invalidRequest('venue', `venue must be one of ${VENUE_NAMES.join(', ')}.`);
@@ -34,7 +34,8 @@ export async function searchMarkets(db: Db, environment: Environment, search: Ma
   if (search.status != null && !(MARKET_STATUSES as readonly string[]).includes(search.status)) {
     throw invalidRequest('status', `status must be one of ${MARKET_STATUSES.join(', ')}.`);
   }
-  const filters = [Prisma.sql`environment = ${environment}::"Environment"`];
+  // The scope's markets: its environment's venues', and its own workspace's test-helper markets.
+  const filters = [Prisma.sql`environment = ${scope.environment}::"Environment"`, Prisma.sql`(workspace_id IS NULL OR workspace_id = ${scope.workspaceId})`];
   if (search.venue != null) filters.push(Prisma.sql`venue = ${venueColumn(search.venue as never)}::text`);
   if (search.status != null) filters.push(Prisma.sql`status = ${search.status}::"MarketStatus"`);
   if (search.category != null) filters.push(Prisma.sql`lower(category) = lower(${search.category})`);
@@ -68,9 +69,9 @@ async function loadInOrder(db: Db, ids: { id: string }[]) {
 }
 
 // findUnique and a check here, not findFirst: Prisma caches unique-key query plans (4x faster).
-export async function getMarket(db: Db, environment: Environment, id: string) {
+export async function getMarket(db: Db, scope: Scope, id: string) {
   // Over pg directly, the order path's own statement: the uncached market read is a hot read (bench/README.md).
   const market = await findMarket(sqlPoolOf(db), id);
-  if (!market || market.environment !== environment) throw notFound('market', id);
+  if (!market || !marketVisibleTo(market, scope)) throw notFound('market', id);
   return market;
 }

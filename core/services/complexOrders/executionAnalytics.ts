@@ -15,7 +15,7 @@ import { daysBefore } from '../../../contract/instants';
 import { BPS_DECIMALS, Decimal, formatDecimal, RATIO_DECIMALS, roundBps, roundRatio } from '../../domain/decimals';
 import { requireStrategy } from '../../domain/planning';
 import { isVenueName, venueColumn, venueName, VENUE_NAMES, type VenueColumn, type VenueName } from '../../venues/venueModules';
-import type { Scope } from '../scope';
+import { marketVisibleTo, type Scope } from '../scope';
 import { getSubaccount } from '../accounts/subaccounts';
 
 const DAY_MS = 86_400_000;
@@ -140,8 +140,8 @@ export async function executionAnalytics(db: Db, scope: Scope, filter: Execution
   if (subaccountId !== null) await getSubaccount(db, scope, subaccountId);
   const marketId = filter.marketId ?? null;
   if (marketId !== null) {
-    const market = await db.market.findUnique({ where: { id: marketId }, select: { environment: true } });
-    if (!market || market.environment !== scope.environment) throw notFound('market', marketId);
+    const market = await db.market.findUnique({ where: { id: marketId }, select: { environment: true, workspaceId: true } });
+    if (!market || !marketVisibleTo(market, scope)) throw notFound('market', marketId);
   }
 
   // The complex orders that count: the scope's, final, created in [from, to), and the filters.

@@ -10,7 +10,7 @@ import { marketRulesOf, venueName } from '../../venues/venueModules';
 import { eligibleListings, snapshotsOf } from './books';
 import { loadPreTradeState, type PreTradeState } from '../risk/exposure';
 import type { VenueRegistry } from '../../venues/venue';
-import type { Scope } from '../scope';
+import { marketVisibleTo, type Scope } from '../scope';
 import { getSubaccount } from '../accounts/subaccounts';
 
 /** How deep the books are read for a plan: enough levels for large sweeps. */
@@ -92,7 +92,7 @@ export async function previewComplexOrderWithRisk(
 async function planOnBooks(db: Db, venues: VenueRegistry, scope: Scope, input: PreviewInput): Promise<{ preview: Preview; listings: Market[] }> {
   await getSubaccount(db, scope, input.subaccountId);
   const market = await db.market.findUnique({ where: { id: input.marketId } });
-  if (!market || market.environment !== scope.environment) throw notFound('market', input.marketId);
+  if (!market || !marketVisibleTo(market, scope)) throw notFound('market', input.marketId);
   const listings = (await eligibleListings(db, scope, market, input.venues)).filter((listing) => venues.marketData(listing.venue));
   const snapshots = await snapshotsOf(venues, listings, BOOK_DEPTH);
   if (snapshots.length === 0) throw new DomainError('market_not_tradable', 'No eligible venue lists this market for the caller.');

@@ -10,6 +10,7 @@ import type { VenueFill, VenueOrderState } from '../../venues/venue';
 import { lockVenueFillIds, recordedOrFailedVenueFillIds } from './failedVenueFills';
 import { findOrder, setOrderStatusIfUnchanged } from './statements';
 import { createReceipt, receiptOrderHeader } from './receipts';
+import { addToDailyPnl } from '../risk/dailyPnl';
 
 type Tx = Prisma.TransactionClient;
 
@@ -75,7 +76,7 @@ async function recordUnderLock(db: Db, orderId: string, report: { fills: VenueFi
           createdAt: new Date(fill.executedAt),
         },
       });
-      await addToDailyPnl(tx, order, new Date(fill.executedAt), { realizedPnl: effect.realizedPnl, fee, notional: effect.notional });
+      await addToDailyPnl(tx, order, new Date(fill.executedAt), { realizedPnl: effect.realizedPnl, fees: fee, fills: 1, volume: effect.notional });
       filled = filled.add(quantity);
       notional = notional.add(effect.notional);
       fees = fees.add(fee);
@@ -98,20 +99,6 @@ async function recordUnderLock(db: Db, orderId: string, report: { fills: VenueFi
     if (fresh.length > 0) await writeReceipt(tx, updated, fresh);
     return updated;
   });
-}
-
-/** The UTC day's rollup of realized P&L, fees, fills and volume (read by the P&L history). */
-async function addToDailyPnl(tx: Tx, order: Order, executedAt: Date, fill: { realizedPnl: Decimal; fee: Decimal; notional: Decimal }) {
-  const day = executedAt.toISOString().slice(0, 10);
-  await tx.$executeRaw`
-    INSERT INTO daily_pnl (subaccount_id, day, workspace_id, environment, realized_pnl, fees, fill_count, volume)
-    VALUES (${order.subaccountId}, ${day}::date, ${order.workspaceId}, ${order.environment}::"Environment",
-            ${fill.realizedPnl.toFixed()}::numeric, ${fill.fee.toFixed()}::numeric, 1, ${fill.notional.toFixed()}::numeric)
-    ON CONFLICT (subaccount_id, day) DO UPDATE SET
-      realized_pnl = daily_pnl.realized_pnl + EXCLUDED.realized_pnl,
-      fees = daily_pnl.fees + EXCLUDED.fees,
-      fill_count = daily_pnl.fill_count + 1,
-      volume = daily_pnl.volume + EXCLUDED.volume`;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { VenueColumn } from '../../venues/venueModules';
 import type { Logger } from '../../support/logger';
 import { lockVenueFillIds } from './failedVenueFills';
 import { createReceipt, receiptOrderHeader } from './receipts';
+import { addToDailyPnl } from '../risk/dailyPnl';
 
 type Tx = Prisma.TransactionClient;
 
@@ -140,7 +141,7 @@ async function reverseRecorded(db: Db, orderId: string, venue: VenueColumn, venu
     const now = new Date();
     await tx.fill.update({ where: { id: fill.id }, data: { reversedAt: now, reversalReason: report.reason } });
     const reversed = positionFillOf(fill);
-    await addToDailyPnl(tx, fill.subaccountId, fill.createdAt, {
+    await addToDailyPnl(tx, fill, fill.createdAt, {
       realizedPnl: new Decimal(fill.realizedPnl.toString()).neg(),
       fees: reversed.fee.neg(),
       fills: -1,
@@ -152,7 +153,7 @@ async function reverseRecorded(db: Db, orderId: string, venue: VenueColumn, venu
       const change = realized.sub(later.realizedPnl.toString());
       if (change.isZero()) continue;
       await tx.fill.update({ where: { id: later.id }, data: { realizedPnl: realized.toFixed() } });
-      await addToDailyPnl(tx, later.subaccountId, later.createdAt, { realizedPnl: change, fees: new Decimal(0), fills: 0, volume: new Decimal(0) });
+      await addToDailyPnl(tx, later, later.createdAt, { realizedPnl: change, fees: new Decimal(0), fills: 0, volume: new Decimal(0) });
       realizedChange = realizedChange.add(change);
     }
 
@@ -195,17 +196,6 @@ const positionFillOf = (fill: Fill): PositionFill => ({
   quantity: new Decimal(fill.quantity.toString()),
   fee: new Decimal(fill.fee.toString()),
 });
-
-/** Adds (or, negative, takes off) one UTC day's rollup: the row exists, written with the fill. */
-async function addToDailyPnl(tx: Tx, subaccountId: string, executedAt: Date, change: { realizedPnl: Decimal; fees: Decimal; fills: number; volume: Decimal }) {
-  const day = executedAt.toISOString().slice(0, 10);
-  await tx.$executeRaw`
-    UPDATE daily_pnl SET realized_pnl = realized_pnl + ${change.realizedPnl.toFixed()}::numeric,
-                         fees = fees + ${change.fees.toFixed()}::numeric,
-                         fill_count = fill_count + ${change.fills}::int,
-                         volume = volume + ${change.volume.toFixed()}::numeric
-     WHERE subaccount_id = ${subaccountId} AND day = ${day}::date`;
-}
 
 /**
  * The reversal's receipt: the order as it now stands and the fill taken back, naming the receipt

@@ -21,7 +21,7 @@ import type { VenueCallOptions, VenueNotSent, VenueOrderRequest, VenuePlaceResul
 import { recordExecution } from './executions';
 import { loadPreTradeState } from '../risk/exposure';
 import { isResting, isUnconfirmed, ORDER_STATUSES, WORKING_STATUSES } from '../../domain/orderLifecycle';
-import { inScope, scopedRows, type Scope } from '../scope';
+import { inScope, marketVisibleTo, scopedRows, type Scope } from '../scope';
 import { getSubaccount } from '../accounts/subaccounts';
 
 export interface PlaceOrderInput {
@@ -87,7 +87,7 @@ async function placeOrSettle(
   // The market's venue is known before the transaction (it never changes); its status and rules are
   // read in the transaction's first write, beside the lock, and checked there.
   const identity = await marketIdentityOf(sql, input.marketId);
-  if (!identity || identity.environment !== scope.environment) throw notFound('market', input.marketId);
+  if (!identity || !marketVisibleTo(identity, scope)) throw notFound('market', input.marketId);
   const timeInForce = input.timeInForce ?? (input.type === 'limit' ? 'gtc' : 'ioc');
   if (input.type === 'market' && timeInForce === 'gtc') {
     throw invalidRequest('timeInForce', 'A market order never rests: timeInForce is ioc or fok.');

@@ -84,7 +84,7 @@ export async function riskStats(db: Db, venues: VenueRegistry, scope: Scope, fil
         subaccount: { workspaceId: scope.workspaceId, environment: scope.environment, status: 'active' },
         ...(subaccountFilter ? { subaccountId: subaccountFilter } : {}),
       },
-      include: { market: { select: { id: true, venue: true, venueMarketId: true } } },
+      include: { market: { select: { id: true, venue: true, venueMarketId: true, status: true } } },
     }),
     // Working orders from their totals (working_order_totals, kept by a trigger on orders): the cost
     // does not grow with the number of working orders.
@@ -114,7 +114,14 @@ export async function riskStats(db: Db, venues: VenueRegistry, scope: Scope, fil
   };
   // Aggregated over subaccounts: the same market held by two subaccounts is one exposure.
   const aggregate = new Map<string, { yesQ: Decimal; yesCost: Decimal; noQ: Decimal; noCost: Decimal }>();
+  // A settled market is no longer a risk: it leaves the breakdown, and its realized P&L (its
+  // settlement's included) stays in the total.
+  let settledRealized = new Decimal(0);
   for (const p of positions) {
+    if (p.market.status === 'settled') {
+      settledRealized = settledRealized.add(p.realizedPnl.toString());
+      continue;
+    }
     const entry = holdingOf(p.marketId, p.market.venue, p.market.venueMarketId);
     entry.realized = entry.realized.add(p.realizedPnl.toString());
     const a = aggregate.get(p.marketId) ?? { yesQ: new Decimal(0), yesCost: new Decimal(0), noQ: new Decimal(0), noCost: new Decimal(0) };
@@ -145,9 +152,9 @@ export async function riskStats(db: Db, venues: VenueRegistry, scope: Scope, fil
       const yesMid = await markPrice(venues, { venue: entry.venue, venueMarketId: entry.venueMarketId }, 'yes');
       const risk = marketRisk({
         yesQuantity: a.yesQ,
-        yesAverageCost: a.yesQ.isZero() ? new Decimal(0) : a.yesCost.div(a.yesQ),
+        yesCost: a.yesCost,
         noQuantity: a.noQ,
-        noAverageCost: a.noQ.isZero() ? new Decimal(0) : a.noCost.div(a.noQ),
+        noCost: a.noCost,
         yesMid,
       });
       return { marketId, venue: entry.venue, yesQuantity: a.yesQ, noQuantity: a.noQ, realizedPnl: entry.realized, openOrderNotional: entry.openNotional, ...risk };
@@ -180,7 +187,7 @@ export async function riskStats(db: Db, venues: VenueRegistry, scope: Scope, fil
     netExposure: sum(markets, (r) => r.netExposure),
     marketValue: sum(markets, (r) => r.marketValue),
     openOrderNotional: sum(markets, (r) => r.openOrderNotional),
-    realizedPnl: sum(markets, (r) => r.realizedPnl),
+    realizedPnl: sum(markets, (r) => r.realizedPnl).add(settledRealized),
     unrealizedPnl: sum(markets, (r) => r.unrealizedPnl),
     worstCaseLoss: sum(markets, (r) => r.worstCaseLoss),
     largestMarketShare: roundShare(spread.largestShare),

@@ -106,18 +106,25 @@ export class SimVenue implements Venue {
   private readonly fillPositions = new Map<string, number>();
   private readonly listeners = new Set<FillListener>();
   private readonly clock: () => Date;
+  private readonly seed: number;
+  private readonly marketMakerOptions: MarketMakerOptions | undefined;
 
   constructor(options: SimVenueOptions) {
     this.name = options.name;
     this.clock = options.clock;
-    for (const config of options.markets) {
-      const market = simMarketOf(this.name, config);
-      if (this.markets.has(market.venueMarketId)) throw new RangeError(`market ${market.venueMarketId} is listed twice`);
-      const book = this.engine.openMarket(market.venueMarketId);
-      const maker = new MarketMaker(market, options.seed, this.name, options.marketMaker);
-      maker.quote(book);
-      this.markets.set(market.venueMarketId, { market, book, maker });
-    }
+    this.seed = options.seed;
+    this.marketMakerOptions = options.marketMaker;
+    for (const config of options.markets) this.listMarket(config);
+  }
+
+  /** Lists a market while running (a test helper's market), its book quoted by the market maker as at start-up. */
+  listMarket(config: SimMarketConfig): void {
+    const market = simMarketOf(this.name, config);
+    if (this.markets.has(market.venueMarketId)) throw new RangeError(`market ${market.venueMarketId} is listed twice`);
+    const book = this.engine.openMarket(market.venueMarketId);
+    const maker = new MarketMaker(market, this.seed, this.name, this.marketMakerOptions);
+    maker.quote(book);
+    this.markets.set(market.venueMarketId, { market, book, maker });
   }
 
   /** The venue's market ids, in listing order. */

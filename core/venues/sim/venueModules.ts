@@ -12,6 +12,7 @@ export const simKalshiVenueModule = {
   capabilities: { tradesCanFail: false },
   /** Kalshi's simulated rules: cent ticks, whole contracts, the taker fee. */
   marketRules: () => kalshiMarketRules(),
+  testMarkets: { tickSize: '0.01', minSize: '1' },
 } as const satisfies VenueModule<'sim-kalshi'>;
 
 export const simPolymarketVenueModule = {
@@ -21,6 +22,8 @@ export const simPolymarketVenueModule = {
   /** Polymarket's rules from the market's tick size and minimum size. */
   marketRules: (row) =>
     polymarketMarketRules({ tickSize: formatDecimal(row.tickSize) as PolymarketTickSize, minOrderSize: formatDecimal(row.minSize) }),
+  /** Most Polymarket markets: cent ticks, at least 5 shares. */
+  testMarkets: { tickSize: '0.01', minSize: '5' },
 } as const satisfies VenueModule<'sim-polymarket'>;
 
 export const SIM_VENUE_MODULES = [simKalshiVenueModule, simPolymarketVenueModule] as const;
