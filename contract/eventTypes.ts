@@ -22,6 +22,7 @@ export const EVENT_TYPES = [
   'order.withdrawn',
   'fill.created',
   'fill.reversed',
+  'settlement.created',
   'complex_order.created',
   'complex_order.pending',
   'complex_order.working',

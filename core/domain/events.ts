@@ -5,6 +5,7 @@ import { invalidRequest } from './errors';
 export const EVENT_OBJECT_TABLES = {
   order: 'orders',
   fill: 'fills',
+  settlement: 'settlements',
   complex_order: 'complex_orders',
   child_order: 'child_orders',
   dead_mans_switch: 'dead_mans_switches',

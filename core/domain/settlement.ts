@@ -24,7 +24,7 @@ export interface MarketOutcome {
 export function outcomeOf(input: { result?: MarketResult | null; settlementValue?: string | null }): { ok: true; outcome: MarketOutcome } | { ok: false; reason: string } {
   const value = input.settlementValue == null ? null : parseDecimalString(input.settlementValue);
   if (input.settlementValue != null && (value === null || value.lt(0) || value.gt(1))) {
-    return { ok: false, reason: 'settlement_value must be a decimal string from 0 to 1 (dollars per YES contract)' };
+    return { ok: false, reason: 'settlementValue must be a decimal string from 0 to 1 (dollars per YES contract)' };
   }
   const result = input.result ?? (value === null ? null : value.eq(1) ? 'yes' : value.isZero() ? 'no' : 'scalar');
   switch (result) {
@@ -35,13 +35,13 @@ export function outcomeOf(input: { result?: MarketResult | null; settlementValue
       return { ok: true, outcome: { result, settlementValue: expected } };
     }
     case 'scalar':
-      if (value === null) return { ok: false, reason: 'a scalar result needs its settlement_value' };
+      if (value === null) return { ok: false, reason: 'a scalar result needs its settlementValue' };
       return { ok: true, outcome: { result, settlementValue: value } };
     case 'void':
-      if (value !== null) return { ok: false, reason: 'a void market has no settlement_value: it returns the cost' };
+      if (value !== null) return { ok: false, reason: 'a void market has no settlementValue: it returns the cost' };
       return { ok: true, outcome: { result, settlementValue: null } };
     default:
-      return { ok: false, reason: 'give a result (yes, no, void) or a settlement_value' };
+      return { ok: false, reason: 'give a result (yes, no, void) or a settlementValue' };
   }
 }
 

@@ -12,6 +12,9 @@ import { searchMarkets } from '../../core/services/catalog/markets';
 import { createSubaccount, getSubaccount, listSubaccounts } from '../../core/services/accounts/subaccounts';
 import { createWorkspace } from '../../core/services/accounts/workspaces';
 import { placeOrder } from '../../core/services/orders/orders';
+import { recordExecution } from '../../core/services/orders/executions';
+import { createTestMarket, settleTestMarket } from '../../core/services/settlement/testMarkets';
+import { Prisma } from '../../core/generated/prisma/client';
 import { listEvents } from '../../core/services/events/eventLog';
 import { createLogger } from '../../core/support/logger';
 import { openVenues } from '../../core/venues/registry';
@@ -95,6 +98,34 @@ describe.each(backends)('storage on %s', (_name, open) => {
     }
   });
 
+  it('settles a market once when two settlements of it run at once: one settlement, the payout credited once, every figure exact', async () => {
+    const workspace = await createWorkspace(backend.db, 'settlement');
+    const scope = { workspaceId: workspace.id, environment: 'test' as const };
+    const sub = await createSubaccount(backend.db, scope, { name: 'settles', startingBalance: '1000' }, '0');
+    const venues = await openVenues(backend.db, createLogger('silent', 'test'), (orderId, fills) => recordExecution(backend.db, orderId, { fills }));
+    try {
+      const market = await createTestMarket(backend.db, venues, scope, { title: 'Settled twice at once?', venue: 'sim-kalshi', fairValue: '0.5' });
+      const order = await placeOrder(backend.db, venues, scope, { subaccountId: sub.id, marketId: market.id, side: 'yes', action: 'buy', type: 'limit', price: '0.9', quantity: '10' });
+      expect(order.status).toBe('filled');
+      const fills = await backend.db.fill.findMany({ where: { orderId: order.id } });
+      const cost = fills.reduce((total, f) => total.add(f.price.mul(f.quantity)), new Prisma.Decimal(0));
+      const fees = fills.reduce((total, f) => total.add(f.fee), new Prisma.Decimal(0));
+      const cashBefore = (await getSubaccount(backend.db, scope, sub.id)).cashBalance;
+
+      const [a, b] = await Promise.all([0, 1].map(() => settleTestMarket(backend.db, venues, scope, market.id, { result: 'yes' })));
+      expect(a!.settlements.length + b!.settlements.length).toBe(1);
+      const [settlement, ...more] = await backend.db.settlement.findMany({ where: { marketId: market.id } });
+      expect(more).toEqual([]);
+      expect({ payout: settlement!.payout.toFixed(), costBasis: settlement!.costBasis.toFixed(), realizedPnl: settlement!.realizedPnl.toFixed() })
+        .toEqual({ payout: '10', costBasis: cost.toFixed(), realizedPnl: new Prisma.Decimal(10).sub(cost).toFixed() });
+      expect((await getSubaccount(backend.db, scope, sub.id)).cashBalance.toFixed()).toBe(cashBefore.add(10).toFixed());
+      const [day] = await backend.db.dailyPnl.findMany({ where: { subaccountId: sub.id } });
+      expect(day!.realizedPnl.toFixed()).toBe(new Prisma.Decimal(10).sub(cost).sub(fees).toFixed());
+    } finally {
+      await venues.close();
+    }
+  });
+
   it('writes the order path’s events in its transactions; numbered, they read back in order, as the rows were (docs/events.md)', async () => {
     const workspace = await createWorkspace(backend.db, 'events');
     const scope = { workspaceId: workspace.id, environment: 'test' as const };
@@ -168,7 +199,8 @@ describe.each(backends)('storage on %s', (_name, open) => {
       cursor = page.nextCursor;
     } while (cursor);
     expect(new Set(seen).size).toBe(seen.length);
-    const all = await backend.db.market.count({ where: { environment: 'test', title: { contains: 'Will' } } });
+    // The venues' markets: another suite's test-helper markets (private to their workspaces) are not this scope's.
+    const all = await backend.db.market.count({ where: { environment: 'test', workspaceId: null, title: { contains: 'Will' } } });
     expect(seen.length).toBe(all);
   });
 

@@ -90,6 +90,10 @@ it('a market of one’s own: private, settled yes: positions gone, one exact set
   const [noSettlement] = ok(await get(`/v1/settlements?subaccount_id=${noHolder}&market_id=${marketId}`), 'settlements').data;
   expect(noSettlement).toMatchObject({ yes_quantity: '0', no_quantity: '10', payout: '0', realized_pnl: cost(noFills).neg().toFixed() });
 
+  // One settlement.created event each, its data the settlement as GET /v1/settlements gives it.
+  const events = ok(await get(`/v1/events?types=settlement.created&subaccount_id=${yesHolder}`), 'events').data;
+  expect(events).toEqual([expect.objectContaining({ type: 'settlement.created', object: 'settlement', subaccount_id: yesHolder, data: yesSettlement })]);
+
   // Positions gone, cash up by the payout, the day's P&L = the fills' (their fees) + the settlement's.
   expect(await positionsOf(trader, yesHolder, marketId)).toEqual([]);
   expect(await positionsOf(trader, noHolder, marketId)).toEqual([]);

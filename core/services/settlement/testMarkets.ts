@@ -41,7 +41,7 @@ export async function createTestMarket(db: Db, venues: VenueRegistry, scope: Sco
   const listing = venueModule(input.venue).testMarkets!;
   const fairValue = parseDecimalString(input.fairValue ?? '0.5');
   if (fairValue === null || fairValue.lte(0) || fairValue.gte(1) || !fairValue.mod(listing.tickSize).isZero()) {
-    throw invalidRequest('fairValue', `fair_value must be a price strictly between 0 and 1 on the venue's tick (${listing.tickSize}).`);
+    throw invalidRequest('fairValue', `fairValue must be a price strictly between 0 and 1 on the venue's tick (${listing.tickSize}).`);
   }
   const id = newId('market');
   const row = {
@@ -58,11 +58,17 @@ export async function createTestMarket(db: Db, venues: VenueRegistry, scope: Sco
     workspaceId: scope.workspaceId,
   };
   const market = await db.market.create({ data: row });
-  const listed = venues.listSimulatedMarket?.(market.venue, {
-    venueMarketId: market.venueMarketId, tickSize: listing.tickSize, minSize: listing.minSize, fairValue: fairValue.toFixed(), rules: marketRulesOf(market),
-  });
+  // Listed on the venue once its row exists (an order can only name a market that has a row); a
+  // market the venue cannot list leaves no row behind.
+  let listed = false;
+  try {
+    listed = venues.listSimulatedMarket?.(market.venue, {
+      venueMarketId: market.venueMarketId, tickSize: listing.tickSize, minSize: listing.minSize, fairValue: fairValue.toFixed(), rules: marketRulesOf(market),
+    }) ?? false;
+  } finally {
+    if (!listed) await db.market.delete({ where: { id } });
+  }
   if (!listed) {
-    await db.market.delete({ where: { id } });
     throw new DomainError('venue_unavailable', `The simulated venue ${input.venue} does not run in this core (SIM_VENUE_URL): test helpers' markets need the in-process simulated venues.`);
   }
   return market;
@@ -99,7 +105,7 @@ export async function settleTestMarket(
   input: { result?: MarketResult | null; settlementValue?: string | null },
 ): Promise<{ market: Market; settlements: Settlement[] }> {
   const market = await ownTestMarket(db, scope, id);
-  if (input.result === 'scalar') throw invalidRequest('result', 'Give a scalar result as its settlement_value alone.');
+  if (input.result === 'scalar') throw invalidRequest('result', 'Give a scalar result as its settlementValue alone.');
   const checked = outcomeOf(input);
   if (!checked.ok) throw invalidRequest(input.settlementValue != null ? 'settlementValue' : 'result', `${checked.reason[0]!.toUpperCase()}${checked.reason.slice(1)}.`);
   if (market.status !== 'settled') {
