@@ -27,6 +27,7 @@ import type { LiveVenueSinks } from './venues/venueModule';
 import { recordExecution } from './services/orders/executions';
 import { recordFillsAndFailures, recordNewFills, startLiveReconciler } from './services/reconciliation/liveReconciler';
 import { startSimulatedReconciler } from './services/reconciliation/simulatedReconciler';
+import { startScheduledClosings } from './services/settlement/scheduledClosings';
 import { runPeriodically } from './support/periodic';
 import { inRequestNamed } from './support/requestContext';
 import { startCatalogSyncs } from './services/catalog/catalogSync';
@@ -150,6 +151,8 @@ export async function openCore(
   const simulatedReconciler = config.SIM_RECONCILER_ENABLED
     ? startSimulatedReconciler(db, venues, logger, { intervalMs: config.SIM_RECONCILE_INTERVAL_MS, staleMs: inFlightMs, resendMaxAgeMs: config.LIVE_RESEND_MAX_AGE_MS })
     : null;
+  // Test helpers' markets close at their closes_at (docs/settlement.md).
+  const closings = config.MARKET_CLOSE_SWEEP_MS > 0 ? startScheduledClosings(db, venues, logger, { intervalMs: config.MARKET_CLOSE_SWEEP_MS }) : null;
   const scheduler = config.SCHEDULER_ENABLED
     ? startComplexOrderScheduler(db, venues, logger, { intervalMs: config.SCHEDULER_INTERVAL_MS, staleMs: config.SCHEDULER_STALE_MS })
     : null;
@@ -188,6 +191,7 @@ export async function openCore(
       await webhooks.stop();
       await deadMansSwitches.stop();
       await scheduler?.stop();
+      await closings?.stop();
       await catalogs.stop();
       await reconciler?.stop();
       await simulatedReconciler?.stop();

@@ -10,6 +10,7 @@ import { FillsPage } from './pages/FillsPage';
 import { OrdersPage } from './pages/OrdersPage';
 import { OverviewPage } from './pages/OverviewPage';
 import { PositionsPage } from './pages/PositionsPage';
+import { SettlementsPage } from './pages/SettlementsPage';
 import { RiskPage } from './pages/RiskPage';
 import { SignInPage } from './pages/SignInPage';
 import { SessionProvider, useSession } from './session';
@@ -79,5 +80,6 @@ const PAGES: Record<TabId, () => ReactNode> = {
   orders: OrdersPage,
   fills: FillsPage,
   positions: PositionsPage,
+  settlements: SettlementsPage,
   account: AccountPage,
 };

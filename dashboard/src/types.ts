@@ -206,6 +206,25 @@ export interface Fill {
   reversal_reason: string | null;
 }
 
+/** A market's settlement of one subaccount's positions in it (GET /v1/settlements). */
+export interface Settlement {
+  id: string;
+  subaccount_id: string;
+  market_id: string;
+  result: 'yes' | 'no' | 'scalar' | 'void';
+  settlement_value: Decimal | null;
+  yes_quantity: Decimal;
+  no_quantity: Decimal;
+  cost_basis: Decimal;
+  payout: Decimal;
+  fee: Decimal;
+  realized_pnl: Decimal;
+  venue_reference: string | null;
+  settled_at: Timestamp;
+  receipt: Record<string, unknown>;
+  receipt_hash: string;
+}
+
 export interface Position {
   subaccount_id: string;
   market_id: string;

@@ -299,6 +299,28 @@ describe('dashboard in a browser', () => {
     expect(fs.statSync(path.join(OUTPUT, 'dashboard-pnl-chart.png')).size).toBeGreaterThan(10_000);
   });
 
+  it('shows a settlement once a market of one’s own settles, and the position is gone', async () => {
+    const market = await call(base, 'POST', '/v1/test_helpers/markets', { key: workingKey, body: { title: 'Browser settles yes?', venue: 'sim-kalshi' } });
+    expect(market.status).toBe(200);
+    const bought = await call(base, 'POST', '/v1/orders', {
+      key: workingKey,
+      body: { subaccount_id: subaccountId, market_id: market.body.id, side: 'yes', action: 'buy', type: 'limit', price: '0.9', quantity: '4' },
+    });
+    expect(bought.body.status).toBe('filled');
+    const settled = await call(base, 'POST', `/v1/test_helpers/markets/${market.body.id}/settle`, { key: workingKey, body: { result: 'yes' } });
+    const [settlement] = settled.body.settlements;
+    expect(settlement).toMatchObject({ payout: '4', yes_quantity: '4' });
+
+    await byTest('nav-settlements').click();
+    const row = byTest(`settlement-row-${settlement.id}`);
+    await expectText(row, 'Browser settles yes?');
+    await expectText(row, 'yes (1 per YES)');
+    await expectFigure(row.locator(`.figure[data-exact="${settlement.payout}"]`).first(), settlement.payout, '4.00');
+    await byTest('nav-positions').click();
+    await byTest('position-row-0').waitFor();
+    expect(await page.getByText('Browser settles yes?').count()).toBe(0);
+  });
+
   it('shows money to the cent with the exact figure on hover, prices to the tick, quantities trimmed, and markets by title', async () => {
     // A resting order whose notional has more than cents: 5.55 shares at 0.013 (a tick of 0.001) = 0.07215.
     const gdp = await stack.core.db.market.findFirstOrThrow({ where: { venueMarketId: 'pm-gdp-q-neg', venue: 'sim_polymarket' } });

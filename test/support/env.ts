@@ -15,7 +15,9 @@ export const INTERNAL_SECRET = 'test-internal-secret-0123456789abcdef';
  * scheduler is off unless a suite turns it on: the suites' cores keep their simulated venues in memory (no SIM_VENUE_URL), and
  * a scheduler of another suite's core would send a suite's due children to its own books. The
  * live and simulated reconcilers are off too: a reconciler claims every stale order of its kind in its
- * database, so a suite that turns one on uses a database of its own (ownDatabase.ts). The live Kalshi catalog sync is off too
+ * database, so a suite that turns one on uses a database of its own (ownDatabase.ts). So is the
+ * closing of test helpers' markets at their closes_at (MARKET_CLOSE_SWEEP_MS), for the same reason:
+ * it would cancel another suite's orders through its own books. The live Kalshi catalog sync is off too
  * (it would call Kalshi itself); a suite that wants it points `KALSHI_*_URL` at the fake and sets
  * `KALSHI_CATALOG_SYNC_MS`. Every suite's requests come from one address (loopback) and many refuse
  * credentials on purpose: the failed-authentication limit is one they never reach, unless a suite
@@ -24,7 +26,7 @@ export const INTERNAL_SECRET = 'test-internal-secret-0123456789abcdef';
  */
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
-    DATABASE_URL: databaseUrl(), LOG_LEVEL: 'silent', INTERNAL_TOKEN: INTERNAL_SECRET, SCHEDULER_ENABLED: 'false', LIVE_RECONCILER_ENABLED: 'false', SIM_RECONCILER_ENABLED: 'false',
+    DATABASE_URL: databaseUrl(), LOG_LEVEL: 'silent', INTERNAL_TOKEN: INTERNAL_SECRET, SCHEDULER_ENABLED: 'false', LIVE_RECONCILER_ENABLED: 'false', SIM_RECONCILER_ENABLED: 'false', MARKET_CLOSE_SWEEP_MS: '0',
     KALSHI_CATALOG_SYNC_MS: '0', AUTH_FAILURES_PER_MINUTE: '1000000', ANALYST_RATE_LIMIT: '1000000',
     ...overrides,
   });

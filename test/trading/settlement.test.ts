@@ -9,7 +9,8 @@ import { buildApiKey } from '../support/factories';
 import { call, type ApiResponse } from '../support/http';
 import { testConfig } from '../support/env';
 import { startStack, type Stack } from '../support/stack';
-import { canonicalHash, createSubaccount, D, expectError, fillsOf, newTrader, placeOrder, portfolioOf, positionsOf, sum, type FillView, type Trader } from './helpers';
+import { ownDatabase } from '../support/ownDatabase';
+import { canonicalHash, createSubaccount, D, expectError, fillsOf, newTrader, placeOrder, portfolioOf, positionsOf, sum, waitFor, type FillView, type Trader } from './helpers';
 
 let stack: Stack;
 let trader: Trader;
@@ -138,4 +139,37 @@ it('refuses what is not an outcome, a market that is not one’s own, and a live
   const { secret: live } = await buildApiKey(stack.core.db, trader.workspaceId, 'live', 1000);
   expectError(await post('/v1/test_helpers/markets', { title: 'x', venue: 'sim-kalshi' }, live), 403, 'forbidden');
   expect(ok(await get(`/v1/markets/${marketId}`), 'still open')).toMatchObject({ status: 'open' });
+});
+
+describe('a market made with closes_at', () => {
+  let own: Stack;
+  let owner: Trader;
+  beforeAll(async () => {
+    // Its own database: a core closes every test helper's market due in its database (test/support/env.ts).
+    own = await startStack(testConfig({ DATABASE_URL: await ownDatabase('scheduled_closing'), MARKET_CLOSE_SWEEP_MS: '100' }));
+    owner = await newTrader(own.core.db, own.gateways[0]!, 'Scheduled closing');
+  });
+  afterAll(async () => {
+    await own?.close();
+  });
+
+  it('closes by itself once its time has come: its resting orders canceled, new orders refused', async () => {
+    const sub = await createSubaccount(owner, 'closes', '1000');
+    const closesAt = new Date(Date.now() + 1500).toISOString();
+    const market = ok(await call<Record<string, any>>(owner.base, 'POST', '/v1/test_helpers/markets', { key: owner.secret, body: { title: 'Closes soon?', venue: 'sim-kalshi', closes_at: closesAt } }), 'create');
+    expect(market).toMatchObject({ status: 'open', close_time: closesAt });
+    const resting = ok(await placeOrder(owner, { subaccount_id: sub, market_id: market.id, side: 'yes', action: 'buy', type: 'limit', price: '0.05', quantity: '5' }), 'resting');
+    expect(resting.status).toBe('open');
+    // Waited on the market's status, whatever the machine's speed; never before its time.
+    const closed = await waitFor(
+      async () => ok(await call<Record<string, any>>(owner.base, 'GET', `/v1/markets/${market.id}`, { key: owner.secret }), 'market'),
+      (m) => m.status === 'closed',
+      30_000,
+    );
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(closesAt));
+    expect(closed.status).toBe('closed');
+    const order = await waitFor(async () => ok(await call<Record<string, any>>(owner.base, 'GET', `/v1/orders/${resting.id}`, { key: owner.secret }), 'order'), (o) => o.status === 'canceled', 30_000);
+    expect(order.status).toBe('canceled');
+    expectError(await placeOrder(owner, { subaccount_id: sub, market_id: market.id, side: 'yes', action: 'buy', type: 'limit', price: '0.05', quantity: '5' }), 422, 'market_not_tradable');
+  });
 });

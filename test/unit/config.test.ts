@@ -83,6 +83,7 @@ describe('loadConfig', () => {
       SIM_VENUE_POLL_MS: 250,
       READINESS_TIMEOUT_MS: 1000,
       LOG_LEVEL: 'info',
+      MARKET_CLOSE_SWEEP_MS: 1000,
     });
     expect(config.SIM_VENUE_URL).toBeUndefined();
     expect(config.DATABASE_URL).toBeUndefined();

@@ -6,6 +6,7 @@ export const TABS = [
   { id: 'orders', label: 'Orders' },
   { id: 'fills', label: 'Fills' },
   { id: 'positions', label: 'Positions' },
+  { id: 'settlements', label: 'Settlements' },
   { id: 'account', label: 'Account' },
 ] as const;
 
