@@ -4,7 +4,8 @@
  * lists stand. A source reads the venue; the sync writes the `markets` rows.
  */
 
-export type CatalogStatus = 'open' | 'closed' | 'settled';
+/** Where a listed market stands, in the lifecycle's terms (core/domain/marketLifecycle.ts). */
+export type CatalogStatus = 'open' | 'closed' | 'determined' | 'settled';
 
 /** One open market as a venue lists it, in the `markets` table's terms. */
 export interface CatalogListing {

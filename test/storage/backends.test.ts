@@ -17,6 +17,7 @@ import { createTestMarket, settleTestMarket } from '../../core/services/settleme
 import { Prisma } from '../../core/generated/prisma/client';
 import { listEvents } from '../../core/services/events/eventLog';
 import { createLogger } from '../../core/support/logger';
+import { newId } from '../../core/domain/ids';
 import { openVenues } from '../../core/venues/registry';
 import { databaseUrl } from '../support/env';
 
@@ -96,6 +97,32 @@ describe.each(backends)('storage on %s', (_name, open) => {
     } finally {
       await venues.close();
     }
+  });
+
+  it('keeps a cost basis exact: 10 @ 0.63 and 20 @ 0.64 cost 19.1, and selling it all at 0.70 realizes 1.9', async () => {
+    const workspace = await createWorkspace(backend.db, 'cost basis');
+    const scope = { workspaceId: workspace.id, environment: 'test' as const };
+    const sub = await createSubaccount(backend.db, scope, { name: 'cost', startingBalance: '1000' }, '0');
+    const market = await backend.db.market.findFirstOrThrow({ where: { environment: 'test', venue: 'sim_kalshi', workspaceId: null }, orderBy: { id: 'asc' } });
+    const filled = async (action: 'buy' | 'sell', fills: [string, string][]) => {
+      const quantity = fills.reduce((total, [, q]) => total.add(q), new Prisma.Decimal(0)).toFixed();
+      const order = await backend.db.order.create({
+        data: { id: newId('order'), workspaceId: workspace.id, environment: 'test', subaccountId: sub.id, marketId: market.id, venue: market.venue, side: 'yes', action, type: 'limit', timeInForce: 'ioc', price: fills[0]![0], quantity, status: 'open', clientOrderId: newId('order') },
+      });
+      await recordExecution(backend.db, order.id, {
+        fills: fills.map(([price, q], i) => ({
+          venueFillId: `basis-${order.id}-${i}`, venueOrderId: `v-${order.id}`, clientOrderId: order.id, venueMarketId: market.venueMarketId,
+          side: 'yes', action, price, quantity: q, fee: '0', isTaker: true, executedAt: new Date().toISOString(),
+        })),
+      });
+    };
+    const position = () => backend.db.position.findFirstOrThrow({ where: { subaccountId: sub.id, marketId: market.id } });
+    await filled('buy', [['0.63', '10'], ['0.64', '20']]);
+    expect((await position()).costBasis.toFixed()).toBe('19.1');
+    await filled('sell', [['0.7', '10']]);
+    expect([(await position()).costBasis.toFixed(), (await position()).realizedPnl.toFixed()]).toEqual(['12.733333', '0.633333']);
+    await filled('sell', [['0.7', '20']]);
+    expect([(await position()).quantity.toFixed(), (await position()).costBasis.toFixed(), (await position()).realizedPnl.toFixed()]).toEqual(['0', '0', '1.9']);
   });
 
   it('settles a market once when two settlements of it run at once: one settlement, the payout credited once, every figure exact', async () => {

@@ -127,7 +127,7 @@ async function closeUnlisted(db: Db, environment: Venue['environment'], venue: V
   if (missing.length === 0) return 0;
   const statuses = await source.statusesOf(missing);
   let changed = 0;
-  for (const status of ['closed', 'settled'] as const) {
+  for (const status of ['closed', 'determined', 'settled'] as const) {
     const ids = missing.filter((id) => (statuses.get(id) ?? 'closed') === status);
     if (ids.length === 0) continue;
     changed += await db.$executeRaw`

@@ -25,16 +25,21 @@ import type { KalshiSessionSettings } from './session';
  *
  * A market whose price ranges cannot be traded here (finer than $0.0001, or none) is skipped.
  * Markets the listing no longer names are looked up by ticker (`GET /markets?tickers=`, 100 a
- * call): Kalshi's `determined`, `settled` or `finalized` are `settled`; any other status, or no
+ * call): Kalshi's `determined` is `determined`, `settled` or `finalized` are `settled`; any other status, or no
  * answer for the ticker (Kalshi moves old markets to its historical API), `closed`; a ticker Kalshi
  * still says is active stays open.
  */
 export type KalshiCatalogReads = Pick<KalshiMarketData, 'markets' | 'series' | 'event' | 'close'>;
 
-/** Kalshi's market status (`initialized|inactive|active|closed|determined|settled|finalized`) in our terms. */
+/**
+ * Kalshi's market status (`initialized|inactive|active|closed|determined|settled|finalized`) in our
+ * terms: `determined` (the result is known; a dispute may still amend it) is ours; `settled` and
+ * `finalized` are settled.
+ */
 export function catalogStatusOf(kalshiStatus: string | undefined): CatalogStatus {
   if (kalshiStatus === 'active' || kalshiStatus === 'open') return 'open';
-  if (kalshiStatus === 'determined' || kalshiStatus === 'settled' || kalshiStatus === 'finalized') return 'settled';
+  if (kalshiStatus === 'determined') return 'determined';
+  if (kalshiStatus === 'settled' || kalshiStatus === 'finalized') return 'settled';
   return 'closed';
 }
 
