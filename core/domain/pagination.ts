@@ -45,9 +45,15 @@ export function toPage<T>(rows: T[], limit: number, cursorOf: (row: T) => unknow
  * an empty object when neither is given. A window that ends before it starts is a 400.
  */
 export function createdWithin(since: Date | null | undefined, until: Date | null | undefined): { createdAt?: { gte?: Date; lt?: Date } } {
+  const window = timeWindow(since, until);
+  return window ? { createdAt: window } : {};
+}
+
+/** A list's time window on any column: since inclusive, until exclusive; undefined without either; since later than until is refused (400, param since). */
+export function timeWindow(since: Date | null | undefined, until: Date | null | undefined): { gte?: Date; lt?: Date } | undefined {
   if (since && until && since > until) throw invalidRequest('since', 'since must not be later than until.');
-  if (!since && !until) return {};
-  return { createdAt: { ...(since ? { gte: since } : {}), ...(until ? { lt: until } : {}) } };
+  if (!since && !until) return undefined;
+  return { ...(since ? { gte: since } : {}), ...(until ? { lt: until } : {}) };
 }
 
 export const isIdCursor = (value: unknown): value is { id: string } =>

@@ -17,31 +17,31 @@ export interface MarketOutcome {
 }
 
 /**
- * The outcome of a result, or of a settlement value alone (a scalar unless it is 0 or 1); null with
- * the reason when they do not make one: a value outside 0..1, a yes or no with a value other than
+ * The outcome of a result, or of a settlement value alone (a scalar unless it is 0 or 1); or why
+ * they do not make one, as a sentence an error can carry: a value outside 0..1, a yes or no with a value other than
  * 1 or 0, a scalar without a value, a void with one.
  */
 export function outcomeOf(input: { result?: MarketResult | null; settlementValue?: string | null }): { ok: true; outcome: MarketOutcome } | { ok: false; reason: string } {
   const value = input.settlementValue == null ? null : parseDecimalString(input.settlementValue);
   if (input.settlementValue != null && (value === null || value.lt(0) || value.gt(1))) {
-    return { ok: false, reason: 'settlementValue must be a decimal string from 0 to 1 (dollars per YES contract)' };
+    return { ok: false, reason: 'settlementValue must be a decimal string from 0 to 1 (dollars per YES contract).' };
   }
   const result = input.result ?? (value === null ? null : value.eq(1) ? 'yes' : value.isZero() ? 'no' : 'scalar');
   switch (result) {
     case 'yes':
     case 'no': {
       const expected = new Decimal(result === 'yes' ? 1 : 0);
-      if (value !== null && !value.eq(expected)) return { ok: false, reason: `a ${result} result settles at ${expected.toFixed()}, not ${value.toFixed()}` };
+      if (value !== null && !value.eq(expected)) return { ok: false, reason: `A ${result} result settles at ${expected.toFixed()}, not ${value.toFixed()}.` };
       return { ok: true, outcome: { result, settlementValue: expected } };
     }
     case 'scalar':
-      if (value === null) return { ok: false, reason: 'a scalar result needs its settlementValue' };
+      if (value === null) return { ok: false, reason: 'A scalar result needs its settlementValue.' };
       return { ok: true, outcome: { result, settlementValue: value } };
     case 'void':
-      if (value !== null) return { ok: false, reason: 'a void market has no settlementValue: it returns the cost' };
+      if (value !== null) return { ok: false, reason: 'A void market has no settlementValue: it returns the cost.' };
       return { ok: true, outcome: { result, settlementValue: null } };
     default:
-      return { ok: false, reason: 'give a result (yes, no, void) or a settlementValue' };
+      return { ok: false, reason: 'Give a result (yes, no, void) or a settlementValue.' };
   }
 }
 

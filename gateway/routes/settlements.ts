@@ -40,7 +40,7 @@ export const SETTLEMENT_ROUTES: Route[] = [
     description: 'Test keys only. Give result (yes, no or void) or settlement_value (dollars per YES contract, 0 to 1: a scalar; NO pays 1 minus it). The market is closed first if it is open; then every position in it is settled: the payout credited to cash, realized P&L booked, one settlement per subaccount (GET /v1/settlements). Void returns each position’s cost basis. A settled market settles nothing again (its first outcome stands).',
     auth: 'api_key', params: z.strictObject({ id: id('mkt') }), bodyVariable: 'input',
     body: z.strictObject({
-      result: marketResult.optional().describe('yes, no or void.'),
+      result: marketResult.optional().describe('yes, no or void; scalar with its settlement_value.'),
       settlement_value: decimal.optional().describe('Dollars per YES contract, from 0 to 1.'),
     }),
     errors: ['invalid_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'not_found', 'forbidden', 'venue_unavailable', 'conflict'],

@@ -10,9 +10,8 @@ import { newId } from '../../core/domain/ids';
 import { recordExecution } from '../../core/services/orders/executions';
 import type { VenueFill } from '../../core/venues/venue';
 import { testConfig } from '../support/env';
-import { call } from '../support/http';
 import { startStack, type Stack } from '../support/stack';
-import { createSubaccount, D, marketOf, newTrader, type Market, type Trader } from './helpers';
+import { createSubaccount, D, marketOf, newTrader, portfolioOf, positionsOf, type Market, type Trader } from './helpers';
 
 let stack: Stack;
 let trader: Trader;
@@ -45,16 +44,7 @@ async function filled(subaccountId: string, action: 'buy' | 'sell', fills: { pri
   await recordExecution(db, order.id, { fills: venueFills });
 }
 
-const positionOf = async (subaccountId: string) => {
-  const response = await call<{ data: Record<string, string | null>[] }>(trader.base, 'GET', `/v1/positions?subaccount_id=${subaccountId}`, { key: trader.secret });
-  expect(response.status).toBe(200);
-  return response.body.data;
-};
-const portfolioOf = async (subaccountId: string) => {
-  const response = await call<{ data: Record<string, string>[] }>(trader.base, 'GET', `/v1/portfolio?subaccount_id=${subaccountId}`, { key: trader.secret });
-  expect(response.status).toBe(200);
-  return response.body.data[0]!;
-};
+const positionOf = (subaccountId: string) => positionsOf(trader, subaccountId, market.id);
 
 it('10 @ 0.63 and 20 @ 0.64 cost exactly 19.1; selling it all at 0.70 realizes exactly 1.9', async () => {
   const subaccount = await createSubaccount(trader, 'cost basis', '1000');
@@ -65,7 +55,7 @@ it('10 @ 0.63 and 20 @ 0.64 cost exactly 19.1; selling it all at 0.70 realizes e
   // Unrealized is the value at the mark less the exact cost, not (mark - rounded average) x quantity.
   expect(held!.mark_price).not.toBeNull();
   expect(held!.unrealized_pnl).toBe(D(held!.mark_price!).mul(30).sub('19.1').toFixed());
-  const balance = await portfolioOf(subaccount);
+  const balance = await portfolioOf(trader, subaccount);
   expect(balance).toMatchObject({ positions_cost: '19.1', cash_balance: '980.9', gross_exposure: '19.1' });
 
   // A third of it: 19.1 x 10 / 30 = 6.366667 released (rounded once), 12.733333 held.
@@ -75,5 +65,5 @@ it('10 @ 0.63 and 20 @ 0.64 cost exactly 19.1; selling it all at 0.70 realizes e
   // The rest releases exactly what was left: 30 x 0.70 - 19.1 = 1.9 in all.
   await filled(subaccount, 'sell', [{ price: '0.7', quantity: '20' }]);
   expect(await positionOf(subaccount)).toEqual([]);
-  expect(await portfolioOf(subaccount)).toMatchObject({ realized_pnl: '1.9', positions_cost: '0', cash_balance: '1001.9' });
+  expect(await portfolioOf(trader, subaccount)).toMatchObject({ realized_pnl: '1.9', positions_cost: '0', cash_balance: '1001.9' });
 });

@@ -134,6 +134,7 @@ export interface Balance {
   subaccount_id: string;
   cash_balance: string;
   reserved_cash: string;
+  positions_cost: string;
   available_cash: string;
   realized_pnl: string;
   realized_pnl_today: string;
@@ -154,6 +155,7 @@ export interface PositionView {
   side: 'yes' | 'no';
   quantity: string;
   average_cost: string;
+  cost_basis: string;
   mark_price: string | null;
   realized_pnl: string;
   unrealized_pnl: string | null;

@@ -6,7 +6,7 @@
  * Every figure is computed here by hand from the fills the API reports.
  */
 import { buildApiKey } from '../support/factories';
-import { call, type ApiResponse } from '../support/http';
+import { call, ok } from '../support/http';
 import { testConfig } from '../support/env';
 import { startStack, type Stack } from '../support/stack';
 import { ownDatabase } from '../support/ownDatabase';
@@ -26,10 +26,6 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const ok = <T>(response: ApiResponse<T>, what: string): T => {
-  if (response.status !== 200) throw new Error(`${what}: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body;
-};
 const post = (path: string, body?: unknown, key = trader.secret) => call<Record<string, any>>(trader.base, 'POST', path, { key, ...(body === undefined ? {} : { body }) });
 const get = (path: string, key = trader.secret) => call<Record<string, any>>(trader.base, 'GET', path, { key });
 
@@ -92,7 +88,8 @@ it('a market of one’s own: private, settled yes: positions gone, one exact set
   expect(noSettlement).toMatchObject({ yes_quantity: '0', no_quantity: '10', payout: '0', realized_pnl: cost(noFills).neg().toFixed() });
 
   // One settlement.created event each, its data the settlement as GET /v1/settlements gives it.
-  const events = ok(await get(`/v1/events?types=settlement.created&subaccount_id=${yesHolder}`), 'events').data;
+  // Events are listed once the log has numbered them (docs/events.md): waited for, not assumed.
+  const events = await waitFor(async () => ok(await get(`/v1/events?types=settlement.created&subaccount_id=${yesHolder}`), 'events').data, (data) => data.length > 0, 30_000);
   expect(events).toEqual([expect.objectContaining({ type: 'settlement.created', object: 'settlement', subaccount_id: yesHolder, data: yesSettlement })]);
 
   // Positions gone, cash up by the payout, the day's P&L = the fills' (their fees) + the settlement's.

@@ -29,12 +29,12 @@ describe('outcomeOf', () => {
   });
 
   it('refuses what is not one outcome, saying why', () => {
-    expect(outcomeOf({})).toEqual({ ok: false, reason: 'give a result (yes, no, void) or a settlementValue' });
+    expect(outcomeOf({})).toEqual({ ok: false, reason: 'Give a result (yes, no, void) or a settlementValue.' });
     expect(outcomeOf({ settlementValue: '1.01' })).toMatchObject({ ok: false, reason: expect.stringContaining('from 0 to 1') });
     expect(outcomeOf({ settlementValue: '-0.1' })).toMatchObject({ ok: false });
     expect(outcomeOf({ settlementValue: 'half' })).toMatchObject({ ok: false });
-    expect(outcomeOf({ result: 'yes', settlementValue: '0.5' })).toEqual({ ok: false, reason: 'a yes result settles at 1, not 0.5' });
-    expect(outcomeOf({ result: 'scalar' })).toEqual({ ok: false, reason: 'a scalar result needs its settlementValue' });
+    expect(outcomeOf({ result: 'yes', settlementValue: '0.5' })).toEqual({ ok: false, reason: 'A yes result settles at 1, not 0.5.' });
+    expect(outcomeOf({ result: 'scalar' })).toEqual({ ok: false, reason: 'A scalar result needs its settlementValue.' });
     expect(outcomeOf({ result: 'void', settlementValue: '0.5' })).toMatchObject({ ok: false });
   });
 });

@@ -50,7 +50,7 @@ const CreateTestMarketInput = builder.inputType('CreateTestMarketInput', {
 
 const SettleTestMarketInput = builder.inputType('SettleTestMarketInput', {
   fields: (t) => ({
-    result: t.field({ type: MarketResultEnum, required: false, description: 'yes, no or void (a scalar is given as its settlementValue).' }),
+    result: t.field({ type: MarketResultEnum, required: false, description: 'yes, no or void; scalar with its settlementValue (which alone also says it).' }),
     settlementValue: t.field({ type: 'Decimal', required: false, description: 'Dollars per YES contract, 0 to 1.' }),
   }),
 });

@@ -4,7 +4,7 @@ import { Decimal, formatDecimal } from '../../domain/decimals';
 import { DomainError, notFound } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { WORKING_STATUSES } from '../../domain/orderLifecycle';
-import { createdWithin, decodeCursor, isIdCursor, parseLimit, toPage } from '../../domain/pagination';
+import { decodeCursor, isIdCursor, parseLimit, timeWindow, toPage } from '../../domain/pagination';
 import { receiptHash } from '../../domain/receipts';
 import { settlePosition, type MarketOutcome } from '../../domain/settlement';
 import { venueName } from '../../venues/venueModules';
@@ -45,7 +45,11 @@ export async function settleMarket(db: Db, marketId: string, outcome: MarketOutc
       orderBy: [{ subaccountId: 'asc' }, { side: 'asc' }],
     });
     const bySubaccount = new Map<string, typeof positions>();
-    for (const position of positions) bySubaccount.set(position.subaccountId, [...(bySubaccount.get(position.subaccountId) ?? []), position]);
+    for (const position of positions) {
+      const held = bySubaccount.get(position.subaccountId);
+      if (held) held.push(position);
+      else bySubaccount.set(position.subaccountId, [position]);
+    }
     const written: Settlement[] = [];
     for (const [subaccountId, held] of bySubaccount) {
       const settled = await settleSubaccount(tx, { subaccountId, ...held[0]!.subaccount }, market, held, outcome, at, options.venueReference ?? null);
@@ -134,7 +138,7 @@ export interface SettlementFilter {
 export async function listSettlements(db: Db, scope: Scope, filter: SettlementFilter) {
   const limit = parseLimit(filter.limit);
   const after = decodeCursor(filter.cursor, isIdCursor);
-  const window = createdWithin(filter.since, filter.until).createdAt;
+  const window = timeWindow(filter.since, filter.until);
   const rows = await db.settlement.findMany({
     where: {
       ...scopedRows(scope, filter),

@@ -5,8 +5,8 @@ import { DomainError, invalidRequest } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { outcomeOf, type MarketResult } from '../../domain/settlement';
 import type { VenueRegistry } from '../../venues/venue';
-import { isVenueName, marketRulesOf, venueColumn, venueModule, VENUE_NAMES } from '../../venues/venueModules';
-import { marketVisibleTo, type Scope } from '../scope';
+import { isVenueName, marketRulesOf, venueColumn, venueModule, venuesOf } from '../../venues/venueModules';
+import type { Scope } from '../scope';
 import { closeMarket } from './marketClosing';
 import { settleMarket } from './settlements';
 
@@ -22,7 +22,7 @@ function testKeysOnly(scope: Scope): void {
 }
 
 /** The simulated venues that list test helpers' markets (their modules' `testMarkets`). */
-const testMarketVenues = () => VENUE_NAMES.filter((name) => venueModule(name).environment === 'test' && venueModule(name).testMarkets);
+const testMarketVenues = () => venuesOf('test').filter((name) => venueModule(name).testMarkets);
 
 export interface TestMarketInput {
   title: string;
@@ -78,7 +78,7 @@ export async function createTestMarket(db: Db, venues: VenueRegistry, scope: Sco
 async function ownTestMarket(db: Db, scope: Scope, id: string): Promise<Market> {
   testKeysOnly(scope);
   const market = await db.market.findUnique({ where: { id } });
-  if (!market || !marketVisibleTo(market, scope) || market.workspaceId !== scope.workspaceId) {
+  if (!market || market.environment !== scope.environment || market.workspaceId !== scope.workspaceId) {
     throw new DomainError('not_found', `No market with id '${id}' made by this workspace's test helpers.`);
   }
   return market;
@@ -105,9 +105,8 @@ export async function settleTestMarket(
   input: { result?: MarketResult | null; settlementValue?: string | null },
 ): Promise<{ market: Market; settlements: Settlement[] }> {
   const market = await ownTestMarket(db, scope, id);
-  if (input.result === 'scalar') throw invalidRequest('result', 'Give a scalar result as its settlementValue alone.');
   const checked = outcomeOf(input);
-  if (!checked.ok) throw invalidRequest(input.settlementValue != null ? 'settlementValue' : 'result', `${checked.reason[0]!.toUpperCase()}${checked.reason.slice(1)}.`);
+  if (!checked.ok) throw invalidRequest(input.settlementValue != null ? 'settlementValue' : 'result', checked.reason);
   if (market.status !== 'settled') {
     const { failed } = await closeMarket(db, venues, id);
     if (failed > 0) throw new DomainError('venue_unavailable', `${failed} order(s) on market '${id}' could not be canceled now; settle it again.`);

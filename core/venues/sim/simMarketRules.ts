@@ -30,9 +30,9 @@ export interface SimMarketConfig {
   /** sim-polymarket only: the taker fee rate in basis points. Default 0, like most markets. */
   readonly takerFeeRateBps?: number;
   /**
-   * A market of a simulated venue other than the two above (a venue module added to the registry,
-   * such as a test's): its rules as its module gives them (VenueModule.marketRules). The two
-   * built-in venues' rules are derived and checked here; this is ignored for them.
+   * The market's rules as its venue module gives them (VenueModule.marketRules), as the registry
+   * passes them for every simulated venue; without them, the two built-in venues' rules are derived
+   * from the fields above (a venue added to the registry must bring them).
    */
   readonly rules?: MarketRules;
 }
@@ -51,29 +51,35 @@ function decimalOf(value: string, what: string, marketId: string): Decimal {
   }
 }
 
+/** The rules of a built-in simulated venue's market from its catalog figures (a market without its module's rules). */
+function builtInRules(venue: string, config: SimMarketConfig, tickSize: Decimal, minSize: Decimal): MarketRules {
+  const id = config.venueMarketId;
+  if (venue === 'sim-kalshi') {
+    const rules = kalshiMarketRules({ makerFees: config.makerFees === true });
+    if (!tickSize.eq(rules.tickSize)) throw new RangeError(`market ${id}: sim-kalshi trades in cents, not tick size ${config.tickSize}`);
+    if (!minSize.eq(rules.minSize)) throw new RangeError(`market ${id}: sim-kalshi's minimum size is 1 contract, not ${config.minSize}`);
+    return rules;
+  }
+  if (venue === 'sim-polymarket') {
+    const tick = tickSize.toFixed() as PolymarketTickSize;
+    if (!POLYMARKET_TICK_SIZES.includes(tick)) {
+      throw new RangeError(`market ${id}: tick size ${config.tickSize} is not one of ${POLYMARKET_TICK_SIZES.join(', ')}`);
+    }
+    return polymarketMarketRules({ tickSize: tick, minOrderSize: minSize.toFixed(), takerFeeRateBps: config.takerFeeRateBps });
+  }
+  throw new RangeError(`market ${id}: ${venue} is not a built-in simulated venue, and the market brings no rules of its venue module`);
+}
+
 export function simMarketOf(venue: string, config: SimMarketConfig): SimMarket {
   const id = config.venueMarketId;
   if (typeof id !== 'string' || id.length === 0) throw new RangeError('venueMarketId must be a non-empty string');
   const tickSize = decimalOf(config.tickSize, 'tickSize', id);
   const minSize = decimalOf(config.minSize, 'minSize', id);
 
-  let rules: MarketRules;
-  if (venue === 'sim-kalshi') {
-    rules = kalshiMarketRules({ makerFees: config.makerFees === true });
-    if (!tickSize.eq(rules.tickSize)) throw new RangeError(`market ${id}: sim-kalshi trades in cents, not tick size ${config.tickSize}`);
-    if (!minSize.eq(rules.minSize)) throw new RangeError(`market ${id}: sim-kalshi's minimum size is 1 contract, not ${config.minSize}`);
-  } else if (venue === 'sim-polymarket') {
-    const tick = tickSize.toFixed() as PolymarketTickSize;
-    if (!POLYMARKET_TICK_SIZES.includes(tick)) {
-      throw new RangeError(`market ${id}: tick size ${config.tickSize} is not one of ${POLYMARKET_TICK_SIZES.join(', ')}`);
-    }
-    rules = polymarketMarketRules({ tickSize: tick, minOrderSize: minSize.toFixed(), takerFeeRateBps: config.takerFeeRateBps });
-  } else if (config.rules !== undefined) {
-    rules = config.rules;
-    if (!tickSize.eq(rules.tickSize)) throw new RangeError(`market ${id}: ${venue}'s rules have tick size ${rules.tickSize}, not ${config.tickSize}`);
-  } else {
-    throw new RangeError(`market ${id}: ${venue} is not a built-in simulated venue, and the market brings no rules of its venue module`);
-  }
+  // The venue module's rules when the catalog brings them (the registry does); else the built-in venues' own.
+  const rules = config.rules ?? builtInRules(venue, config, tickSize, minSize);
+  if (!tickSize.eq(rules.tickSize)) throw new RangeError(`market ${id}: ${venue} trades in ticks of ${rules.tickSize}, not ${config.tickSize}`);
+  if (!minSize.eq(rules.minSize)) throw new RangeError(`market ${id}: ${venue}'s minimum size is ${rules.minSize}, not ${config.minSize}`);
 
   const fairTicks = decimalOf(config.fairValue, 'fairValue', id).times(PRICE_TICKS_PER_DOLLAR);
   if (!fairTicks.isInteger() || fairTicks.lt(rules.minPriceTicks) || fairTicks.gt(rules.maxPriceTicks)) {
