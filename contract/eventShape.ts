@@ -5,7 +5,7 @@
  * (contract/operations/fragments/event.graphql selects them under their `object` names).
  */
 export const EVENT_OBJECT_KEYS = [
-  'order', 'fill', 'complex_order', 'child_order', 'dead_mans_switch', 'credential', 'workspace', 'risk_limits', 'risk_limit_breach',
+  'order', 'fill', 'settlement', 'market', 'complex_order', 'child_order', 'dead_mans_switch', 'credential', 'workspace', 'risk_limits', 'risk_limit_breach',
 ] as const;
 
 type Item = Record<string, unknown> & { object: string };

@@ -135,6 +135,8 @@ const schema = z.object({
   POLYMARKET_CLOB_URL: z.url({ protocol: /^https?$/ }).default('https://clob.polymarket.com'),
   POLYMARKET_CHAIN_ID: z.enum(['137', '80002']).default('137').transform((v) => Number(v) as 137 | 80002),
   POLYMARKET_TIMEOUT_MS: integer.pipe(z.number().min(100).max(60_000)).default(5000),
+  /** Polymarket's public Data API: each wallet's redeemable positions and redemptions (docs/settlement.md "Live venues"). */
+  POLYMARKET_DATA_API_URL: z.url({ protocol: /^https?$/ }).default('https://data-api.polymarket.com'),
   /**
    * Each live Polymarket account's user channel (docs/polymarket.md "Fills"): its URL (unset: the
    * production channel for the production REST host, else the REST host's `/ws/user` as on the
@@ -167,6 +169,12 @@ const schema = z.object({
   LIVE_FILL_SWEEP_INTERVAL_MS: integer.pipe(z.number().min(10).max(600_000)).default(2000),
   LIVE_ORDER_SWEEP_INTERVAL_MS: integer.pipe(z.number().min(10).max(600_000)).default(10_000),
   LIVE_FILL_SWEEP_WINDOW_MS: integer.pipe(z.number().min(1000).max(86_400_000)).default(600_000),
+  /**
+   * How often each core asks the live venues for their settlements of the markets our subaccounts
+   * hold (docs/settlement.md "Live venues"); a venue's notice that a market closed or settled asks at
+   * once. Runs with the live reconciler.
+   */
+  LIVE_SETTLEMENT_SWEEP_MS: integer.pipe(z.number().min(10).max(3_600_000)).default(30_000),
   /**
    * How often the core syncs the live Kalshi catalog (open markets into the `live` environment;
    * docs/kalshi.md "Live catalog"), also once at start-up; 0 turns it off (the tests do).

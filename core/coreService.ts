@@ -28,6 +28,7 @@ import { recordExecution } from './services/orders/executions';
 import { recordFillsAndFailures, recordNewFills, startLiveReconciler } from './services/reconciliation/liveReconciler';
 import { startSimulatedReconciler } from './services/reconciliation/simulatedReconciler';
 import { startScheduledClosings } from './services/settlement/scheduledClosings';
+import { startVenueSettlementSweep } from './services/settlement/venueSettlements';
 import { runPeriodically } from './support/periodic';
 import { inRequestNamed } from './support/requestContext';
 import { startCatalogSyncs } from './services/catalog/catalogSync';
@@ -86,7 +87,9 @@ export async function openCore(
   const metrics = new CoreMetrics({
     db, logger, pendingStaleMs: config.LIVE_PENDING_STALE_MS, queryTimeoutMs: config.READINESS_TIMEOUT_MS, simulatedVenuesRemote: config.SIM_VENUE_URL !== undefined,
   });
-  const sinks = liveSinks(db, logger);
+  // The live settlement sweep starts once the venues are open; their notices nudge it from then on.
+  let settlementSweep: { marketSettled(venue: string, venueMarketId: string): void } | null = null;
+  const sinks = liveSinks(db, logger, (venue, venueMarketId) => settlementSweep?.marketSettled(venue, venueMarketId));
   const venues = await openVenues(db, logger, (orderId, fills) => recordExecution(db, orderId, { fills }), {
     live: VENUE_MODULES.flatMap((module) => (module.openLive ? [module.openLive({ db, config, keyring: credentialKeys.keyring, logger, observer: metrics, sinks })] : [])),
     observer: metrics,
@@ -138,6 +141,11 @@ export async function openCore(
         sweepWindowMs: config.LIVE_FILL_SWEEP_WINDOW_MS,
       })
     : null;
+  // Live markets settle in our books at the venues' own settlement records (docs/settlement.md "Live venues").
+  const venueSettlements = config.LIVE_RECONCILER_ENABLED && venues.live.size > 0
+    ? startVenueSettlementSweep(db, venues, logger, { intervalMs: config.LIVE_SETTLEMENT_SWEEP_MS })
+    : null;
+  settlementSweep = venueSettlements;
   // Crash recovery without a client's retry: the claims of requests that died are released, and
   // test orders they left pending are resolved (docs/reconciliation.md).
   const deadClaims = runPeriodically(
@@ -194,6 +202,7 @@ export async function openCore(
       await closings?.stop();
       await catalogs.stop();
       await reconciler?.stop();
+      await venueSettlements?.stop();
       await simulatedReconciler?.stop();
       await deadClaims.stop();
       await venues.close();
@@ -206,8 +215,9 @@ export async function openCore(
 }
 
 /** Where the live venues' accounts report fills and order changes: the core's bookkeeping (VenueModule.openLive). */
-function liveSinks(db: Db, logger: Logger): LiveVenueSinks {
+function liveSinks(db: Db, logger: Logger, marketSettled: LiveVenueSinks['marketSettled']): LiveVenueSinks {
   return {
+    marketSettled,
     recordFills: (venue, fills) => recordNewFills(db, venue, fills, logger),
     recordFillsAndFailures: (venue, listed) => recordFillsAndFailures(db, venue, listed, logger),
     recordState: (orderId, state) => recordExecution(db, orderId, { fills: [], state }),

@@ -6,6 +6,7 @@ export const EVENT_OBJECT_TABLES = {
   order: 'orders',
   fill: 'fills',
   settlement: 'settlements',
+  market: 'markets',
   complex_order: 'complex_orders',
   child_order: 'child_orders',
   dead_mans_switch: 'dead_mans_switches',

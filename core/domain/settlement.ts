@@ -68,3 +68,31 @@ export function settlePosition(side: 'yes' | 'no', position: PositionState, outc
   const payout = perContract === null ? position.cost : roundMoney(perContract.mul(position.quantity));
   return { quantity: position.quantity, costBasis: position.cost, payout, fee, realizedPnl: payout.sub(position.cost).sub(fee) };
 }
+
+/** Where the venue's record of an account's settlement and ours differ: venue - ours. */
+export interface SettlementDrift {
+  /** In net YES contracts (YES held - NO held); null when the venue's record gives no quantities per outcome. */
+  readonly quantity: Decimal | null;
+  /** In dollars paid; null when it cannot be compared (a void market whose both sides we held). */
+  readonly payout: Decimal | null;
+}
+
+/**
+ * The venue's settlement record of one account beside ours of the subaccount (docs/settlement.md,
+ * "Drift"). A venue that nets positions (`venueNets`) (Kalshi: a YES and a NO held together are closed at once,
+ * paying 1) settles one side where our books may hold both: quantities compare net, and each pair
+ * we held (min of the sides) paid 1 at our settlement but was paid at the venue when the sides met,
+ * so it is taken out of ours before the payouts compare. A void market returns each side's cost,
+ * which pairs do not split: its payout compares only when we held one side. A record without
+ * quantities per outcome (a Polymarket redemption) compares its payout only.
+ */
+export function settlementDrift(
+  ours: { readonly result: MarketResult; readonly yesQuantity: Decimal; readonly noQuantity: Decimal; readonly payout: Decimal },
+  venue: { readonly yesQuantity: Decimal | null; readonly noQuantity: Decimal | null; readonly payout: Decimal },
+  venueNets: boolean,
+): SettlementDrift {
+  const quantity = venue.yesQuantity === null || venue.noQuantity === null ? null : venue.yesQuantity.sub(venue.noQuantity).sub(ours.yesQuantity.sub(ours.noQuantity));
+  const pairs = venueNets ? Decimal.min(ours.yesQuantity, ours.noQuantity) : new Decimal(0);
+  if (ours.result === 'void' && pairs.gt(0)) return { quantity, payout: null };
+  return { quantity, payout: venue.payout.sub(ours.payout.sub(ours.result === 'void' ? 0 : pairs)) };
+}

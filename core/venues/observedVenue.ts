@@ -20,7 +20,8 @@ export type VenueOperation =
   | 'balance'
   | 'positions'
   | 'heartbeat'
-  | 'open_orders';
+  | 'open_orders'
+  | 'settlements';
 
 /** What became of one order sent to a venue: its placement's outcome, or `failed` when the call threw. */
 export type VenueOrderOutcome = VenuePlaceResult['outcome'] | 'failed';
@@ -66,6 +67,7 @@ export function observedLiveVenue(venue: LiveVenue, observer: VenueCallObserver)
     ...(venue.openOrderIds ? { openOrderIds: (options) => timed('open_orders', () => venue.openOrderIds!(options)) } : {}),
     balance: () => timed('balance', () => venue.balance()),
     positions: () => timed('positions', () => venue.positions()),
+    ...(venue.settlementsSince ? { settlementsSince: (since: Date) => timed('settlements', () => venue.settlementsSince!(since)) } : {}),
     close: () => venue.close(),
     ...(venue.heartbeat ? { heartbeat: (options) => timed('heartbeat', () => venue.heartbeat!(options)) } : {}),
     ...(venue.heartbeatStarted ? { heartbeatStarted: () => venue.heartbeatStarted!() } : {}),

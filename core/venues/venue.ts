@@ -164,6 +164,38 @@ export interface VenuePosition {
 }
 
 /**
+ * One account's settlement of one market as the venue records it (docs/settlement.md, "Live
+ * venues"): the outcome, what the account held and was paid. The venue's record is the truth our
+ * books settle at and are compared with (drift). Quantities and money are decimal strings.
+ */
+export interface VenueSettlement {
+  venueMarketId: string;
+  /** `yes`, `no`, `scalar` or `void`, and the dollars one YES contract pays (null when void). */
+  result: 'yes' | 'no' | 'scalar' | 'void';
+  settlementValue: string | null;
+  /**
+   * What the account held when the market settled (a venue that nets positions holds one side);
+   * null when the venue's record does not say (a Polymarket redemption lists the shares burnt, not
+   * each outcome's).
+   */
+  yesQuantity: string | null;
+  noQuantity: string | null;
+  /** Dollars credited to the account for it. */
+  payout: string;
+  /** Dollars the venue charged for the settlement itself (none on yes/no results today). */
+  fee: string;
+  settledAt: Date;
+  /** The venue's reference for it, for the settlement's receipt (e.g. a Kalshi ticker and time). */
+  reference: string;
+  /**
+   * Where the venue pays by an act of the account's owner (Polymarket: the wallet redeems its
+   * tokens on chain): `redeemable` until the venue reports it done, then `redeemed`. Left out where
+   * the venue pays by itself (Kalshi).
+   */
+  redemption?: 'redeemable' | 'redeemed';
+}
+
+/**
  * A live venue: one account behind one credential. Beyond `Venue`, it answers what reconciliation
  * and the operator's comparison need. Every call times out; none re-sends a write.
  */
@@ -188,6 +220,13 @@ export interface LiveVenue extends Venue {
   balance(): Promise<string>;
   /** The account's non-zero positions at the venue. */
   positions(): Promise<VenuePosition[]>;
+  /**
+   * The account's settlements made by the venue at or after `since`, from its own records (Kalshi:
+   * `GET /portfolio/settlements`). The settlement sweep (core/services/settlement/venueSettlements.ts)
+   * books them and the venue-account view compares them with ours. A venue without per-account
+   * records leaves it out.
+   */
+  settlementsSince?(since: Date): Promise<VenueSettlement[]>;
   /** Stops the account's streams and closes its connections. */
   close(): Promise<void>;
   /**

@@ -72,6 +72,12 @@ export interface LiveVenueSinks {
   recordFillsAndFailures(venue: VenueColumn, listed: { fills: VenueFill[]; failed: VenueFill[] }): Promise<unknown>;
   /** The venue's word on one of our orders. */
   recordState(orderId: string, state: VenueOrderState): Promise<unknown>;
+  /**
+   * A venue's notice that one of its markets settled (Kalshi's `market_lifecycle_v2` `settled`): the
+   * settlement sweep looks now rather than at its interval when we hold the market. A hint only: the
+   * venue's records are read for the truth, so a notice lost, repeated or late changes nothing.
+   */
+  marketSettled(venue: VenueColumn, venueMarketId: string): void;
 }
 
 /**
@@ -99,6 +105,12 @@ export interface VenueCapabilities {
    * a trade is MATCHED off chain, then MINED and CONFIRMED, or FAILED). Fills of other venues are final.
    */
   readonly tradesCanFail: boolean;
+  /**
+   * A YES and a NO held together are closed at once, paying 1 a pair, so the account holds one side
+   * (Kalshi's signed `position_fp`); elsewhere both outcome tokens are held (Polymarket). Its
+   * settlement records compare with ours after the pairs (core/domain/settlement.ts settlementDrift).
+   */
+  readonly positionsNet: boolean;
 }
 
 /** An exchange: where live venues' accounts are, and the credentials a subaccount attaches for it. */

@@ -247,10 +247,16 @@ export interface Market {
   title: string;
   description: string | null;
   category: string | null;
+  /** open, paused, closed, determined or settled (docs/settlement.md). */
   status: string;
   tick_size: Decimal;
   min_size: Decimal;
   close_time: Timestamp | null;
+  /** yes, no, scalar or void once determined. */
+  result: string | null;
+  /** Dollars a YES contract pays, once determined (null when void). */
+  settlement_value: Decimal | null;
+  settled_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -61,6 +61,11 @@ export function useMarkets(ids: readonly (string | null | undefined)[]): (id: st
   );
 }
 
+/** A market as an event (market.closed, market.settled, ...) carries it: its status and result shown from now on. */
+export function rememberMarket(market: Market) {
+  put(keyOf(market.id), { state: 'found', market });
+}
+
 /** One market, once read; undefined while loading or when the API does not know it. */
 export function useMarket(id: string | null | undefined): Market | undefined {
   return useMarkets([id])(id);

@@ -8,8 +8,15 @@
  * recorded on demo 2026-06-11 (XavierBriggs/Fortuna fixtures/kalshi portfolio__positions,
  * auth__balance_ok): 6-decimal dollar strings, `balance` in whole cents (truncated),
  * `balance_dollars` with 4 decimals, `updated_ts` in seconds.
+ *
+ * Settlement (lifecycle.ts) pays a position out and marks it settled: GET /portfolio/positions
+ * takes `settlement_status` all | unsettled | settled, "Defaults to unsettled" (docs.kalshi.com
+ * api-reference get-positions; the FCM positions endpoint lists the same enum), so a settled
+ * market drops out of the default listing and shows, at 0 with its realized P&L, under
+ * `settlement_status=settled` or `all`.
  */
 import { contracts, countFp, D, dollars4, dollars6, type Dec } from './fixedPoint';
+import { payout, type MarketResult } from './lifecycle';
 import type { BookSideV2 } from './records';
 
 interface Position {
@@ -20,6 +27,8 @@ interface Position {
   feesPaid: Dec;
   traded: Dec;
   updatedMs: number;
+  /** Paid out when its market was finalized (then units and exposure are 0). */
+  settled: boolean;
 }
 
 export interface Account {
@@ -53,7 +62,7 @@ export interface AccountFill {
 export function applyFill(account: Account, fill: AccountFill): number {
   let p = account.positions.get(fill.ticker);
   if (p === undefined) {
-    p = { units: 0, exposure: new D(0), realizedPnl: new D(0), feesPaid: new D(0), traded: new D(0), updatedMs: fill.nowMs };
+    p = { units: 0, exposure: new D(0), realizedPnl: new D(0), feesPaid: new D(0), traded: new D(0), updatedMs: fill.nowMs, settled: false };
     account.positions.set(fill.ticker, p);
   }
   const direction = fill.bookSide === 'bid' ? 1 : -1;
@@ -83,10 +92,54 @@ export function applyFill(account: Account, fill: AccountFill): number {
   return p.units;
 }
 
-export function positionRows(account: Account, ticker: string | undefined, restingCount: (ticker: string) => number): object[] {
+/** What settling `ticker` pays this account, booked into its cash; null when it holds no position there. */
+export interface PositionSettlement {
+  readonly yesUnits: number;
+  readonly yesCost: Dec;
+  readonly noUnits: number;
+  readonly noCost: Dec;
+  readonly revenueCents: number;
+  /** Trading fees paid on the market plus what rounding the payout down to the cent took. */
+  readonly feeCost: Dec;
+}
+
+/**
+ * Pays out the account's net position in `ticker` (revenue in whole cents, credited to cash) and
+ * marks it settled. Only a non-zero position is settled ("Only net positions are settled").
+ */
+export function settlePosition(
+  account: Account,
+  ticker: string,
+  result: MarketResult,
+  valueTicks: number | null,
+  nowMs: number,
+): PositionSettlement | null {
+  const p = account.positions.get(ticker);
+  if (p === undefined || p.settled || p.units === 0) return null;
+  const paid = payout(p.units, p.exposure, result, valueTicks);
+  const revenue = new D(paid.revenueCents).div(100);
+  account.balance = account.balance.plus(revenue);
+  p.realizedPnl = p.realizedPnl.plus(revenue.minus(p.exposure));
+  p.units = 0;
+  p.exposure = new D(0);
+  p.settled = true;
+  p.updatedMs = nowMs;
+  account.updatedMs = nowMs;
+  return { ...paid, feeCost: p.feesPaid.plus(paid.roundingFee) };
+}
+
+export type SettlementStatusFilter = 'all' | 'unsettled' | 'settled';
+
+export function positionRows(
+  account: Account,
+  ticker: string | undefined,
+  restingCount: (ticker: string) => number,
+  settlementStatus: SettlementStatusFilter = 'unsettled',
+): object[] {
   const rows: object[] = [];
   for (const [t, p] of account.positions) {
     if (ticker !== undefined && t !== ticker) continue;
+    if ((settlementStatus === 'unsettled' && p.settled) || (settlementStatus === 'settled' && !p.settled)) continue;
     rows.push({
       ticker: t,
       position_fp: countFp(p.units),

@@ -16,8 +16,30 @@
  *   PUT    /_fake/rate_tier  {tier: basic|advanced|expert|premier}
  *   GET    /_fake/requests                                         what arrived, with key ids
  *   GET    /_fake/orders                                           every order the exchange holds
+ *
+ * Market lifecycle (lifecycle.ts; answers `{market}`, the market's JSON after the step, as
+ * GET /markets/{ticker} shows it; an unknown ticker is 404 `not_found`, a step the market's
+ * status does not allow is 409 `conflict`, a bad body 400 `bad_request`). Every step that sends
+ * a `market_lifecycle_v2` notice takes `{notice?: "sent" | "lost" | "repeated" | "late",
+ * repeat?: n (default 2, with "repeated"), late_ms?: ms (default 200, with "late")}`:
+ *   POST   /_fake/markets/{ticker}/close      {notice?...}         status closed now; resting orders
+ *                                                                  canceled; close_date_updated when
+ *                                                                  before the seed's close_time
+ *   POST   /_fake/markets/{ticker}/determine  {result: yes|no|scalar|void, settlement_value_dollars?,
+ *                                              expiration_value?, notice?...}
+ *                                                                  closes first if open; determined, or
+ *                                                                  amended when determined already;
+ *                                                                  scalar needs a whole-cent value
+ *   POST   /_fake/markets/{ticker}/dispute                         determined|amended -> disputed (no notice)
+ *   POST   /_fake/markets/{ticker}/settle     {notice?...}         determined|amended -> finalized: records,
+ *                                                                  cash, positions; answers
+ *                                                                  {market, settlements: [{user_id, settlement}]}
+ *   POST   /_fake/markets/{ticker}/deactivate {notice?...}         active -> inactive (deactivated)
+ *   POST   /_fake/markets/{ticker}/activate   {notice?...}         inactive -> active, resting orders
+ *                                                                  canceled (activated)
  */
-import type { Exchange, ExchangeAnswer } from './exchange';
+import type { Exchange, ExchangeAnswer, LifecycleOutcome } from './exchange';
+import { determinationFrom, noticeDeliveryFrom } from './lifecycle';
 import { faultFromBody, type FaultRule } from '../faults';
 import { RATE_TIERS, type RateTier } from './rateLimits';
 import { orderJson } from './wireShapes';
@@ -26,6 +48,13 @@ import { seedBooksOptionsFrom, type SeedBooksOptions } from '../seedBooks';
 
 const answer = (status: number, body: unknown): ExchangeAnswer => ({ status, body });
 const bad = (message: string): ExchangeAnswer => answer(400, { error: { code: 'bad_request', message } });
+
+function lifecycleAnswer(outcome: LifecycleOutcome): ExchangeAnswer {
+  if (!outcome.ok) return answer(outcome.status, { error: { code: outcome.status === 404 ? 'not_found' : 'conflict', message: outcome.message } });
+  return answer(200, outcome.settlements === undefined ? { market: outcome.market } : { market: outcome.market, settlements: outcome.settlements });
+}
+
+const MARKET_STEP = /^\/_fake\/markets\/([^/]+)\/(close|determine|dispute|settle|deactivate|activate)$/;
 
 function parse(raw: string): Record<string, unknown> | null {
   if (raw === '') return {};
@@ -127,5 +156,28 @@ export function handleControl(fake: FakeControls, method: string, path: string, 
     return answer(200, { tier: tier.name });
   }
   if (method === 'GET' && path === '/_fake/requests') return answer(200, { requests: fake.requests });
+  const step = method === 'POST' ? MARKET_STEP.exec(path) : null;
+  if (step !== null) {
+    const ticker = decodeURIComponent(step[1]!);
+    const exchange = fake.exchange;
+    if (step[2] === 'dispute') return lifecycleAnswer(exchange.disputeMarket(ticker));
+    const delivery = noticeDeliveryFrom(body);
+    if (typeof delivery === 'string') return bad(delivery);
+    switch (step[2]) {
+      case 'close':
+        return lifecycleAnswer(exchange.closeMarket(ticker, delivery));
+      case 'determine': {
+        const determination = determinationFrom(body);
+        if (typeof determination === 'string') return bad(determination);
+        return lifecycleAnswer(exchange.determineMarket(ticker, determination, delivery));
+      }
+      case 'settle':
+        return lifecycleAnswer(exchange.settleMarket(ticker, delivery));
+      case 'deactivate':
+        return lifecycleAnswer(exchange.deactivateMarket(ticker, delivery));
+      default:
+        return lifecycleAnswer(exchange.activateMarket(ticker, delivery));
+    }
+  }
   return answer(404, { error: { code: 'not_found', message: 'unknown control route' } });
 }

@@ -14,7 +14,8 @@
  * - Cancel (V2): `{order_id, client_order_id, reduced_by, ts_ms}` (VENUES.md and the
  *   docs as of 2026-08; the June capture omitted client_order_id: the newer docs win).
  * - Orders, fills and the WebSocket messages: wireShapes.ts. Positions and balance:
- *   accounts.ts. Markets, series and the order book: markets.ts.
+ *   accounts.ts. Markets, series and the order book: markets.ts. Close, determination,
+ *   settlement, the `market_lifecycle_v2` messages and Settlement records: lifecycle.ts.
  *
  * Semantics and where they come from:
  * - V2 `side` is the YES leg: bid = buy YES, ask = sell YES = buy NO at 1 - price
@@ -40,6 +41,13 @@
  *   `immediate_or_cancel_insufficient_resting_volume` code, unconfirmed.
  * - YES and NO held together net out at $1 immediately (a bid that meets a NO position
  *   closes it), so positions are one signed `position_fp` (+YES / -NO).
+ * - A market that is not `active` refuses new orders, and one past its close also refuses
+ *   cancels ("all order operations, including cancellations, are rejected", docs "Market
+ *   Lifecycle", which names the code `MARKET_INACTIVE`): 409 `{"error":{"code":"market_closed"}}`,
+ *   the body a client logged from production for an order on a closed market (2026-05); message
+ *   and `service` assumed like the other exchange errors. Closing cancels every resting order of
+ *   the market (the book empties), each reported like any exchange-side cancel (`user_order`
+ *   frame, REST status `canceled`); so does reactivating a deactivated market.
  * Assumptions (not documented, not recorded): an IOC/FOK that fills partly and cancels
  * the rest ends `canceled`; the balance check at create needs the full cost at the
  * limit price of the part that opens exposure and reserves nothing for resting orders;
@@ -48,10 +56,20 @@
 import { randomUUID } from 'node:crypto';
 import { MatchingEngine } from '../../core/domain/matching';
 import type { FillEvent, PlaceResult } from '../../core/domain/matching';
-import { applyFill, balanceJson, newAccount, openInterestUnits, positionRows, positionUnits, type Account } from './accounts';
+import {
+  applyFill,
+  balanceJson,
+  newAccount,
+  openInterestUnits,
+  positionRows,
+  positionUnits,
+  settlePosition,
+  type Account,
+  type SettlementStatusFilter,
+} from './accounts';
 import { parseCreateOrderBody } from './createOrderBody';
 import { errors, nestedError, type KalshiError } from './errors';
-import { contracts, countFp, D, dollars4, parseCount, tickPrice, TICKS_PER_DOLLAR } from './fixedPoint';
+import { contracts, countFp, D, dollars4, parseCount, priceDollars, tickPrice, TICKS_PER_DOLLAR } from './fixedPoint';
 import {
   feeRates,
   marketJson,
@@ -64,6 +82,18 @@ import {
   type MarketSeed,
   type SeriesSeed,
 } from './markets';
+import {
+  activationMsg,
+  closeDateUpdatedMsg,
+  determinedMsg,
+  settledMsg,
+  settlementJson,
+  SENT,
+  type Determination,
+  type LifecycleState,
+  type NoticeDelivery,
+  type SettlementRecord,
+} from './lifecycle';
 import type { BookSideV2, FillRecord, OrderRecord, TimeInForceV2 } from './records';
 import { fillWsJson, orderJson, userOrderWsJson } from './wireShapes';
 
@@ -74,7 +104,28 @@ interface Market {
   readonly createdMs: number;
   lastPriceTicks: number | null;
   volumeUnits: number;
+  readonly life: LifecycleState;
 }
+
+/** A `market_lifecycle_v2` message for every subscribed socket, and how it is to be delivered. */
+export interface MarketNotice {
+  readonly msg: object;
+  readonly delivery: NoticeDelivery;
+}
+
+/** What a lifecycle step of the control API did, or why it did nothing. */
+export type LifecycleOutcome =
+  | { readonly ok: true; readonly market: object; readonly settlements?: readonly { user_id: string; settlement: object }[] }
+  | { readonly ok: false; readonly status: 404 | 409; readonly message: string };
+
+const PAST_CLOSE: ReadonlySet<string> = new Set(['closed', 'determined', 'disputed', 'amended', 'finalized']);
+
+/** ISO time in whole seconds, as Kalshi writes close_time ("2026-05-20T03:59:00Z"). */
+function isoSeconds(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+const marketClosed = (): KalshiError => nestedError(409, 'market_closed', 'market closed', { service: 'exchange' });
 
 /** What a user's private WebSocket channels carry. */
 export type UserEvent = { readonly channel: 'user_orders'; readonly msg: object } | { readonly channel: 'fill'; readonly msg: object };
@@ -100,6 +151,9 @@ export class Exchange {
   /** Resting orders with an expiration_time, checked lazily. */
   private readonly expiring = new Set<OrderRecord>();
   private readonly listeners = new Set<(userId: string, event: UserEvent) => void>();
+  private readonly noticeListeners = new Set<(notice: MarketNotice) => void>();
+  /** Every account's settlement records, in the order they were written. */
+  private readonly settlements: SettlementRecord[] = [];
 
   constructor(catalog: CatalogSeed, private readonly clock: () => number = Date.now) {
     for (const s of catalog.series) this.series.set(s.ticker, s);
@@ -108,7 +162,16 @@ export class Exchange {
 
   addMarket(seed: MarketSeed): void {
     const series = this.series.get(seed.series_ticker);
-    this.markets.set(seed.ticker, { seed, series, fees: feeRates(series), createdMs: this.clock(), lastPriceTicks: null, volumeUnits: 0 });
+    const life: LifecycleState = {
+      status: seed.status ?? 'active',
+      result: '',
+      settlementValueTicks: null,
+      closeTime: seed.close_time,
+      expirationValue: '',
+      determinedMs: null,
+      settledMs: null,
+    };
+    this.markets.set(seed.ticker, { seed, series, fees: feeRates(series), createdMs: this.clock(), lastPriceTicks: null, volumeUnits: 0, life });
     this.engine.openMarket(seed.ticker);
   }
 
@@ -127,10 +190,17 @@ export class Exchange {
     return () => this.listeners.delete(listener);
   }
 
+  /** Lifecycle notices (`market_lifecycle_v2`): not account-scoped, every subscriber gets each. */
+  onMarketNotice(listener: (notice: MarketNotice) => void): () => void {
+    this.noticeListeners.add(listener);
+    return () => this.noticeListeners.delete(listener);
+  }
+
   // ---- markets ------------------------------------------------------------------
 
+  /** The seeds, each with the market's current status. */
   marketList(): readonly MarketSeed[] {
-    return [...this.markets.values()].map((m) => m.seed);
+    return [...this.markets.values()].map((m) => ({ ...m.seed, status: m.life.status }));
   }
 
   seriesJson(ticker: string): object | undefined {
@@ -156,6 +226,14 @@ export class Exchange {
       lastPriceTicks: m.lastPriceTicks,
       volumeUnits: m.volumeUnits,
       openInterestUnits: openInterestUnits(this.accounts.values(), ticker),
+      lifecycle: {
+        status: m.life.status,
+        result: m.life.result,
+        closeTime: m.life.closeTime,
+        settlementValueDollars: m.life.settlementValueTicks === null ? null : priceDollars(m.life.settlementValueTicks),
+        settlementTs: m.life.settledMs === null ? null : new Date(m.life.settledMs).toISOString(),
+        expirationValue: m.life.expirationValue,
+      },
     });
   }
 
@@ -187,9 +265,7 @@ export class Exchange {
 
     const market = this.markets.get(ticker);
     if (market === undefined) return fail(errors.marketNotFound());
-    if ((market.seed.status ?? 'active') !== 'active') {
-      return fail(nestedError(400, 'market_closed', 'market closed', { service: 'exchange' }));
-    }
+    if (market.life.status !== 'active') return fail(marketClosed());
     const priceTicks = priceTicksOnRanges(body.price, market.seed.price_ranges ?? WHOLE_CENT_RANGES);
     if (priceTicks === null) return fail(errors.invalidPrice());
     const units = parseCount(body.count);
@@ -274,6 +350,7 @@ export class Exchange {
   /** DELETE /portfolio/events/orders/{order_id}. */
   cancelOrder(userId: string, orderId: string): ExchangeAnswer {
     const order = this.orders.get(orderId);
+    if (order !== undefined && order.userId === userId && PAST_CLOSE.has(this.markets.get(order.ticker)?.life.status ?? '')) return fail(marketClosed());
     if (order === undefined || order.userId !== userId || order.status !== 'resting') return fail(errors.notFound());
     const reducedBy = order.remainingUnits;
     this.cancelResting(order);
@@ -411,6 +488,143 @@ export class Exchange {
     }
   }
 
+  // ---- market lifecycle (the control API drives it) -----------------------------
+
+  /**
+   * Closes the market now: status `closed`, every resting order on it canceled. Before the seed's
+   * close_time it is an early close: close_time moves to now and `close_date_updated` is sent.
+   */
+  closeMarket(ticker: string, delivery: NoticeDelivery = SENT): LifecycleOutcome {
+    const market = this.markets.get(ticker);
+    if (market === undefined) return { ok: false, status: 404, message: `unknown market ${ticker}` };
+    if (PAST_CLOSE.has(market.life.status)) return { ok: false, status: 409, message: `market ${ticker} is already ${market.life.status}` };
+    this.close(market, delivery);
+    return { ok: true, market: this.marketJson(ticker)! };
+  }
+
+  /**
+   * Sets the result (closing the market first if it is still open): `determined`, or `amended`
+   * when it was determined (or disputed) already. Either way `determined` is sent with the result.
+   */
+  determineMarket(ticker: string, determination: Determination, delivery: NoticeDelivery = SENT): LifecycleOutcome {
+    const market = this.markets.get(ticker);
+    if (market === undefined) return { ok: false, status: 404, message: `unknown market ${ticker}` };
+    const life = market.life;
+    if (life.status === 'finalized') return { ok: false, status: 409, message: `market ${ticker} is finalized` };
+    if (!PAST_CLOSE.has(life.status)) this.close(market, SENT);
+    const redetermined = life.status === 'determined' || life.status === 'disputed' || life.status === 'amended';
+    life.status = redetermined ? 'amended' : 'determined';
+    life.result = determination.result;
+    life.settlementValueTicks = determination.settlementValueTicks;
+    if (determination.expirationValue !== undefined) life.expirationValue = determination.expirationValue;
+    life.determinedMs = this.clock();
+    this.notice(determinedMsg(ticker, life), delivery);
+    return { ok: true, market: this.marketJson(ticker)! };
+  }
+
+  /** A challenged result: `disputed` (no WebSocket event exists for it). */
+  disputeMarket(ticker: string): LifecycleOutcome {
+    const market = this.markets.get(ticker);
+    if (market === undefined) return { ok: false, status: 404, message: `unknown market ${ticker}` };
+    if (market.life.status !== 'determined' && market.life.status !== 'amended') {
+      return { ok: false, status: 409, message: `market ${ticker} is ${market.life.status}, only a determined or amended market can be disputed` };
+    }
+    market.life.status = 'disputed';
+    return { ok: true, market: this.marketJson(ticker)! };
+  }
+
+  /**
+   * Finalizes a determined (or amended) market: every account with a net position in it gets one
+   * settlement record, its cash credited with the revenue, its position paid out; then `settled`.
+   */
+  settleMarket(ticker: string, delivery: NoticeDelivery = SENT): LifecycleOutcome {
+    const market = this.markets.get(ticker);
+    if (market === undefined) return { ok: false, status: 404, message: `unknown market ${ticker}` };
+    const life = market.life;
+    if (life.status !== 'determined' && life.status !== 'amended') {
+      return { ok: false, status: 409, message: `market ${ticker} is ${life.status}, only a determined or amended market settles` };
+    }
+    const result = life.result;
+    // A market seeded as determined has no result: it must be determined through the control API first.
+    if (result === '') return { ok: false, status: 409, message: `market ${ticker} has no result` };
+    const now = this.clock();
+    life.status = 'finalized';
+    life.settledMs = now;
+    const valueCents = life.settlementValueTicks === null ? null : life.settlementValueTicks / 100;
+    const written: { user_id: string; settlement: object }[] = [];
+    for (const account of this.accounts.values()) {
+      const paid = settlePosition(account, ticker, result, life.settlementValueTicks, now);
+      if (paid === null) continue;
+      const record: SettlementRecord = {
+        userId: account.userId,
+        ticker,
+        eventTicker: market.seed.event_ticker,
+        result,
+        ...paid,
+        valueCents,
+        settledMs: now,
+      };
+      this.settlements.push(record);
+      written.push({ user_id: account.userId, settlement: settlementJson(record) });
+    }
+    this.notice(settledMsg(ticker, now), delivery);
+    return { ok: true, market: this.marketJson(ticker)!, settlements: written };
+  }
+
+  /** Pauses trading on an active market: `inactive`, `deactivated` sent. Resting orders stay. */
+  deactivateMarket(ticker: string, delivery: NoticeDelivery = SENT): LifecycleOutcome {
+    const market = this.markets.get(ticker);
+    if (market === undefined) return { ok: false, status: 404, message: `unknown market ${ticker}` };
+    if (market.life.status !== 'active') return { ok: false, status: 409, message: `market ${ticker} is ${market.life.status}, only an active market is deactivated` };
+    market.life.status = 'inactive';
+    this.notice(activationMsg(ticker, true), delivery);
+    return { ok: true, market: this.marketJson(ticker)! };
+  }
+
+  /** Resumes a deactivated market: `active`, every resting order canceled, `activated` sent. */
+  activateMarket(ticker: string, delivery: NoticeDelivery = SENT): LifecycleOutcome {
+    const market = this.markets.get(ticker);
+    if (market === undefined) return { ok: false, status: 404, message: `unknown market ${ticker}` };
+    if (market.life.status !== 'inactive') return { ok: false, status: 409, message: `market ${ticker} is ${market.life.status}, only an inactive market is activated` };
+    market.life.status = 'active';
+    this.cancelAllResting(ticker);
+    this.notice(activationMsg(ticker, false), delivery);
+    return { ok: true, market: this.marketJson(ticker)! };
+  }
+
+  /** GET /portfolio/settlements for `userId`: newest first; min_ts / max_ts on settled_time in whole unix seconds, inclusive. */
+  listSettlements(userId: string, filter: { ticker?: string; eventTicker?: string; minTs?: number; maxTs?: number }): object[] {
+    return this.settlements
+      .filter(
+        (r) =>
+          r.userId === userId &&
+          (filter.ticker === undefined || r.ticker === filter.ticker) &&
+          (filter.eventTicker === undefined || r.eventTicker === filter.eventTicker) &&
+          (filter.minTs === undefined || Math.floor(r.settledMs / 1000) >= filter.minTs) &&
+          (filter.maxTs === undefined || Math.floor(r.settledMs / 1000) <= filter.maxTs),
+      )
+      .reverse()
+      .map((r) => settlementJson(r));
+  }
+
+  private close(market: Market, delivery: NoticeDelivery): void {
+    const now = this.clock();
+    market.life.status = 'closed';
+    this.cancelAllResting(market.seed.ticker);
+    if (now < Date.parse(market.seed.close_time)) {
+      market.life.closeTime = isoSeconds(now);
+      this.notice(closeDateUpdatedMsg(market.seed.ticker, now), delivery);
+    }
+  }
+
+  private cancelAllResting(ticker: string): void {
+    for (const order of this.orderList) if (order.ticker === ticker && order.status === 'resting') this.cancelResting(order);
+  }
+
+  private notice(msg: object, delivery: NoticeDelivery): void {
+    for (const listener of this.noticeListeners) listener({ msg, delivery });
+  }
+
   // ---- reads --------------------------------------------------------------------
 
   getOrder(userId: string, orderId: string): ExchangeAnswer {
@@ -448,10 +662,15 @@ export class Exchange {
       .reverse();
   }
 
-  positionsJson(userId: string, ticker?: string): object[] {
+  positionsJson(userId: string, ticker?: string, settlementStatus: SettlementStatusFilter = 'unsettled'): object[] {
     const account = this.accounts.get(userId);
     if (account === undefined) return [];
-    return positionRows(account, ticker, (t) => this.orderList.filter((o) => o.userId === userId && o.ticker === t && o.status === 'resting').length);
+    return positionRows(
+      account,
+      ticker,
+      (t) => this.orderList.filter((o) => o.userId === userId && o.ticker === t && o.status === 'resting').length,
+      settlementStatus,
+    );
   }
 
   balanceJson(userId: string): object {

@@ -7,16 +7,19 @@
  * `*_dollars` 4-decimal strings, sizes as `*_fp`, `price_level_structure`,
  * `price_ranges` `[{start, end, step}]` (VENUES.md and that capture agree; one older
  * third-party test writes `{min, max, step}`: not followed), `fractional_trading_enabled`.
- * Market `status` values are `initialized|inactive|active|closed|determined|settled|finalized`
- * while the `status` filter of GET /markets takes `unopened|open|paused|closed|settled`
- * (kalshi-typescript GetMarkets). Fee type and multiplier live on the series
+ * Market `status` values are `initialized|inactive|active|closed|determined|disputed|amended|finalized`
+ * (docs.kalshi.com getting_started/market_lifecycle, 2026; REST never shows `settled`: "settled
+ * markets end up at `finalized`"), while the `status` filter of GET /markets takes
+ * `unopened|open|paused|closed|settled`, mapped as that page's table says (STATUS_FILTER).
+ * The lifecycle fields (`result`, `settlement_value_dollars`, `settlement_ts`, `expiration_value`,
+ * an early `close_time`) come from lifecycle.ts. Fee type and multiplier live on the series
  * (`fee_type` quadratic | quadratic_with_maker_fees | flat, `fee_multiplier`; VENUES.md,
  * docs "Get Series"); the fake models the two quadratic types only.
  */
 import type { BookLevel } from '../../core/domain/matching';
 import { countFp, D, parsePrice, priceDollars, TICKS_PER_DOLLAR, type Dec } from './fixedPoint';
 
-export type MarketStatus = 'initialized' | 'inactive' | 'active' | 'closed' | 'determined' | 'settled' | 'finalized';
+export type MarketStatus = 'initialized' | 'inactive' | 'active' | 'closed' | 'determined' | 'disputed' | 'amended' | 'finalized';
 export type FeeType = 'quadratic' | 'quadratic_with_maker_fees';
 
 export interface PriceRange {
@@ -79,13 +82,19 @@ export function priceTicksOnRanges(price: string, ranges: readonly PriceRange[])
   return null;
 }
 
-/** The status filter of GET /markets, mapped to market statuses. */
+/**
+ * The status filter of GET /markets, mapped to market statuses as docs.kalshi.com "Market
+ * Lifecycle" (2026) tables it: `closed` is "any market past `close_time` that is not yet
+ * `finalized`" (so determined, disputed and amended ones too), `settled` is `finalized` only.
+ * The fake's markets pass their close only through the control API, so "past close_time" is
+ * read from the status.
+ */
 export const STATUS_FILTER: Readonly<Record<string, readonly MarketStatus[]>> = {
   unopened: ['initialized'],
   open: ['active'],
   paused: ['inactive'],
-  closed: ['closed'],
-  settled: ['determined', 'settled', 'finalized'],
+  closed: ['closed', 'determined', 'disputed', 'amended'],
+  settled: ['finalized'],
 };
 
 export interface FeeRates {
@@ -122,11 +131,28 @@ export interface MarketStats {
   readonly lastPriceTicks: number | null;
   readonly volumeUnits: number;
   readonly openInterestUnits: number;
+  /** Where the market is in its lifecycle (lifecycle.ts). */
+  readonly lifecycle: MarketLifecycleView;
+}
+
+/** The lifecycle fields of a market's JSON. */
+export interface MarketLifecycleView {
+  readonly status: MarketStatus;
+  /** '' until determined. */
+  readonly result: '' | 'yes' | 'no' | 'scalar' | 'void';
+  /** The close time served: the seed's, or the moment of an early close. */
+  readonly closeTime: string;
+  /** Dollars of one YES contract, once determined (none for void). */
+  readonly settlementValueDollars: string | null;
+  /** ISO time of the settlement, once finalized. */
+  readonly settlementTs: string | null;
+  readonly expirationValue: string;
 }
 
 export function marketJson(s: MarketSeed, stats: MarketStats): object {
   const created = new Date(stats.createdMs).toISOString();
   const { bestBid, bestAsk } = stats;
+  const life = stats.lifecycle;
   return {
     ticker: s.ticker,
     event_ticker: s.event_ticker,
@@ -136,12 +162,17 @@ export function marketJson(s: MarketSeed, stats: MarketStats): object {
     no_sub_title: s.no_sub_title ?? '',
     created_time: created,
     open_time: s.open_time ?? created,
-    close_time: s.close_time,
+    close_time: life.closeTime,
     expiration_time: s.close_time,
     latest_expiration_time: s.close_time,
     expected_expiration_time: s.close_time,
-    status: s.status ?? 'active',
-    result: '',
+    status: life.status,
+    result: life.result,
+    // x-omitempty in the OpenAPI Market schema: absent until determined / finalized (the recorded
+    // active market has neither); `expiration_value` is always there, "" until known.
+    ...(life.settlementValueDollars === null ? {} : { settlement_value_dollars: life.settlementValueDollars }),
+    ...(life.settlementTs === null ? {} : { settlement_ts: life.settlementTs }),
+    expiration_value: life.expirationValue,
     can_close_early: true,
     yes_bid_dollars: bestBid === undefined ? '0.0000' : priceDollars(bestBid.priceTicks),
     yes_bid_size_fp: countFp(bestBid?.quantity ?? 0),

@@ -11,6 +11,11 @@
  * request. The V1 order writes (POST /portfolio/orders, its DELETE, amend, decrease,
  * batched) answer 410 deprecated_v1_order_endpoint since June 2026; the V1 reads
  * (GET /portfolio/orders, GET /portfolio/orders/{id}) remain.
+ *
+ * GET /portfolio/settlements (openapi.yaml 3.29.0 GetSettlements): `ticker`, `event_ticker`,
+ * `min_ts` / `max_ts` (unix seconds, on settled_time), `limit` 1..1000 default 100, `cursor`;
+ * answers `{settlements: [...], cursor}`, newest first (records: lifecycle.ts). GET
+ * /portfolio/positions takes `settlement_status` all | unsettled | settled, default unsettled.
  */
 import { errors, type KalshiError } from './errors';
 import type { Exchange, ExchangeAnswer } from './exchange';
@@ -158,9 +163,29 @@ export function route(exchange: Exchange, req: RestRequest): ExchangeAnswer {
   if (parts[1] === 'balance' && parts.length === 2) return { status: 200, body: exchange.balanceJson(userId) };
 
   if (parts[1] === 'positions' && parts.length === 2) {
-    const p = page(exchange.positionsJson(userId, optional(query, 'ticker')), query, 100, 'GetPositions');
+    const settlementStatus = optional(query, 'settlement_status') ?? 'unsettled';
+    if (settlementStatus !== 'all' && settlementStatus !== 'unsettled' && settlementStatus !== 'settled') {
+      return fail(
+        errors.parameterValidation(
+          `Parameter validation failed for GetPositions: Key: 'GetPositionsParams.SettlementStatus' Error:Field validation for 'SettlementStatus' failed on the 'oneof' tag`,
+        ),
+      );
+    }
+    const p = page(exchange.positionsJson(userId, optional(query, 'ticker'), settlementStatus), query, 100, 'GetPositions');
     if (isError(p)) return fail(p);
     return { status: 200, body: { cursor: p.cursor, market_positions: p.items, event_positions: [] } };
+  }
+
+  if (parts[1] === 'settlements' && parts.length === 2) {
+    const settlements = exchange.listSettlements(userId, {
+      ticker: optional(query, 'ticker'),
+      eventTicker: optional(query, 'event_ticker'),
+      minTs: optionalInt(query, 'min_ts'),
+      maxTs: optionalInt(query, 'max_ts'),
+    });
+    const p = page(settlements, query, 100, 'GetSettlements');
+    if (isError(p)) return fail(p);
+    return { status: 200, body: { settlements: p.items, cursor: p.cursor } };
   }
 
   if (parts[1] === 'fills' && parts.length === 2) {

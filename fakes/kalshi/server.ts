@@ -17,6 +17,11 @@
  * same book, without a signature or rate limit. The fake's own market maker
  * (`fake.marketMaker`, marketMaker.ts) is such a participant with a deep balance; with
  * `seedBooks` (on in `start.ts`) it quotes every market's book at start.
+ *
+ * Markets close, are determined (and amended) and settle only when told to, through
+ * `exchange.closeMarket` / `determineMarket` / `settleMarket` or the control API
+ * (`POST /_fake/markets/{ticker}/close|determine|dispute|settle|deactivate|activate`,
+ * lifecycle.ts); the `market_lifecycle_v2` notices reach the sockets through UserStreams.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -112,6 +117,7 @@ export class KalshiFake {
     this.controlApi = options.controlApi ?? false;
     this.streams = new UserStreams(options.pingIntervalMs ?? 10_000);
     this.exchange.onUserEvent((userId, event) => this.streams.publish(userId, event));
+    this.exchange.onMarketNotice((notice) => this.streams.publishNotice(notice));
     for (const account of options.accounts ?? []) {
       this.addAccount(account.userId, account.balanceDollars ?? '0');
       for (const key of account.keys ?? []) this.registerKey(account.userId, key.keyId, key.publicKeyPem);

@@ -1,6 +1,6 @@
 /**
- * The fake's authenticated WebSocket, Kalshi Trade API v2 `/trade-api/ws/v2`, private
- * channels `fill` and `user_orders` only.
+ * The fake's authenticated WebSocket, Kalshi Trade API v2 `/trade-api/ws/v2`: the private
+ * channels `fill` and `user_orders`, and `market_lifecycle_v2`.
  *
  * Protocol (docs.kalshi.com websockets "Connection", "Subscribe", "Errors"; recorded
  * frames in XavierBriggs/Fortuna fixtures/kalshi ws__*.jsonl, 2026-06-11):
@@ -16,14 +16,23 @@
  *   5 unknown command, 6 already subscribed, 7 unknown sid, 8 unknown channel);
  * - the server pings every 10 s with payload "heartbeat" (recorded: 8 pings in 90 s).
  * Messages are account-scoped: every socket of the account sees its fills and orders.
- * Not modelled: public channels (orderbook_delta, ticker, trade, ...), market_tickers
- * filters on private channels, replay on resubscribe (Kalshi does not replay either).
+ * `market_lifecycle_v2` is not: every socket subscribed to it gets every market's notice, framed
+ * `{"type": "market_lifecycle_v2", "sid", "seq", "msg": {"market_ticker", "event_type", ...}}`
+ * (docs.kalshi.com websockets/market-and-event-lifecycle, AsyncAPI 2026: `seq` required; the
+ * optional `sending_ts_ms` is not sent). A notice is delivered as the control API asks
+ * (lifecycle.ts NoticeDelivery): once, not at all, several times (each copy its own frame and
+ * seq, as Kalshi's duplicate `settled` messages), or after a delay. A socket subscribed when the
+ * notice is published gets it; a late copy goes to whoever is subscribed when it leaves.
+ * Not modelled: public channels (orderbook_delta, ticker, trade, ...), the `event_lifecycle`
+ * and `event_fee_update` messages of the lifecycle channel, market_tickers filters on private
+ * channels, replay on resubscribe (Kalshi does not replay either).
  */
 import type { WebSocket } from 'ws';
-import type { UserEvent } from './exchange';
+import type { MarketNotice, UserEvent } from './exchange';
 
-const CHANNELS = new Set(['fill', 'user_orders']);
-const DATA_TYPE: Readonly<Record<string, string>> = { fill: 'fill', user_orders: 'user_order' };
+const LIFECYCLE = 'market_lifecycle_v2';
+const CHANNELS = new Set(['fill', 'user_orders', LIFECYCLE]);
+const DATA_TYPE: Readonly<Record<string, string>> = { fill: 'fill', user_orders: 'user_order', [LIFECYCLE]: LIFECYCLE };
 
 interface Subscription {
   readonly sid: number;
@@ -42,6 +51,8 @@ export class UserStreams {
   private readonly connections = new Set<Connection>();
   private frozen = false;
   private readonly pinger: NodeJS.Timeout;
+  /** Late lifecycle notices not yet sent. */
+  private readonly lateNotices = new Set<NodeJS.Timeout>();
 
   constructor(pingIntervalMs: number) {
     this.pinger = setInterval(() => this.pingAll(), pingIntervalMs);
@@ -69,11 +80,36 @@ export class UserStreams {
     if (this.frozen) return;
     for (const c of this.connections) {
       if (c.userId !== userId) continue;
-      for (const sub of c.subscriptions.values()) {
-        if (sub.channel !== event.channel) continue;
-        sub.seq += 1;
-        this.send(c, { type: DATA_TYPE[sub.channel], sid: sub.sid, seq: sub.seq, msg: event.msg });
-      }
+      this.sendOn(c, event.channel, event.msg);
+    }
+  }
+
+  /** A `market_lifecycle_v2` notice to every subscribed socket, delivered as the notice says. */
+  publishNotice(notice: MarketNotice): void {
+    const { delivery, msg } = notice;
+    if (delivery.kind === 'lost') return;
+    if (delivery.kind === 'late') {
+      const timer = setTimeout(() => {
+        this.lateNotices.delete(timer);
+        this.broadcast(msg);
+      }, delivery.ms);
+      this.lateNotices.add(timer);
+      return;
+    }
+    const times = delivery.kind === 'repeated' ? delivery.times : 1;
+    for (let i = 0; i < times; i += 1) this.broadcast(msg);
+  }
+
+  private broadcast(msg: object): void {
+    if (this.frozen) return;
+    for (const c of this.connections) this.sendOn(c, LIFECYCLE, msg);
+  }
+
+  private sendOn(c: Connection, channel: string, msg: object): void {
+    for (const sub of c.subscriptions.values()) {
+      if (sub.channel !== channel) continue;
+      sub.seq += 1;
+      this.send(c, { type: DATA_TYPE[sub.channel], sid: sub.sid, seq: sub.seq, msg });
     }
   }
 
@@ -90,6 +126,8 @@ export class UserStreams {
 
   close(): void {
     clearInterval(this.pinger);
+    for (const timer of this.lateNotices) clearTimeout(timer);
+    this.lateNotices.clear();
     this.dropAll();
   }
 

@@ -19,8 +19,11 @@
  *   POST   /_fake/books/seed {levels?, level_spacing?, base_size?, size_increment?}
  *                           (re)seed every book with the market maker's ladder
  *
- * Fault kinds are the Kalshi fake's (fakes/faults.ts), reused as they are. The user channel's,
- * settlement's and heartbeats' controls are streamControl.ts's.
+ * Fault kinds are the Kalshi fake's (fakes/faults.ts), reused as they are; a rule's path_prefix
+ * may name a Data API path (`/data-api/positions`). The user channel's, settlement's and
+ * heartbeats' controls are streamControl.ts's; markets closing, resolving and redemptions
+ * (`/_fake/markets/{condition_id}/close|propose|dispute|resolve`, `/_fake/wallets/{address}/redeem`,
+ * `/_fake/data-api`) are resolutionControl.ts's.
  */
 import { getAddress } from 'viem';
 import { z } from 'zod';
@@ -30,6 +33,7 @@ import type { CounterOrder, FakeAccount, OrderRecord, PolymarketExchange, TradeS
 import type { SeededQuote } from './marketMaker';
 import { seedBooksOptionsFrom, type SeedBooksOptions } from '../seedBooks';
 import { isTickSize, type TokenSeed } from './markets';
+import { handleResolutionControl, type ResolutionControls } from './resolutionControl';
 import { handleStreamControl, type StreamControls } from './streamControl';
 
 const answer = (status: number, body: unknown): ClobAnswer => ({ status, body });
@@ -88,7 +92,7 @@ function firstIssue(error: z.ZodError): string {
 }
 
 /** `path` has no query string; the query's parameters come in `query`. */
-export function handleControl(fake: PolymarketFakeControls & StreamControls, method: string, path: string, raw: string, query: URLSearchParams = new URLSearchParams()): ClobAnswer {
+export function handleControl(fake: PolymarketFakeControls & StreamControls & ResolutionControls, method: string, path: string, raw: string, query: URLSearchParams = new URLSearchParams()): ClobAnswer {
   let body: Record<string, unknown> = {};
   if (raw !== '') {
     try {
@@ -102,6 +106,8 @@ export function handleControl(fake: PolymarketFakeControls & StreamControls, met
 
   const live = handleStreamControl(fake, method, path, body);
   if (live !== undefined) return live;
+  const resolution = handleResolutionControl(fake, method, path, body);
+  if (resolution !== undefined) return resolution;
   if (method === 'POST' && path === '/_fake/accounts') {
     const parsed = accountBody.safeParse(body);
     if (!parsed.success) return bad(firstIssue(parsed.error));

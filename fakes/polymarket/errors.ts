@@ -8,6 +8,14 @@
  * `invalid signature` (400) for an order whose EIP-712 signature does not recover to its signer is
  * not on that page; it is the string clients report from the live venue (e.g. issue reports on
  * Polymarket/clob-client) and the one the fake uses.
+ *
+ * An order for a market whose trading has ended (closed, resolving or resolved) is not on that page
+ * either: the venue answers 400 `the orderbook {id} does not exist`, as bots trading V2 report it
+ * (a condition id "in the middle", e.g. the Polymarket-bot architecture notes indexed by our code
+ * search, FX-007: "the canonical V2 SDK 400 body is `the orderbook {cid} does not exist`"). The fake
+ * names the condition id; whether the venue names the condition or the token is not documented.
+ * `GET /markets/{condition_id}`'s errors are the page's "Markets" section: 400 `Invalid market`,
+ * 404 `market not found`.
  */
 export interface ClobAnswer {
   readonly status: number;
@@ -42,6 +50,9 @@ export const clobErrors = {
   invalidTokenId: () => error(400, 'Invalid token id'),
   noOrderbook: () => error(404, 'No orderbook exists for the requested token id'),
   marketNotFound: () => error(404, 'market not found'),
+  invalidMarket: () => error(400, 'Invalid market'),
+  /** An order for a market whose trading ended (closed, resolving or resolved). */
+  orderbookDoesNotExist: (conditionId: string) => error(400, `the orderbook ${conditionId} does not exist`),
   invalidOrderParams: () => error(400, 'invalid order params payload'),
   invalidTradeParams: () => error(400, 'Invalid trade params payload'),
 };

@@ -28,6 +28,13 @@
  * Another participant's order can also be placed unsigned (`placeAs`: the control path of the
  * fake's market maker, marketMaker.ts); past the signature it is an ordinary order of the book.
  *
+ * A market's trading ends (`closeCondition`, driven by resolution.ts): its resting orders leave the
+ * book as CANCELLATIONs with status `CANCELED_MARKET_RESOLVED` (the venue's order status "Order
+ * canceled as market resolved": docs.polymarket.com order statuses, `ORDER_STATUS_CANCELED_MARKET_RESOLVED`
+ * in the API reference, `CANCELED_MARKET_RESOLVED` in NautilusTrader's PolymarketOrderStatus), its
+ * books are gone (`GET /book` 404 `No orderbook exists for the requested token id`), and a new order
+ * is refused 400 `the orderbook {condition_id} does not exist` (errors.ts).
+ *
  * Not modelled yet: balances and allowances ("not enough balance / allowance"), fees, matching a
  * token against its complement, self-trade rules, the min size of market (FOK/FAK) orders.
  */
@@ -78,6 +85,8 @@ export interface OrderRecord {
   readonly originalUnits: number;
   matchedUnits: number;
   status: 'LIVE' | 'MATCHED' | 'CANCELED' | 'EXPIRED';
+  /** Cancelled by the venue because its market ended: the wire status is CANCELED_MARKET_RESOLVED. */
+  canceledAsMarketResolved?: boolean;
   readonly orderType: OrderTypeName;
   readonly expiration: string;
   /** When a GTD order leaves the book (ms); null for none. */
@@ -148,6 +157,8 @@ export class PolymarketExchange {
   private readonly orders = new Map<string, OrderRecord>();
   private readonly trades: TradeRecord[] = [];
   private readonly lastTradePrice = new Map<string, string>();
+  /** Conditions whose trading ended (resolution.ts): no book, no new order. */
+  private readonly closedConditions = new Set<string>();
   /** Balances and L1-made keys (wallets.ts). */
   readonly wallets: FakeWallets;
 
@@ -185,6 +196,41 @@ export class PolymarketExchange {
 
   tokenList(): TokenSeed[] {
     return [...this.tokens.values()];
+  }
+
+  /** A condition's tokens, in the order they were added (a binary market: Yes, then No). */
+  tokensOf(conditionId: string): TokenSeed[] {
+    return this.tokenList().filter((token) => token.conditionId === conditionId);
+  }
+
+  /** The price of the token's last trade (the book's `last_trade_price`), if it traded. */
+  lastTradePriceOf(tokenId: string): string | undefined {
+    return this.lastTradePrice.get(tokenId);
+  }
+
+  isClosed(conditionId: string): boolean {
+    return this.closedConditions.has(conditionId);
+  }
+
+  /**
+   * Trading on a condition ends (the market closed): every resting order of its tokens leaves the
+   * book (CANCELED, read on the wire as CANCELED_MARKET_RESOLVED) with a CANCELLATION event (the user channel's
+   * venue-side cancel); the books are gone and new orders are refused. Answers the orders it
+   * cancelled; closing a closed condition cancels nothing.
+   */
+  closeCondition(conditionId: string): OrderRecord[] {
+    if (this.closedConditions.has(conditionId)) return [];
+    this.closedConditions.add(conditionId);
+    const canceled: OrderRecord[] = [];
+    for (const order of this.orders.values()) {
+      if (order.status !== 'LIVE' || order.token.conditionId !== conditionId) continue;
+      this.engine.cancel(order.id);
+      order.status = 'CANCELED';
+      order.canceledAsMarketResolved = true;
+      canceled.push(order);
+      this.events.emit({ kind: 'order', type: 'CANCELLATION', order });
+    }
+    return canceled;
   }
 
   allOrders(): OrderRecord[] {
@@ -280,6 +326,7 @@ export class PolymarketExchange {
     expiration: bigint;
   }): ClobAnswer {
     const { id, account, token, price, size, orderType, postOnly, expiration } = o;
+    if (this.closedConditions.has(token.conditionId)) return clobErrors.orderbookDoesNotExist(token.conditionId);
     const tick = new Decimal(token.tickSize);
     if (!price.mod(tick).isZero() || price.lt(tick) || price.gt(new Decimal(1).minus(tick))) {
       return clobErrors.tickSize(id, price.toString(), token.tickSize);
@@ -453,7 +500,7 @@ export class PolymarketExchange {
     if (tokenId === null || !/^[0-9]{1,78}$/.test(tokenId)) return clobErrors.invalidTokenId();
     const token = this.tokens.get(tokenId);
     const book = token && this.engine.book(tokenId);
-    if (token === undefined || book === undefined) return clobErrors.noOrderbook();
+    if (token === undefined || book === undefined || this.closedConditions.has(token.conditionId)) return clobErrors.noOrderbook();
     const depth = book.depth();
     const level = (l: { priceTicks: number; quantity: number }) => ({ price: ticksToText(l.priceTicks, token.tickSize), size: unitsToShares(l.quantity) });
     const summary = {
@@ -507,7 +554,7 @@ export function traderSide(trade: TradeRecord, account: FakeAccount): 'TAKER' | 
 export function openOrderJson(order: OrderRecord) {
   return {
     id: order.id,
-    status: order.status,
+    status: order.canceledAsMarketResolved === true ? 'CANCELED_MARKET_RESOLVED' : order.status,
     owner: order.apiKey,
     maker_address: order.makerAddress,
     market: order.token.conditionId,

@@ -18,10 +18,23 @@
  * - Gamma applies `closed=false` when `closed` is not sent (polyoxide-gamma's notes on the
  *   upstream default); the fake does the same.
  *
+ * - A market's resolution, as Gamma shows it (NautilusTrader's captured closed markets,
+ *   gamma_market_closed_binary_accepting_false.json and _accepting_true.json, 2026): `closed: true`
+ *   with `closedTime` "2026-03-19 23:20:15+00" (a Postgres timestamp, not ISO), `active` still
+ *   true, `umaResolutionStatus` "proposed" / "disputed" / "resolved" (values as Gamma readers test
+ *   them), `umaResolutionStatuses` a JSON-encoded list of the statuses the UMA request went through
+ *   (`'["proposed"]'` on a resolved market that was proposed once, `'["proposed", "disputed",
+ *   "proposed"]'` after a dispute), `outcomePrices` the winner's `"1"` and the loser's `"0"` once
+ *   resolved (`'["0.5", "0.5"]'` for a 50/50 split), `resolvedBy` the resolving adapter's address
+ *   and `umaEndDate` (ISO, seconds) when the oracle settled. The fake writes its JSON-encoded lists
+ *   without the space the venue puts after each comma (`'["1","0"]'`): clients parse them.
+ *
  * Markets are kept in the order of their numeric `id` (the keyset), so a market added later comes
  * after every page already served, as with a real keyset. Larger `limit`s are clamped to 100.
  * Tests drive the catalog through the methods (`addMarket`, `updateMarket`, `closeMarket`,
- * `resolveMarket`) and inject HTTP faults as on the other fakes (fakes/faults.ts).
+ * `proposeResolution`, `disputeResolution`, `resolveMarket`) and inject HTTP faults as on the other
+ * fakes (fakes/faults.ts). The CLOB fake drives the same methods when linked to this Gamma
+ * (server.ts `gamma` option, resolution.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { FaultPlan, type FaultRule } from '../faults';
@@ -97,7 +110,25 @@ export interface GammaFakeOptions {
   readonly markets?: readonly GammaMarketRecord[];
   readonly host?: string;
   readonly port?: number;
+  /** For `closedTime` and `umaEndDate` (default Date.now). */
+  readonly clock?: () => number;
 }
+
+/** How a binary market resolves on Gamma: its first outcome (Yes), its second (No), or 50/50. */
+export type GammaResolution = 'Yes' | 'No' | 'split';
+
+/** The address Gamma names in `resolvedBy` (the one in NautilusTrader's captured resolved markets). */
+export const GAMMA_RESOLVED_BY = '0x65070BE91477460D8A7AeEb94ef92fe056C2f2A7';
+
+/** `outcomePrices` of a resolution (or a proposal), JSON-encoded as Gamma sends it. */
+export function gammaOutcomePrices(outcome: GammaResolution): string {
+  return JSON.stringify(outcome === 'Yes' ? ['1', '0'] : outcome === 'No' ? ['0', '1'] : ['0.5', '0.5']);
+}
+
+/** Gamma's `closedTime`: "2026-03-19 23:20:15+00". */
+const postgresTime = (ms: number) => `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')}+00`;
+/** Gamma's `umaEndDate`: "2026-03-19T23:20:15Z". */
+const isoSeconds = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
 
 interface Answer {
   readonly status: number;
@@ -116,6 +147,16 @@ function decodeCursor(cursor: string): number | null {
   }
 }
 
+function parseStatuses(value: unknown): string[] {
+  if (typeof value !== 'string') return [];
+  try {
+    const parsed = JSON.parse(value) as unknown;
+    return Array.isArray(parsed) ? parsed.filter((s): s is string => typeof s === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
 function booleanParam(query: URLSearchParams, name: string): boolean | null | 'bad' {
   const value = query.get(name);
   if (value === null) return null;
@@ -130,8 +171,10 @@ export class GammaFake {
   private readonly byId = new Map<number, GammaMarketRecord>();
   private nextId = 500_000;
   private readonly http: LoopbackServer;
+  private readonly clock: () => number;
 
   private constructor(options: GammaFakeOptions) {
+    this.clock = options.clock ?? Date.now;
     for (const market of options.markets ?? []) this.addMarket(market);
     this.http = new LoopbackServer(createServer((req, res) => void this.onRequest(req, res)));
   }
@@ -162,15 +205,48 @@ export class GammaFake {
     this.byId.set(id, { ...market, ...fields, id: market.id, conditionId: market.conditionId });
   }
 
-  /** Trading ends: closed, no longer accepting orders (not resolved yet). */
-  closeMarket(conditionId: string): void {
-    this.updateMarket(conditionId, { closed: true, acceptingOrders: false, closedTime: '2026-11-20 12:00:00+00' });
+  /** The market with this condition id as Gamma serves it, or undefined when not listed. */
+  market(conditionId: string): GammaMarketRecord | undefined {
+    for (const market of this.byId.values()) if (market.conditionId === conditionId) return market;
+    return undefined;
   }
 
-  /** Resolved by the oracle: closed, `umaResolutionStatus: "resolved"`, the winner's price 1. */
-  resolveMarket(conditionId: string, winner: 'Yes' | 'No'): void {
-    this.closeMarket(conditionId);
-    this.updateMarket(conditionId, { umaResolutionStatus: 'resolved', outcomePrices: JSON.stringify(winner === 'Yes' ? ['1', '0'] : ['0', '1']) });
+  /** Trading ends: closed, no longer accepting orders (not resolved yet). Closing a closed market changes nothing. */
+  closeMarket(conditionId: string, atMs: number = this.clock()): void {
+    if (this.find(conditionId)[1].closed === true) return;
+    this.updateMarket(conditionId, { closed: true, acceptingOrders: false, closedTime: postgresTime(atMs) });
+  }
+
+  /** An outcome is proposed to UMA: `umaResolutionStatus: "proposed"`, `outcomePrices` the proposed ones. */
+  proposeResolution(conditionId: string, outcome: GammaResolution): void {
+    this.updateMarket(conditionId, { umaResolutionStatus: 'proposed', umaResolutionStatuses: this.statusesWith(conditionId, 'proposed'), outcomePrices: gammaOutcomePrices(outcome) });
+  }
+
+  /** The proposal is disputed: `umaResolutionStatus: "disputed"` (the proposed prices stay). */
+  disputeResolution(conditionId: string): void {
+    this.updateMarket(conditionId, { umaResolutionStatus: 'disputed', umaResolutionStatuses: this.statusesWith(conditionId, 'disputed') });
+  }
+
+  /**
+   * Resolved by the oracle: closed, `umaResolutionStatus: "resolved"`, the winner's price 1 (or
+   * 0.5 each for a split), `resolvedBy`, `umaEndDate`. A market resolved without a proposal first
+   * lists `'["proposed"]'` (a resolution is a proposal that stood).
+   */
+  resolveMarket(conditionId: string, winner: GammaResolution, atMs: number = this.clock()): void {
+    this.closeMarket(conditionId, atMs);
+    const [, market] = this.find(conditionId);
+    const statuses = parseStatuses(market.umaResolutionStatuses);
+    this.updateMarket(conditionId, {
+      umaResolutionStatus: 'resolved',
+      umaResolutionStatuses: JSON.stringify(statuses.length === 0 ? ['proposed'] : statuses),
+      outcomePrices: gammaOutcomePrices(winner),
+      resolvedBy: GAMMA_RESOLVED_BY,
+      umaEndDate: isoSeconds(atMs),
+    });
+  }
+
+  private statusesWith(conditionId: string, status: string): string {
+    return JSON.stringify([...parseStatuses(this.find(conditionId)[1].umaResolutionStatuses), status]);
   }
 
   /** Gamma no longer serves the market at all. */

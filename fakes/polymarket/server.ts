@@ -6,12 +6,15 @@
  * src/endpoints.ts, and how src/client.ts calls them):
  *   public:  GET /ok, GET /time (a bare number, unix seconds: `getServerTime`), GET /version
  *            ({version: 2}: `getVersion`), GET /book?token_id=, GET /tick-size?token_id=
- *            ({minimum_tick_size}), GET /neg-risk?token_id= ({neg_risk})
+ *            ({minimum_tick_size}), GET /neg-risk?token_id= ({neg_risk}), GET /markets/{condition_id}
+ *            (`getMarket`: the market object, with its closing and resolution; resolution.ts)
  *   L2:      POST /order, DELETE /order ({orderID} body), GET /data/orders, GET /data/trades
  *            (query `id`, `market`, `asset_id`, ..., `next_cursor`; the client signs the path
  *            WITHOUT the query string, so the fake checks the HMAC over the bare path),
  *            POST /v1/heartbeats (heartbeats.ts), GET /data/order/{id}, GET /balance-allowance (wallets.ts)
- *   WebSocket: /ws/user, the user channel (userChannel.ts); trades settle on a clock (settlement.ts)
+ *   WebSocket: /ws/user, the user channel (userChannel.ts); /ws/market, the market channel reduced
+ *            to `market_resolved` (marketChannel.ts); trades settle on a clock (settlement.ts)
+ *   Data API: under /data-api (`fake.dataApiUrl`): GET /positions, GET /activity (dataApi.ts)
  *   L1:      POST /auth/api-key, GET /auth/derive-api-key (EIP-712 ClobAuth; wallets.ts)
  *
  * Request pipeline: control API (when on) -> Cloudflare's per-endpoint throttle (throttle.ts) ->
@@ -26,6 +29,9 @@
  * `POST /_fake/orders` when `controlApi` is on): an unsigned order through the same book. The fake's
  * own market maker (`fake.marketMaker`, marketMaker.ts) is such a participant with deep pockets; with
  * `seedBooks` (on in `start.ts`) it quotes every token's book at start.
+ *
+ * Markets end and resolve through the control API (resolutionControl.ts) or `fake.resolutions`
+ * (resolution.ts); with a Gamma fake linked (`gamma` option, `linkGamma`) Gamma's listing follows.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -43,6 +49,10 @@ import { Heartbeats } from './heartbeats';
 import { Settlement, type SettlementOptions } from './settlement';
 import { EndpointThrottle, SignerLimiter, type SignerLimitOptions, type ThrottleOptions } from './throttle';
 import { UserChannel } from './userChannel';
+import { MARKET_CHANNEL_PATH, MarketChannel } from './marketChannel';
+import { MarketResolutions, type MarketDetails } from './resolution';
+import { DATA_API_PREFIX, DataApiFake, type DataApiOptions } from './dataApi';
+import type { GammaFake } from './gamma';
 import { LoopbackServer, readBody, sleep } from '../loopback';
 
 
@@ -72,6 +82,10 @@ export interface PolymarketFakeOptions {
    * Default off (empty books); `start.ts` turns it on unless POLYMARKET_FAKE_SEED_BOOKS=false.
    */
   readonly seedBooks?: boolean | SeedBooksOptions;
+  /** A Gamma fake whose listing follows the markets' closing and resolution (resolution.ts). */
+  readonly gamma?: GammaFake;
+  /** The Data API's index lag (dataApi.ts). */
+  readonly dataApi?: DataApiOptions;
 }
 
 /** The user channel's path, under the venue's WSS host (wss://ws-subscriptions-clob.polymarket.com/ws/user). */
@@ -108,6 +122,12 @@ export class PolymarketFake {
   readonly userChannel: UserChannel;
   readonly settlement: Settlement;
   readonly heartbeats: Heartbeats;
+  /** The market channel (`market_resolved` only). */
+  readonly marketChannel = new MarketChannel();
+  /** Markets closing and resolving. */
+  readonly resolutions: MarketResolutions;
+  /** The Data API served under `/data-api`. */
+  readonly dataApi: DataApiFake;
 
   private readonly http: LoopbackServer;
   private readonly clock: () => number;
@@ -130,6 +150,9 @@ export class PolymarketFake {
     this.userChannel = new UserChannel((apiKey) => ex.account(apiKey), this.clock);
     ex.events.on((event) => this.userChannel.publish(event));
     this.settlement = new Settlement(ex, options.settlement);
+    this.resolutions = new MarketResolutions(ex, this.clock, this.marketChannel);
+    if (options.gamma !== undefined) this.resolutions.linkGamma(options.gamma);
+    this.dataApi = new DataApiFake(ex, this.settlement, this.resolutions, this.clock, options.dataApi);
     this.heartbeats = new Heartbeats(options.heartbeatTimeoutMs ?? 10_000, (apiKey) => this.cancelAllOf(apiKey));
     this.throttle = options.throttle === false ? null : new EndpointThrottle(options.throttle ?? {});
     this.signerLimiter = options.signerLimits === false ? null : new SignerLimiter(options.signerLimits ?? {});
@@ -141,6 +164,7 @@ export class PolymarketFake {
       'GET /book': { auth: 'public', handle: ({ query }) => ex.book(tokenParam(query)) },
       'GET /tick-size': { auth: 'public', handle: ({ query }) => tokenRead(ex, tokenParam(query), (t) => ({ minimum_tick_size: Number(t.tickSize) })) },
       'GET /neg-risk': { auth: 'public', handle: ({ query }) => tokenRead(ex, tokenParam(query), (t) => ({ neg_risk: t.negRisk })) },
+      'GET /markets/*': { auth: 'public', handle: ({ param }) => this.market(param) },
       'POST /order': { auth: 'l2', handle: ({ account, body }) => ex.postOrder(account!, body) },
       'DELETE /order': { auth: 'l2', handle: ({ account, body }) => ex.cancelOrder(account!, body) },
       'GET /data/orders': { auth: 'l2', handle: ({ account, query }) => ex.openOrders(account!, query) },
@@ -170,6 +194,26 @@ export class PolymarketFake {
   /** The user channel's URL (the client appends `/ws/user` to its WSS host; this is the whole URL). */
   get userChannelUrl(): string {
     return `${this.http.origin.replace(/^http/, 'ws')}${USER_CHANNEL_PATH}`;
+  }
+
+  /** The market channel's URL (`/ws/market`). */
+  get marketChannelUrl(): string {
+    return `${this.http.origin.replace(/^http/, 'ws')}${MARKET_CHANNEL_PATH}`;
+  }
+
+  /** What a client configures as the Data API's base URL (production https://data-api.polymarket.com). */
+  get dataApiUrl(): string {
+    return `${this.http.origin}${DATA_API_PREFIX}`;
+  }
+
+  /** Gamma's listing follows the markets' closing and resolution from now on (null: unlink). */
+  linkGamma(gamma: GammaFake | null): void {
+    this.resolutions.linkGamma(gamma);
+  }
+
+  /** Names a market for the CLOB market object and the Data API (Gamma's names win when linked). */
+  describeMarket(conditionId: string, details: MarketDetails): void {
+    this.resolutions.describe(conditionId, details);
   }
 
   addAccount(account: FakeAccount): void {
@@ -222,16 +266,19 @@ export class PolymarketFake {
   /** The WebSocket faults of fakes/faults.ts, named as the Kalshi fake names them. */
   dropWebSockets(): void {
     this.userChannel.dropAll();
+    this.marketChannel.dropAll();
   }
 
   freezeWebSockets(frozen: boolean): void {
     this.userChannel.setFrozen(frozen);
+    this.marketChannel.setFrozen(frozen);
   }
 
   async close(): Promise<void> {
     this.settlement.close();
     this.heartbeats.close();
     this.userChannel.close();
+    this.marketChannel.close();
     this.wss.close();
     await this.http.close();
   }
@@ -245,16 +292,23 @@ export class PolymarketFake {
     }
   }
 
-  /** Only `/ws/user` upgrades; the handshake carries no credentials (the subscription message does). */
+  /** `GET /markets/{condition_id}` (errors: docs.polymarket.com "Error Codes", Markets). */
+  private market(conditionId: string): ClobAnswer {
+    const id = conditionId.toLowerCase();
+    if (!/^0x[0-9a-f]{64}$/.test(id)) return clobErrors.invalidMarket();
+    return this.resolutions.knows(id) ? { status: 200, body: this.resolutions.clobMarket(id) } : clobErrors.marketNotFound();
+  }
+
+  /** Only `/ws/user` and `/ws/market` upgrade; the handshake carries no credentials (the subscription message does). */
   private onUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
     const url = new URL(req.url ?? '/', 'http://fake.invalid');
-    const status = url.pathname === USER_CHANNEL_PATH ? 101 : 404;
+    const status = url.pathname === USER_CHANNEL_PATH || url.pathname === MARKET_CHANNEL_PATH ? 101 : 404;
     this.requests.push({ method: 'GET', path: url.pathname, query: url.search, apiKey: null, status, atMs: this.clock() });
     if (status === 404) {
       socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
       return;
     }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.userChannel.attach(ws));
+    this.wss.handleUpgrade(req, socket, head, (ws) => (url.pathname === MARKET_CHANNEL_PATH ? this.marketChannel.attach(ws) : this.userChannel.attach(ws)));
   }
 
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -272,6 +326,7 @@ export class PolymarketFake {
       return this.reply(res, record, null, clobErrors.invalidOrderPayload());
     }
     if (this.controlApi && path.startsWith('/_fake/')) return this.reply(res, record, null, handleControl(this, method, path, raw, url.searchParams));
+    if (path === DATA_API_PREFIX || path.startsWith(`${DATA_API_PREFIX}/`)) return this.onDataApi(req, res, record, method, path, url.searchParams);
     if (this.throttle !== null && !(await this.throttle.admit(method, path))) return this.reply(res, record, null, clobErrors.tooManyRequests());
 
     const param = path.slice(path.lastIndexOf('/') + 1);
@@ -326,6 +381,22 @@ export class PolymarketFake {
       return;
     }
     return this.reply(res, record, apiKey, answer);
+  }
+
+  /** The Data API: public, its own host in production (so not the CLOB's throttle); the same fault rules. */
+  private async onDataApi(req: IncomingMessage, res: ServerResponse, record: (apiKey: string | null, status: number | 'dropped') => void, method: string, path: string, query: URLSearchParams): Promise<void> {
+    const fault = this.faults.take(method, path);
+    if (fault?.kind === 'server_error') return this.reply(res, record, null, clobErrors.serverError(fault.status));
+    if (fault?.kind === 'rate_limit') return this.reply(res, record, null, clobErrors.tooManyRequests());
+    if (fault?.kind === 'delay' && !fault.placeBeforeDelay) await sleep(fault.ms);
+    const answer = this.dataApi.handle(method, path.slice(DATA_API_PREFIX.length) || '/', query);
+    if (fault?.kind === 'delay' && fault.placeBeforeDelay) await sleep(fault.ms);
+    if (fault?.kind === 'accept_then_drop') {
+      record(null, 'dropped');
+      req.socket.destroy();
+      return;
+    }
+    return this.reply(res, record, null, answer);
   }
 
   private reply(res: ServerResponse, record: (apiKey: string | null, status: number, refusal?: string) => void, apiKey: string | null, answer: ClobAnswer, refusal?: string): void {

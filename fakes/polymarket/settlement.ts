@@ -21,6 +21,12 @@
  * stays consumed and nothing is put back on the book: the venue does not re-post a maker order whose
  * settlement failed (not documented either way; a client must treat the trade, not the order, as
  * what failed).
+ *
+ * The same ledger is what the fake's Data API reports as positions (dataApi.ts): per API key and
+ * token, the shares held and what was bought and sold (for `avgPrice`, `totalBought`,
+ * `realizedPnl`). A redemption (`redeem`, the wallet owner's on-chain act after resolution) takes
+ * the shares out and credits their payout in pUSD. Not to be confused with a market's resolution
+ * (resolution.ts): this file is about trades settling on chain.
  */
 import { Decimal } from '../../core/domain/decimals';
 import { PRICE_TICKS_PER_DOLLAR, UNITS_PER_SHARE, type PolymarketEvent, type PolymarketExchange, type TradeRecord, type TradeStatus } from './exchange';
@@ -41,9 +47,27 @@ export interface AccountPosition {
   readonly tokens: Record<string, string>;
 }
 
+/** What an API key bought and sold of one token through trades not FAILED, and what it redeemed. */
+export interface TokenFlows {
+  bought: Decimal;
+  /** pUSD paid for what was bought. */
+  cost: Decimal;
+  sold: Decimal;
+  /** pUSD received for what was sold. */
+  proceeds: Decimal;
+}
+
+/** One API key's holding of one token (decimal shares and pUSD). */
+export interface TokenHolding extends Readonly<TokenFlows> {
+  readonly apiKey: string;
+  readonly tokenId: string;
+  readonly shares: Decimal;
+}
+
 interface Ledger {
   pusd: Decimal;
   readonly tokens: Map<string, Decimal>;
+  readonly flows: Map<string, TokenFlows>;
 }
 
 export class Settlement {
@@ -82,6 +106,27 @@ export class Settlement {
       pusd: ledger.pusd.toString(),
       tokens: Object.fromEntries([...ledger.tokens].map(([token, shares]) => [token, shares.toString()])),
     }));
+  }
+
+  /** Every (API key, token) the ledger has seen, with the shares held and the flows behind them. */
+  holdings(): TokenHolding[] {
+    return [...this.ledgers].flatMap(([apiKey, ledger]) =>
+      [...ledger.tokens].map(([tokenId, shares]) => ({ apiKey, tokenId, shares, ...(ledger.flows.get(tokenId) ?? zeroFlows()) })),
+    );
+  }
+
+  /**
+   * A redemption: the key's shares of `tokenId` (when it holds any) leave its ledger and their
+   * payout, shares x `price`, is credited in pUSD. Answers what was redeemed (0 when nothing was held).
+   */
+  redeem(apiKey: string, tokenId: string, price: Decimal): { shares: Decimal; payout: Decimal } {
+    const ledger = this.ledgers.get(apiKey);
+    const held = ledger?.tokens.get(tokenId) ?? new Decimal(0);
+    if (ledger === undefined || held.lte(0)) return { shares: new Decimal(0), payout: new Decimal(0) };
+    const payout = held.times(price);
+    ledger.tokens.set(tokenId, new Decimal(0));
+    ledger.pusd = ledger.pusd.plus(payout);
+    return { shares: held, payout };
   }
 
   close(): void {
@@ -141,11 +186,24 @@ export class Settlement {
   private move(apiKey: string, tokenId: string, side: 'BUY' | 'SELL', shares: Decimal, pusd: Decimal, sign: 1 | -1): void {
     let ledger = this.ledgers.get(apiKey);
     if (ledger === undefined) {
-      ledger = { pusd: new Decimal(0), tokens: new Map() };
+      ledger = { pusd: new Decimal(0), tokens: new Map(), flows: new Map() };
       this.ledgers.set(apiKey, ledger);
     }
     const direction = side === 'BUY' ? sign : -sign;
     ledger.tokens.set(tokenId, (ledger.tokens.get(tokenId) ?? new Decimal(0)).plus(shares.times(direction)));
     ledger.pusd = ledger.pusd.minus(pusd.times(direction));
+    const flows = ledger.flows.get(tokenId) ?? zeroFlows();
+    if (side === 'BUY') {
+      flows.bought = flows.bought.plus(shares.times(sign));
+      flows.cost = flows.cost.plus(pusd.times(sign));
+    } else {
+      flows.sold = flows.sold.plus(shares.times(sign));
+      flows.proceeds = flows.proceeds.plus(pusd.times(sign));
+    }
+    ledger.flows.set(tokenId, flows);
   }
+}
+
+function zeroFlows(): TokenFlows {
+  return { bought: new Decimal(0), cost: new Decimal(0), sold: new Decimal(0), proceeds: new Decimal(0) };
 }

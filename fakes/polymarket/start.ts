@@ -1,7 +1,8 @@
 /**
  * Runs the Polymarket fakes standalone (docs/polymarket-fake.md): the CLOB V2 fake (REST, the user
- * WebSocket channel, heartbeats, settlement, its control API under /_fake/) and the Gamma fake
- * listing the same markets, so that a core pointed at both syncs them into its live catalog and
+ * WebSocket channel, the market channel's `market_resolved`, heartbeats, settlement, the Data API
+ * under /data-api, its control API under /_fake/) and the Gamma fake listing the same markets and
+ * following their resolution, so that a core pointed at both syncs them into its live catalog and
  * trades them:
  *
  *   npx tsx fakes/polymarket/start.ts
@@ -69,8 +70,10 @@ async function main(): Promise<void> {
   const clob = await PolymarketFake.start({ host, port: Number(process.env.POLYMARKET_FAKE_PORT ?? 8788), chainId, tokens, controlApi: true, seedBooks: seed });
   clob.exchange.wallets.giveEveryWallet(collateral);
   const gamma = await GammaFake.start({ host, port: Number(process.env.POLYMARKET_GAMMA_FAKE_PORT ?? 8789), markets: gammaMarketsOf(tokens, seed) });
+  clob.linkGamma(gamma);
+  for (const [conditionId, question] of Object.entries(QUESTIONS)) clob.describeMarket(conditionId, { question });
   process.stdout.write(
-    `Polymarket fake (chain ${chainId}) CLOB ${clob.baseUrl}  user channel ${clob.userChannelUrl}  control ${clob.baseUrl}/_fake/  Gamma ${gamma.baseUrl}\n`,
+    `Polymarket fake (chain ${chainId}) CLOB ${clob.baseUrl}  user channel ${clob.userChannelUrl}  control ${clob.baseUrl}/_fake/  Gamma ${gamma.baseUrl}  Data API ${clob.dataApiUrl}  market channel ${clob.marketChannelUrl}\n`,
   );
   const seeded = clob.exchange.allOrders().filter((order) => order.apiKey === clob.marketMaker && order.status === 'LIVE').length;
   process.stdout.write(

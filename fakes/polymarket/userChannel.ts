@@ -24,8 +24,13 @@
  * Who hears what: an order event goes to its owner's sockets; a trade to the taker's and every
  * maker's, each with its own `trader_side`, and `owner`/`trade_owner` set to that account's API
  * key. A socket hears a market's events only if it subscribed to it (or to all).
- * Not modelled: the market channel, the idle timeout, an initial dump, replay on reconnect (the
- * venue has none either: REST is the truth after a reconnect).
+ * A venue-side cancellation at a market's end (exchange.ts `closeCondition`) is a CANCELLATION whose
+ * `status` is `INVALID`: what NautilusTrader records from the live venue ("Venue-initiated
+ * cancellations arrive as `status=Invalid, event_type=Cancellation` (e.g. sport market
+ * resolution)", crates/adapters/polymarket, and its captured test_data/ws_user_order_venue_cancel.json,
+ * sent on the hour a market ended); `GET /data/order/{id}` then reads `CANCELED_MARKET_RESOLVED`.
+ * Not modelled: the idle timeout, an initial dump, replay on reconnect (the venue has none either:
+ * REST is the truth after a reconnect). The market channel is marketChannel.ts.
  */
 import type { WebSocket } from 'ws';
 import type { OrderEventType } from './events';
@@ -179,6 +184,7 @@ function orderMessage(type: OrderEventType, order: OrderRecord, nowMs: number) {
     ...open,
     event_type: 'order',
     type,
+    status: type === 'CANCELLATION' && order.canceledAsMarketResolved === true ? 'INVALID' : open.status,
     order_owner: order.apiKey,
     associate_trades: open.associate_trades.length === 0 ? null : open.associate_trades,
     created_at: String(open.created_at),

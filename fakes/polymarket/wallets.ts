@@ -18,7 +18,9 @@
  *   (`declareWallet`): L1 auth says nothing of proxies or Safes.
  *
  * Not modelled: refusing an order for "not enough balance / allowance" (balances may go negative);
- * reserving the balance of open orders; deposits and withdrawals (only seeding).
+ * reserving the balance of open orders; deposits and withdrawals (only seeding). A redemption after
+ * a market resolved (`redeem`, driven by the control API through dataApi.ts) burns the shares and
+ * credits their payout.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { getContractConfig } from '@polymarket/clob-client-v2';
@@ -92,6 +94,15 @@ export class FakeWallets {
     this.addCollateral(seller, cash);
     this.addToken(buyer, tokenId, units);
     this.addToken(seller, tokenId, -units);
+  }
+
+  /**
+   * A redemption after resolution (the CTF's `redeemPositions`, the wallet owner's on-chain act):
+   * `shares` of `tokenId` are burnt from the wallet and `payout` pUSD credited (decimal amounts).
+   */
+  redeem(funderAddress: string, tokenId: string, shares: Decimal, payout: Decimal): void {
+    this.addToken(funderAddress, tokenId, -BigInt(shares.times(SCALE).toFixed(0)));
+    this.addCollateral(funderAddress, BigInt(payout.times(SCALE).toFixed(0)));
   }
 
   balanceAllowance(account: FakeAccount, query: URLSearchParams): ClobAnswer {

@@ -307,13 +307,22 @@ describe('dashboard in a browser', () => {
       body: { subaccount_id: subaccountId, market_id: market.body.id, side: 'yes', action: 'buy', type: 'limit', price: '0.9', quantity: '4' },
     });
     expect(bought.body.status).toBe('filled');
+    // The orders page names the market; its status follows the market's events while the page is shown.
+    await byTest('nav-orders').click();
+    const orderRow = byTest(`order-row-${bought.body.id}`);
+    await expectText(orderRow, 'Browser settles yes?');
+    expect(await orderRow.locator('.market-standing').count()).toBe(0); // open: nothing to say
+    expect((await call(base, 'POST', `/v1/test_helpers/markets/${market.body.id}/close`, { key: workingKey })).status).toBe(200);
+    await expectText(orderRow, '· closed');
     const settled = await call(base, 'POST', `/v1/test_helpers/markets/${market.body.id}/settle`, { key: workingKey, body: { result: 'yes' } });
     const [settlement] = settled.body.settlements;
     expect(settlement).toMatchObject({ payout: '4', yes_quantity: '4' });
+    await expectText(orderRow, '· settled yes');
 
     await byTest('nav-settlements').click();
     const row = byTest(`settlement-row-${settlement.id}`);
     await expectText(row, 'Browser settles yes?');
+    await expectText(row, 'settled yes');
     await expectText(row, 'yes (1 per YES)');
     await expectFigure(row.locator(`.figure[data-exact="${settlement.payout}"]`).first(), settlement.payout, '4.00');
     await byTest('nav-positions').click();

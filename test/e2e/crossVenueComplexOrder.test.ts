@@ -56,6 +56,7 @@ beforeAll(async () => {
   clob.exchange.wallets.seedCollateral(wallet.address, '1000');
   const settings = await liveCoreSettings('cross_venue_complex', kalshi, {
     POLYMARKET_CLOB_URL: clob.baseUrl,
+    POLYMARKET_DATA_API_URL: clob.dataApiUrl,
     POLYMARKET_CHAIN_ID: '80002',
     POLYMARKET_TIMEOUT_MS: '2000',
     KALSHI_TIMEOUT_MS: '2000',

@@ -83,6 +83,7 @@ beforeAll(async () => {
     KALSHI_CATALOG_SYNC_MS: '10000', // the start-up sync brings the fake's markets in
     KALSHI_TIMEOUT_MS: '1000',
     POLYMARKET_CLOB_URL: clob.baseUrl,
+    POLYMARKET_DATA_API_URL: clob.dataApiUrl,
     POLYMARKET_CHAIN_ID: '80002',
     POLYMARKET_TIMEOUT_MS: '1000',
     CREDENTIALS_KEK: newKek(),

@@ -158,6 +158,7 @@ describe('a live key trades on Kalshi (production fake) through REST', () => {
           { market_id: fed, venue_market_id: FED, venue_net_yes: '2', our_net_yes: '2', drift: '0' },
           { market_id: high, venue_market_id: HIGH, venue_net_yes: '-1.5', our_net_yes: '-1.5', drift: '0' },
         ],
+        settlements: [], // nothing settled yet, at the venue or here
       },
     ]);
   });

@@ -125,6 +125,7 @@ describe('200 live orders while Polymarket loses a third of the POST /order answ
         DATABASE_URL: await ownDatabase('polymarket_reconcile'),
         CREDENTIALS_KEK: newKek(),
         POLYMARKET_CLOB_URL: fake.baseUrl,
+        POLYMARKET_DATA_API_URL: fake.dataApiUrl,
         POLYMARKET_CHAIN_ID: '80002',
         POLYMARKET_TIMEOUT_MS: String(TIMEOUT_MS),
         LIVE_RECONCILER_ENABLED: 'true',

@@ -2,7 +2,7 @@
  * The Gamma fake (fakes/polymarket/gamma.ts) over loopback, as a client sees it: the keyset
  * listing's paging, filters and refusals, and the market shape with its JSON-encoded string fields.
  */
-import { GAMMA_MAX_PAGE, GammaFake, gammaMarket } from '../../fakes/polymarket/gamma';
+import { GAMMA_MAX_PAGE, GAMMA_RESOLVED_BY, GammaFake, gammaMarket } from '../../fakes/polymarket/gamma';
 
 const condition = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
 let gamma: GammaFake;
@@ -43,4 +43,25 @@ it('refuses offset (keyset only), an unknown cursor and a bad filter with 400', 
   expect((await get('offset=100')).status).toBe(400);
   expect((await get('after_cursor=nonsense')).status).toBe(400);
   expect((await get('closed=maybe')).status).toBe(400);
+});
+
+it('shows a resolution step by step: proposed, disputed, proposed again, resolved (or split), with the statuses it went through', async () => {
+  const market = condition(4);
+  const read = async () => (await get(`closed=true&condition_ids=${market}`)).body.markets[0] ?? (await get(`condition_ids=${market}`)).body.markets[0];
+  gamma.proposeResolution(market, 'No');
+  expect(await read()).toMatchObject({ closed: false, umaResolutionStatus: 'proposed', umaResolutionStatuses: '["proposed"]', outcomePrices: '["0","1"]' });
+  gamma.disputeResolution(market);
+  gamma.proposeResolution(market, 'Yes');
+  expect(await read()).toMatchObject({ umaResolutionStatus: 'proposed', umaResolutionStatuses: '["proposed","disputed","proposed"]', outcomePrices: '["1","0"]' });
+  gamma.resolveMarket(market, 'split', Date.UTC(2026, 10, 20, 12, 0, 0));
+  expect(await read()).toMatchObject({
+    closed: true,
+    acceptingOrders: false,
+    closedTime: '2026-11-20 12:00:00+00',
+    umaResolutionStatus: 'resolved',
+    umaResolutionStatuses: '["proposed","disputed","proposed"]',
+    outcomePrices: '["0.5","0.5"]',
+    resolvedBy: GAMMA_RESOLVED_BY,
+    umaEndDate: '2026-11-20T12:00:00Z',
+  });
 });

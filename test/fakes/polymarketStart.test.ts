@@ -19,7 +19,7 @@ import { startStack, type Stack } from '../support/stack';
 let child: ChildProcess;
 let stack: Stack;
 let trader: LiveTrader;
-let urls: { clob: string; gamma: string };
+let urls: { clob: string; gamma: string; dataApi: string };
 
 beforeAll(async () => {
   child = spawn(process.execPath, ['--import', 'tsx', 'fakes/polymarket/start.ts'], {
@@ -32,10 +32,10 @@ beforeAll(async () => {
     const timer = setTimeout(() => reject(new Error(`no start line:\n${output}`)), 20_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /CLOB (http:\/\/\S+) .*Gamma (http:\/\/\S+)/.exec(output);
+      const match = /CLOB (http:\/\/\S+) .*Gamma (http:\/\/\S+) .*Data API (http:\/\/\S+)/.exec(output);
       if (match) {
         clearTimeout(timer);
-        resolve({ clob: match[1]!, gamma: match[2]! });
+        resolve({ clob: match[1]!, gamma: match[2]!, dataApi: match[3]! });
       }
     };
     child.stdout!.on('data', onData);
@@ -47,6 +47,7 @@ beforeAll(async () => {
       CREDENTIALS_KEK: newKek(),
       POLYMARKET_CLOB_URL: urls.clob,
       POLYMARKET_GAMMA_URL: urls.gamma,
+      POLYMARKET_DATA_API_URL: urls.dataApi,
       POLYMARKET_CHAIN_ID: '80002',
       POLYMARKET_TIMEOUT_MS: '2000',
     }),

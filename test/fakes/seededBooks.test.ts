@@ -313,7 +313,7 @@ describe('Polymarket fake: seeded books', () => {
 
   it('start.ts seeds the books (and Gamma lists the mids) unless POLYMARKET_FAKE_SEED_BOOKS=false', async () => {
     let proc: Awaited<ReturnType<typeof startProcess>> | undefined;
-    const ready = /CLOB (http:\/\/\S+) .*Gamma (http:\/\/\S+)\n(Books [^\n]*)\n/;
+    const ready = /CLOB (http:\/\/\S+) .*Gamma (http:\/\/\S+) [^\n]*\n(Books [^\n]*)\n/;
     try {
       proc = await startProcess('fakes/polymarket/start.ts', { POLYMARKET_FAKE_PORT: '0', POLYMARKET_GAMMA_FAKE_PORT: '0' }, ready);
       const [, clob, gamma, books] = proc.match;

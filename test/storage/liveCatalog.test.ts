@@ -226,6 +226,15 @@ describe('the Kalshi catalog, synced against the fake', () => {
     await expect(sync(before)).resolves.toEqual({ listed: 4, upserted: 2, closed: 1, skipped: 0, malformed: 0 });
     expect(await statuses(db)).toEqual({ [FED]: 'open', [FED_425]: 'open', [FED_450]: 'open', [FED_500]: 'closed', [HIGH]: 'open' });
   });
+
+  it('a market the venue settled that a subaccount holds is only determined: the settlement sweep settles it when it books the payouts', async () => {
+    const [market] = await db.$queryRaw<{ id: string }[]>`SELECT id FROM markets WHERE venue = 'kalshi' AND venue_market_id = ${FED_425}`;
+    await db.$executeRaw`INSERT INTO workspaces (id, name) VALUES ('ws_catalog_holder', 'holder')`;
+    await db.$executeRaw`INSERT INTO subaccounts (id, workspace_id, environment, name) VALUES ('sub_catalog_holder', 'ws_catalog_holder', 'live', 'holder')`;
+    await db.$executeRaw`INSERT INTO positions (subaccount_id, market_id, side, quantity, cost_basis) VALUES ('sub_catalog_holder', ${market!.id}, 'yes', 10, 4.5)`;
+    await expect(sync(after)).resolves.toMatchObject({ closed: 2 });
+    expect(await statuses(db)).toMatchObject({ [FED_425]: 'determined', [FED_450]: 'closed' });
+  });
 });
 
 describe('the wired sync: a core syncs at start-up; live keys search and trade-check the synced markets', () => {

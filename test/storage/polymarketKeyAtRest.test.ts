@@ -72,6 +72,7 @@ beforeAll(async () => {
     CREDENTIALS_KEK: KEK,
     CREDENTIALS_KEK_ID: 'kek-a',
     POLYMARKET_CLOB_URL: clob.baseUrl,
+    POLYMARKET_DATA_API_URL: clob.dataApiUrl,
     POLYMARKET_CHAIN_ID: '80002',
     POLYMARKET_TIMEOUT_MS: '1000',
     LIVE_RECONCILER_ENABLED: 'true',

@@ -112,6 +112,7 @@ export async function startPolymarketLive(options: {
       DATABASE_URL: await ownDatabase(options.database),
       CREDENTIALS_KEK: newKek(),
       POLYMARKET_CLOB_URL: fake.baseUrl,
+      POLYMARKET_DATA_API_URL: fake.dataApiUrl,
       POLYMARKET_CHAIN_ID: '80002',
       POLYMARKET_TIMEOUT_MS: '1000',
       LIVE_RECONCILER_ENABLED: 'true',

@@ -91,6 +91,17 @@ it('a market of one’s own: private, settled yes: positions gone, one exact set
   // Events are listed once the log has numbered them (docs/events.md): waited for, not assumed.
   const events = await waitFor(async () => ok(await get(`/v1/events?types=settlement.created&subaccount_id=${yesHolder}`), 'events').data, (data) => data.length > 0, 30_000);
   expect(events).toEqual([expect.objectContaining({ type: 'settlement.created', object: 'settlement', subaccount_id: yesHolder, data: yesSettlement })]);
+  // REST shows the object once, as data: no other object field rides along.
+  expect(Object.keys(events[0]).sort()).toEqual(['created_at', 'data', 'id', 'object', 'previous_status', 'subaccount_id', 'type']);
+  // The market's own events: closed, then settled, to the workspace concerned (once each), workspace-wide; none to another.
+  const market = ok(await get(`/v1/markets/${marketId}`), 'settled market');
+  const marketEvents = await waitFor(async () => ok(await get('/v1/events?types=market.*'), 'market events').data, (data) => data.length >= 2, 30_000);
+  expect(marketEvents.filter((e: { data: { id: string } }) => e.data.id === marketId).map((e: Record<string, unknown>) => [e.type, e.previous_status, e.subaccount_id])).toEqual([
+    ['market.settled', 'closed', null],
+    ['market.closed', 'open', null],
+  ]);
+  expect(marketEvents[0]).toMatchObject({ object: 'market', data: market });
+  expect(ok(await get('/v1/events?types=market.*', stranger.secret), 'stranger events').data).toEqual([]);
 
   // Positions gone, cash up by the payout, the day's P&L = the fills' (their fees) + the settlement's.
   expect(await positionsOf(trader, yesHolder, marketId)).toEqual([]);

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { replayFills } from '../../core/domain/positionAccounting';
-import { outcomeOf, payoutPerContract, settlePosition, type MarketOutcome } from '../../core/domain/settlement';
+import { outcomeOf, payoutPerContract, settlePosition, settlementDrift, type MarketOutcome } from '../../core/domain/settlement';
 
 const D = (value: Decimal.Value) => new Decimal(value);
 const outcome = (input: Parameters<typeof outcomeOf>[0]): MarketOutcome => {
@@ -77,5 +77,43 @@ describe('settlePosition', () => {
     expect(settlePosition('yes', { quantity: D('0.33'), cost: D('0.1') }, outcome({ settlementValue: '0.3333335' })).payout.toFixed()).toBe('0.11');
     // 3 x 0.0000005 = 0.0000015 -> 0.000002
     expect(settlePosition('yes', { quantity: D(3), cost: D(0) }, outcome({ settlementValue: '0.0000005' })).payout.toFixed()).toBe('0.000002');
+  });
+});
+
+describe('settlementDrift (venue - ours)', () => {
+  const ours = (result: 'yes' | 'no' | 'scalar' | 'void', yes: number, no: number, payout: string) => ({ result, yesQuantity: D(yes), noQuantity: D(no), payout: D(payout) });
+  const venue = (yes: number, no: number, payout: string) => ({ yesQuantity: D(yes), noQuantity: D(no), payout: D(payout) });
+  const [NETS, HOLDS_BOTH] = [true, false];
+  const figures = (drift: ReturnType<typeof settlementDrift>) => ({ quantity: drift.quantity?.toFixed() ?? null, payout: drift.payout?.toFixed() ?? null });
+
+  it('is zero when the venue paid what we booked for the one side we held', () => {
+    expect(figures(settlementDrift(ours('yes', 30, 0, '30'), venue(30, 0, '30'), NETS))).toEqual({ quantity: '0', payout: '0' });
+    expect(figures(settlementDrift(ours('void', 0, 10, '5.5'), venue(0, 10, '5.5'), NETS))).toEqual({ quantity: '0', payout: '0' });
+  });
+
+  it('shows contracts and dollars the venue has beyond ours', () => {
+    expect(figures(settlementDrift(ours('yes', 30, 0, '30'), venue(32, 0, '32'), NETS))).toEqual({ quantity: '2', payout: '2' });
+    expect(figures(settlementDrift(ours('no', 0, 10, '10'), venue(0, 8, '8'), NETS))).toEqual({ quantity: '2', payout: '-2' });
+  });
+
+  it('compares a venue that nets: 30 YES and 10 NO booked are 20 YES there, the 10 pairs paid when they met', () => {
+    // ours at yes: 30 x 1 + 10 x 0 = 30; the venue pays 20 for its 20 YES and paid 10 for the pairs earlier.
+    expect(figures(settlementDrift(ours('yes', 30, 10, '30'), venue(20, 0, '20'), NETS))).toEqual({ quantity: '0', payout: '0' });
+    // at a scalar 0.37: ours 30 x 0.37 + 10 x 0.63 = 17.4; the venue 20 x 0.37 = 7.4, plus 10 paid for the pairs.
+    expect(figures(settlementDrift(ours('scalar', 30, 10, '17.4'), venue(20, 0, '7.4'), NETS))).toEqual({ quantity: '0', payout: '0' });
+  });
+
+  it('compares a venue that holds both outcomes as they are: 30 YES and 10 NO there too, each paid at settlement', () => {
+    expect(figures(settlementDrift(ours('yes', 30, 10, '30'), venue(30, 10, '30'), HOLDS_BOTH))).toEqual({ quantity: '0', payout: '0' });
+    expect(figures(settlementDrift(ours('void', 30, 10, '25'), venue(30, 10, '25'), HOLDS_BOTH))).toEqual({ quantity: '0', payout: '0' });
+  });
+
+  it('compares only the payout of a record without quantities per outcome (a redemption)', () => {
+    expect(figures(settlementDrift(ours('yes', 30, 10, '30'), { yesQuantity: null, noQuantity: null, payout: D('30') }, HOLDS_BOTH))).toEqual({ quantity: null, payout: '0' });
+    expect(figures(settlementDrift(ours('yes', 30, 0, '30'), { yesQuantity: null, noQuantity: null, payout: D('28') }, HOLDS_BOTH))).toEqual({ quantity: null, payout: '-2' });
+  });
+
+  it('leaves the payout of a void market whose both sides we held uncompared', () => {
+    expect(figures(settlementDrift(ours('void', 30, 10, '25'), venue(20, 0, '13'), NETS))).toEqual({ quantity: '0', payout: null });
   });
 });

@@ -15,6 +15,7 @@ import { pageOf } from './page';
 import { RiskLimitsType } from './riskLimits';
 import { WorkspaceType } from './workspace';
 import { SettlementType } from './settlement';
+import { MarketType } from './market';
 
 const RiskLimitBreachType = builder.objectRef<Omit<RiskLimitBreach, 'createdAt'> & { createdAt: Date }>('RiskLimitBreach').implement({
   description: 'An order refused by a risk limit before any venue saw it: what was asked, and which limit refused it.',
@@ -46,13 +47,14 @@ export const EventType = builder.objectRef<LoggedEvent>('Event').implement({
   fields: (t) => ({
     id: t.exposeID('id', { description: 'evt_ and the event’s place in the log: ids sort in log order. Last-Event-ID and after take it.' }),
     type: t.exposeString('type', { description: 'e.g. order.filled, fill.created (docs/events.md lists every type).' }),
-    object: t.exposeString('objectType', { description: 'What the event is about, and the field that holds it: order, fill, settlement, complex_order, child_order, dead_mans_switch, credential, workspace, risk_limits or risk_limit_breach.' }),
+    object: t.exposeString('objectType', { description: 'What the event is about, and the field that holds it: order, fill, settlement, market, complex_order, child_order, dead_mans_switch, credential, workspace, risk_limits or risk_limit_breach.' }),
     subaccountId: t.exposeID('subaccountId', { nullable: true, description: 'Null for a workspace-wide change (the kill switch, a workspace dead-man’s switch).' }),
     previousStatus: t.exposeString('previousStatus', { nullable: true, description: 'For a change of status: the status before it (unknown -> filled reads previousStatus unknown).' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the transaction that made the change began.' }),
     order: t.field({ type: OrderType, nullable: true, resolve: objectField('order') }),
     fill: t.field({ type: FillType, nullable: true, resolve: objectField('fill') }),
     settlement: t.field({ type: SettlementType, nullable: true, resolve: objectField('settlement') }),
+    market: t.field({ type: MarketType, nullable: true, resolve: objectField('market') }),
     complexOrder: t.field({ type: ComplexOrderType, nullable: true, resolve: objectField('complex_order') }),
     childOrder: t.field({ type: ChildOrderType, nullable: true, resolve: objectField('child_order') }),
     deadMansSwitch: t.field({ type: DeadMansSwitchType, nullable: true, resolve: objectField('dead_mans_switch') }),

@@ -1,5 +1,5 @@
 import { listPositions, listPositionsPage, portfolio, type MarkedPosition } from '../../services/risk/positions';
-import type { PositionComparison, VenueAccountView } from '../../services/accounts/venueAccounts';
+import type { PositionComparison, SettlementComparison, VenueAccountView } from '../../services/accounts/venueAccounts';
 import { builder } from '../builder';
 import { checkFilterIds } from '../filterIds';
 import { requestScope } from '../context';
@@ -35,13 +35,46 @@ const PositionComparisonType = builder.objectRef<PositionComparison>('VenuePosit
   }),
 });
 
+const SettlementComparisonType = builder.objectRef<SettlementComparison>('VenueSettlementComparison').implement({
+  description:
+    'One market’s settlement of the account as the venue recorded it beside ours. Quantities compare net (YES minus NO); a venue that nets positions (Kalshi) settles one side where we may hold both, and the pairs it paid when they met are taken out of our payout before comparing (docs/settlement.md, "Drift").',
+  fields: (t) => ({
+    marketId: t.exposeID('marketId', { nullable: true, description: 'Null when our catalog does not list the venue’s market.' }),
+    venueMarketId: t.exposeString('venueMarketId'),
+    settlementId: t.exposeID('settlementId', { nullable: true, description: 'Ours; null when we have not booked one.' }),
+    result: t.exposeString('result'),
+    venueYesQuantity: t.expose('venueYesQuantity', { type: 'Decimal', nullable: true, description: 'Null when the venue’s record does not say (a Polymarket redemption lists the shares burnt, not each outcome’s).' }),
+    venueNoQuantity: t.expose('venueNoQuantity', { type: 'Decimal', nullable: true }),
+    venuePayout: t.expose('venuePayout', { type: 'Decimal', description: 'Dollars the venue credited for it (Polymarket: pays, or paid, on redemption).' }),
+    redemption: t.exposeString('redemption', {
+      nullable: true,
+      description: 'Polymarket: `redeemable` until the wallet redeems its tokens on chain (the owner’s act), then `redeemed`; null where the venue pays by itself (Kalshi).',
+    }),
+    ourYesQuantity: t.expose('ourYesQuantity', { type: 'Decimal' }),
+    ourNoQuantity: t.expose('ourNoQuantity', { type: 'Decimal' }),
+    ourPayout: t.expose('ourPayout', { type: 'Decimal' }),
+    quantityDrift: t.expose('quantityDrift', { type: 'Decimal', nullable: true, description: 'Venue minus ours, in net YES contracts; anything but 0 needs an operator; null when the venue’s record has no quantities.' }),
+    payoutDrift: t.expose('payoutDrift', {
+      type: 'Decimal',
+      nullable: true,
+      description: 'Venue minus ours, in dollars; null when not comparable (a void market whose both sides we held).',
+    }),
+  }),
+});
+
 const VenueAccountType = builder.objectRef<VenueAccountView>('VenueAccount').implement({
-  description: 'A live subaccount’s account at one venue, read from the venue now: its cash, and its positions compared with ours.',
+  description: 'A live subaccount’s account at one venue, read from the venue now: its cash, and its positions and settlements compared with ours.',
   fields: (t) => ({
     venue: t.exposeString('venue'),
     balance: t.expose('balance', { type: 'Decimal', description: 'Cash at the venue, in dollars.' }),
-    inSync: t.exposeBoolean('inSync', { description: 'True when every position matches ours.' }),
+    inSync: t.exposeBoolean('inSync', { description: 'True when every position and settlement matches ours (false when the settlements could not be read).' }),
     positions: t.expose('positions', { type: [PositionComparisonType] }),
+    settlements: t.expose('settlements', {
+      type: [SettlementComparisonType],
+      nullable: true,
+      description:
+        'The settlements of the last 30 days, the venue’s records and ours, market by market (a venue without per-account records lists none); null when the venue’s records could not be read now (Polymarket’s Data API), and then inSync is false.',
+    }),
   }),
 });
 

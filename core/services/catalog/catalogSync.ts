@@ -17,8 +17,10 @@ import { linkedQuestionKeys } from './questionLinks';
  *   of an unchanged venue writes nothing. Its question key is the one the venue gives (a Kalshi
  *   ticker), else the one an operator's question link gives (questionLinks.ts), else none;
  * - after a complete listing (a sync that failed half-way closes nothing), the open rows of the
- *   venue the listing did not name are looked up (CatalogSource.statusesOf) and marked `settled`
- *   or `closed`; one the venue still trades stays open. A market left out of the listing (skipped
+ *   venue the listing did not name are looked up (CatalogSource.statusesOf) and marked `closed`,
+ *   `determined` or `settled`; one the venue still trades stays open. A market the venue settled
+ *   that one of our subaccounts holds is marked `determined` only: it becomes `settled` when the
+ *   settlement sweep books its payouts (a `settled` market is never settled again). A market left out of the listing (skipped
  *   or malformed) counts as listed: its row, if any, is not closed on that account.
  *
  * Safe when several cores sync at once: inserts race on the unique (venue, venue_market_id) and
@@ -130,8 +132,12 @@ async function closeUnlisted(db: Db, environment: Venue['environment'], venue: V
   for (const status of ['closed', 'determined', 'settled'] as const) {
     const ids = missing.filter((id) => (statuses.get(id) ?? 'closed') === status);
     if (ids.length === 0) continue;
+    // A market someone holds is settled by the settlement sweep, at the venue's record, which pays
+    // its positions (core/services/settlement/venueSettlements.ts): until then it is determined.
     changed += await db.$executeRaw`
-      UPDATE markets SET status = ${status}::"MarketStatus", updated_at = now()
+      UPDATE markets SET updated_at = now(),
+             status = (CASE WHEN ${status} = 'settled' AND EXISTS (SELECT 1 FROM positions p WHERE p.market_id = markets.id AND p.quantity > 0)
+                            THEN 'determined' ELSE ${status} END)::"MarketStatus"
        WHERE environment = ${environment}::"Environment" AND venue = ${venue}::text AND status = 'open'::"MarketStatus"
          AND venue_market_id = ANY(${ids}::text[])`;
   }

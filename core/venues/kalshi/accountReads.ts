@@ -1,6 +1,7 @@
 import { DomainError } from '../../domain/errors';
 import { formatDecimal, parseDecimalString } from '../../domain/decimals';
-import type { QueuePositionView, VenueCallOptions, VenueFill, VenueOrderState, VenuePosition } from '../venue';
+import type { QueuePositionView, VenueCallOptions, VenueFill, VenueOrderState, VenuePosition, VenueSettlement } from '../venue';
+import { settlementFromRest } from './settlementWire';
 import { fillFromRest, stateFromRestOrder, type OurOrderTerms } from './orderWire';
 import type { KalshiOutcome, KalshiSession } from './session';
 
@@ -99,6 +100,17 @@ export class KalshiAccountReads {
       if (!net.isZero()) positions.push({ venueMarketId: row.ticker, netYes: formatDecimal(net) });
     }
     return positions;
+  }
+
+  /**
+   * The account's settlements since `since` (`GET /portfolio/settlements?min_ts=`, unix seconds on
+   * `settled_time`, paged, newest first), in our terms (settlementWire.ts); a record that cannot be
+   * read is left out, and waits for a later read rather than being booked as a guess.
+   */
+  async settlementsSince(since: Date): Promise<VenueSettlement[]> {
+    const raw = await this.pages('/portfolio/settlements', { min_ts: Math.floor(since.getTime() / 1000) }, 'settlements');
+    if (raw instanceof DomainError) throw raw;
+    return raw.map(settlementFromRest).filter((record): record is VenueSettlement => record !== null);
   }
 
   /**

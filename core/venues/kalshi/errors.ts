@@ -47,6 +47,9 @@ const CODE_MAP: Readonly<Record<string, ErrorCode>> = {
   insufficient_balance: 'insufficient_funds',
   // 404 on create: no such market at the venue.
   market_not_found: 'market_not_tradable',
+  // 409 on create (and cancel) once the market is past its close: docs "Market Lifecycle" name it
+  // MARKET_INACTIVE; the recorded body's code is market_closed (docs/kalshi-fake.md).
+  market_closed: 'market_not_tradable',
   // 404 on cancel or one-order reads: no such order, or it is already canceled or executed.
   not_found: 'not_found',
 };

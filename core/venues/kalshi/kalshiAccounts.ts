@@ -11,6 +11,7 @@ import { stateFromRestOrder } from './orderWire';
 import { kalshiSessionForCredential, type KalshiSessionSettings } from './session';
 import { kalshiSignerFromCredential } from './signing';
 import { KalshiUserStream } from './userStream';
+import { recordOf } from '../wireRecords';
 
 /** What an open Kalshi account reports as it happens; the core records it (services own the bookkeeping). */
 export interface KalshiAccountSinks {
@@ -18,6 +19,8 @@ export interface KalshiAccountSinks {
   recordFills(fills: VenueFill[]): Promise<unknown>;
   /** A change the venue made to one of our orders without a fill (a cancel, an expiry). */
   recordState(orderId: string, state: VenueOrderState): Promise<unknown>;
+  /** Kalshi's notice that a market settled (`market_lifecycle_v2` `settled`): a hint to read the settlements now. */
+  marketSettled(ticker: string): void;
 }
 
 export interface KalshiAccountsOptions {
@@ -39,7 +42,7 @@ export interface KalshiAccountsOptions {
  * Kalshi accounts, one per subaccount credential (Trade API v2). Opening one decrypts the stored
  * credential (the key lives in the session's signer and the stream's, in memory only), refuses a
  * credential that does not say its environment, and starts the account's private stream (`fill`,
- * `user_orders`): fills are recorded as they come, and every reconnect or sequence gap sweeps the
+ * `user_orders`, and `market_lifecycle_v2`, whose `settled` notices nudge the settlement sweep): fills are recorded as they come, and every reconnect or sequence gap sweeps the
  * account's REST fills, since Kalshi does not replay what a dropped socket missed.
  */
 export function kalshiAccounts(db: Db, options: KalshiAccountsOptions): LiveAccounts {
@@ -68,6 +71,10 @@ export function kalshiAccounts(db: Db, options: KalshiAccountsOptions): LiveAcco
       onUserOrders: (messages) => recordOrderUpdates(messages, ourOrders, options.sinks, log),
       onConnected: ({ reconnect }) => (reconnect ? sweep() : undefined),
       onGap: () => sweep(),
+      onMarketLifecycle: (message) => {
+        const notice = recordOf(message);
+        if (notice?.event_type === 'settled' && typeof notice.market_ticker === 'string') options.sinks.marketSettled(notice.market_ticker);
+      },
       staleAfterMs: options.stream?.staleAfterMs,
     });
     streams.push(stream);

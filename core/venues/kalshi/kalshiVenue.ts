@@ -17,6 +17,7 @@ import type {
   VenueOrderState,
   VenuePlaceResult,
   VenuePosition,
+  VenueSettlement,
 } from '../venue';
 import { KalshiAccountReads, ONE_ORDER_COST, oldestFirst, type KalshiOrderLookup } from './accountReads';
 import { createOrderBody, fillFromRest, fillFromStream, fillOrderIds, stateFromCreateAnswer, type OurOrderTerms } from './orderWire';
@@ -214,6 +215,11 @@ export class KalshiVenue implements LiveVenue {
 
   async positions(): Promise<VenuePosition[]> {
     return this.reads.positions();
+  }
+
+  /** `GET /portfolio/settlements?min_ts=` (settlementWire.ts). */
+  async settlementsSince(since: Date): Promise<VenueSettlement[]> {
+    return this.reads.settlementsSince(since);
   }
 
   onFills(listener: FillListener): () => void {

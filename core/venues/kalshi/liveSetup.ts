@@ -30,6 +30,7 @@ export function openKalshiLive(deps: LiveVenueDeps<KalshiLiveSettings>): LiveVen
     sinks: {
       recordFills: (fills) => sinks.recordFills('kalshi', fills),
       recordState: sinks.recordState,
+      marketSettled: (ticker) => sinks.marketSettled('kalshi', ticker),
     },
   });
   return {

@@ -4,7 +4,7 @@ import { readKalshiError } from './errors';
 import type { KalshiSigner } from './signing';
 
 /**
- * One Kalshi credential's private WebSocket stream: channels `fill` and `user_orders`
+ * One Kalshi credential's private WebSocket stream: channels `fill` and `user_orders` (and the public `market_lifecycle_v2` when asked)
  * (Trade API v2 WebSocket `/trade-api/ws/v2`, docs.kalshi.com websockets "Connection", "Subscribe",
  * "User Fills", "User Orders", "Connection Keep-Alive", "Errors", as of 2026-08; the fake:
  * docs/kalshi-fake.md).
@@ -27,7 +27,7 @@ import type { KalshiSigner } from './signing';
  * after `staleAfterMs` of silence (default 25 s, 2.5 x Kalshi's ping interval) the socket is
  * terminated (a frozen peer would never finish a close handshake) and the stream reconnects.
  *
- * "Connected" means subscribed to both channels: `onConnected` is called only then, so a REST sweep
+ * "Connected" means subscribed to every channel asked for: `onConnected` is called only then, so a REST sweep
  * the owner starts from it overlaps the live stream and leaves no hole. `reconnect: true` on every
  * connection after the first: Kalshi does not replay what a dropped socket missed, so the owner
  * sweeps `GET /portfolio/fills` for the gap. A `seq` that skips within one subscription is a gap
@@ -43,7 +43,7 @@ import type { KalshiSigner } from './signing';
  * callbacks carry only Kalshi's codes, statuses and messages written here.
  */
 
-export type KalshiStreamChannel = 'fill' | 'user_orders';
+export type KalshiStreamChannel = 'fill' | 'user_orders' | 'market_lifecycle_v2';
 
 export type KalshiStreamBackoff = StreamBackoff;
 
@@ -69,7 +69,7 @@ export type KalshiStreamProblemKind =
   /** An error frame: Kalshi's numeric code and message (e.g. 8 "Unknown channel name"). */
   | { readonly kind: 'venue_error'; readonly code: number; readonly message: string }
   /** One of the owner's callbacks threw or rejected; the owner should sweep. */
-  | { readonly kind: 'callback_failed'; readonly callback: 'onFills' | 'onUserOrders' | 'onConnected' | 'onGap' };
+  | { readonly kind: 'callback_failed'; readonly callback: 'onFills' | 'onUserOrders' | 'onConnected' | 'onGap' | 'onMarketLifecycle' };
 
 export type KalshiStreamProblem = KalshiStreamProblemKind & { readonly atMs: number };
 
@@ -101,15 +101,22 @@ export interface KalshiUserStreamOptions extends StreamOptions {
   readonly signer: KalshiSigner;
   readonly onFills: (messages: unknown[]) => Settled;
   readonly onUserOrders?: (messages: unknown[]) => Settled;
-  /** Subscribed to both channels; `reconnect` on every connection after the first (sweep the gap). */
+  /** Subscribed to every channel asked for; `reconnect` on every connection after the first (sweep the gap). */
   readonly onConnected?: (info: { reconnect: boolean }) => Settled;
-  /** A `seq` skipped within one subscription: messages were lost (sweep). */
+  /** A `seq` skipped within one subscription of `fill` or `user_orders`: messages were lost (sweep). */
   readonly onGap?: (gap: KalshiStreamGap) => Settled;
+  /**
+   * Given: the public `market_lifecycle_v2` channel is subscribed too (docs.kalshi.com websockets
+   * "Market & Event Lifecycle": `{"type": "market_lifecycle_v2", "sid", "msg": {"market_ticker",
+   * "event_type": created | activated | deactivated | close_date_updated | determined | settled, ...}}`)
+   * and each `msg` comes here. Its notices are hints (the owner reads the venue's records), so a gap
+   * in them is not reported: the owner's periodic reads make up for what was lost.
+   */
+  readonly onMarketLifecycle?: (message: unknown) => Settled;
 }
 
-const CHANNELS: readonly KalshiStreamChannel[] = ['fill', 'user_orders'];
 /** Data frame type -> channel: the `user_orders` channel's frames are typed `user_order`. */
-const DATA_TYPES: Readonly<Record<string, KalshiStreamChannel>> = { fill: 'fill', user_order: 'user_orders' };
+const DATA_TYPES: Readonly<Record<string, KalshiStreamChannel>> = { fill: 'fill', user_order: 'user_orders', market_lifecycle_v2: 'market_lifecycle_v2' };
 const MAX_REFUSAL_BODY = 4096;
 
 interface Connection extends StreamConnection<KalshiStreamProblemKind> {
@@ -122,9 +129,12 @@ interface Connection extends StreamConnection<KalshiStreamProblemKind> {
 export class KalshiUserStream extends ReconnectingStream<KalshiStreamProblemKind, Connection> {
   private nextCommandId = 1;
   private gaps = 0;
+  /** `fill` and `user_orders`, and `market_lifecycle_v2` when its notices are wanted. */
+  private readonly channels: readonly KalshiStreamChannel[];
 
   constructor(private readonly options: KalshiUserStreamOptions) {
     super('Kalshi', options, { staleAfterMs: KALSHI_STREAM_DEFAULT_STALE_AFTER_MS, handshakeTimeoutMs: KALSHI_STREAM_DEFAULT_HANDSHAKE_TIMEOUT_MS });
+    this.channels = options.onMarketLifecycle ? ['fill', 'user_orders', 'market_lifecycle_v2'] : ['fill', 'user_orders'];
   }
 
   status(): KalshiUserStreamStatus {
@@ -142,7 +152,7 @@ export class KalshiUserStream extends ReconnectingStream<KalshiStreamProblemKind
   }
 
   protected opened(conn: Connection): void {
-    conn.socket.send(JSON.stringify({ id: conn.subscribeId, cmd: 'subscribe', params: { channels: CHANNELS } }));
+    conn.socket.send(JSON.stringify({ id: conn.subscribeId, cmd: 'subscribe', params: { channels: this.channels } }));
   }
 
   protected isRefusal(problem: KalshiStreamProblemKind): boolean {
@@ -208,12 +218,16 @@ export class KalshiUserStream extends ReconnectingStream<KalshiStreamProblemKind
   private onSubscribed(conn: Connection, id: unknown, msg: unknown): void {
     if (id !== conn.subscribeId || typeof msg !== 'object' || msg === null) return;
     const { channel, sid } = msg as { channel?: unknown; sid?: unknown };
-    if (typeof sid !== 'number' || !CHANNELS.includes(channel as KalshiStreamChannel)) return;
+    if (typeof sid !== 'number' || !this.channels.includes(channel as KalshiStreamChannel)) return;
     conn.sids.set(sid, channel as KalshiStreamChannel);
-    if (CHANNELS.every((c) => [...conn.sids.values()].includes(c))) this.subscribed(conn);
+    if (this.channels.every((c) => [...conn.sids.values()].includes(c))) this.subscribed(conn);
   }
 
   private onData(conn: Connection, channel: KalshiStreamChannel, sid: unknown, seq: unknown, msg: unknown): void {
+    if (channel === 'market_lifecycle_v2') {
+      if (msg !== undefined) this.call('onMarketLifecycle', () => this.options.onMarketLifecycle?.(msg));
+      return;
+    }
     if (typeof sid === 'number' && typeof seq === 'number') {
       const last = conn.lastSeq.get(sid) ?? 0;
       if (seq > last + 1) {

@@ -31,7 +31,7 @@ export const kalshiVenueModule = {
   name: 'kalshi',
   environment: 'live',
   exchange: { name: 'kalshi', checkCredential: validateKalshiCredential },
-  capabilities: { tradesCanFail: false },
+  capabilities: { tradesCanFail: false, positionsNet: true },
   marketRules: kalshiRulesOf,
   catalog: kalshiCatalogSchedule,
   openLive: openKalshiLive,

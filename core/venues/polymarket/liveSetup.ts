@@ -2,6 +2,7 @@ import { liveAccountOptions } from '../liveAccounts';
 import type { LiveVenueDeps, LiveVenueSetup } from '../venueModule';
 import { PolymarketBooks } from './marketData';
 import { polymarketAccounts, polymarketMarketTermsOf, type PolymarketSettings } from './polymarketAccounts';
+import { PolymarketPublicReads } from './publicReads';
 import { PolymarketSession } from './session';
 
 /** What opening live Polymarket reads of the configuration (core/config.ts). */
@@ -19,12 +20,14 @@ export interface PolymarketLiveSettings extends PolymarketSettings {
 export function openPolymarketLive(deps: LiveVenueDeps<PolymarketLiveSettings>): LiveVenueSetup {
   const { db, config, sinks } = deps;
   const books = new PolymarketBooks(new PolymarketSession({ baseUrl: config.POLYMARKET_CLOB_URL, timeoutMs: config.POLYMARKET_TIMEOUT_MS }), polymarketMarketTermsOf(db));
+  const dataApi = new PolymarketPublicReads({ baseUrl: config.POLYMARKET_DATA_API_URL, timeoutMs: config.POLYMARKET_TIMEOUT_MS, name: 'The Polymarket Data API' });
   const accounts = polymarketAccounts(db, {
     ...liveAccountOptions(deps, config.POLYMARKET_USER_STREAM_ENABLED),
+    dataApi,
     sinks: {
       recordListing: (listed) => sinks.recordFillsAndFailures('polymarket', listed),
       recordState: sinks.recordState,
     },
   });
-  return { venue: 'polymarket', accounts, marketData: books, close: () => books.close() };
+  return { venue: 'polymarket', accounts, marketData: books, close: async () => void (await Promise.all([books.close(), dataApi.close()])) };
 }

@@ -13,6 +13,8 @@ import { PolymarketVenue } from './polymarketVenue';
 import { PolymarketSession } from './session';
 import { polymarketSigningFor, type Chain } from './signing';
 import { PolymarketUserStream } from './userStream';
+import type { PolymarketPublicReads } from './publicReads';
+import { PolymarketSettlementReads } from './settlementReads';
 
 /** The configuration an account reads (core/config.ts `POLYMARKET_*`). */
 export interface PolymarketSettings {
@@ -23,6 +25,8 @@ export interface PolymarketSettings {
   /** The chain its orders are signed for: 137 (Polygon) or 80002 (Amoy). */
   readonly POLYMARKET_CHAIN_ID: Chain;
   readonly POLYMARKET_TIMEOUT_MS: number;
+  /** The public Data API's base (production https://data-api.polymarket.com): positions and redemptions. */
+  readonly POLYMARKET_DATA_API_URL: string;
 }
 
 /** What an open Polymarket account reports as it happens; the core records it (services own the bookkeeping). */
@@ -48,6 +52,8 @@ export interface PolymarketAccountsOptions {
   stream?: { enabled: boolean; staleAfterMs?: number; pingIntervalMs?: number };
   /** Wraps each account as it opens (the core's metrics). */
   decorate?: (venue: LiveVenue) => LiveVenue;
+  /** The public Data API (positions, redemptions), shared by the accounts: their settlements. */
+  dataApi?: PolymarketPublicReads;
 }
 
 /** The production user channel (docs.polymarket.com "User Channel"). */
@@ -94,7 +100,8 @@ export function polymarketAccounts(db: Db, options: PolymarketAccountsOptions): 
     const streams: PolymarketUserStream[] = [];
     const log = options.logger.child({ subaccountId, venue: 'polymarket' });
     const onUnreadableTrade = (tradeId: string | null, why: string) => log.warn({ tradeId }, `a Polymarket trade was left out: ${why}`);
-    const venue = new PolymarketVenue({ session, ourOrders: ourOrdersOf(db, subaccountId, 'polymarket'), markets: polymarketMarketsOf(db, subaccountId), alsoClose: streams, onUnreadableTrade });
+    const settlements = options.dataApi ? new PolymarketSettlementReads(session, options.dataApi, credential.funderAddress) : undefined;
+    const venue = new PolymarketVenue({ session, ourOrders: ourOrdersOf(db, subaccountId, 'polymarket'), markets: polymarketMarketsOf(db, subaccountId), alsoClose: streams, onUnreadableTrade, settlements });
     if (options.stream?.enabled === false) return venue;
 
     const failed = (what: string) => (error: unknown) => log.error({ err: error }, `${what}; the fill sweep reconciles`);

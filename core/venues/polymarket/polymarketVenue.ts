@@ -18,7 +18,9 @@ import type {
   VenuePlaceResult,
   VenuePosition,
   VenueRejection,
+  VenueSettlement,
 } from '../venue';
+import type { PolymarketSettlementReads } from './settlementReads';
 import { describeRefusal, POLYMARKET_425_RETRY_AFTER_MS, POLYMARKET_429_RETRY_AFTER_MS, readPolymarketRefusal, type PolymarketRefusal } from './errors';
 import { polymarketOrderPayload, PolymarketOrderInputError, type PolymarketOrderVersion } from './signing';
 import { fillsFromTrade, orderIdsOfTrade, stateFromOpenOrder, stateFromOrderEvent, userEventKind, wireOrderOf, tickRuleRefusal, type OurOrderRef, type UnreadableTrade, type PolymarketFill, type PolymarketMarketTerms, type PolymarketMarkets, type PolymarketOrderTerms } from './orderWire';
@@ -58,6 +60,8 @@ export interface PolymarketVenueOptions {
   readonly lookbackMs?: number;
   /** Told of each trade (by id only) or part of one that could not be read: it is left out, never guessed. */
   readonly onUnreadableTrade?: UnreadableTrade;
+  /** The wallet's settlements (resolutions, redeemable positions, redemptions); without it none are read. */
+  readonly settlements?: PolymarketSettlementReads;
   /** Closed with the account (its user channel). */
   readonly alsoClose?: readonly { close(): Promise<void> }[];
 }
@@ -289,6 +293,11 @@ export class PolymarketVenue implements LiveVenue {
       if (!net.isZero()) positions.push({ venueMarketId: market.venueMarketId, netYes: net.toFixed() });
     }
     return positions;
+  }
+
+  /** The wallet's settlements at Polymarket since `since` (settlementReads.ts); none without the reads. */
+  async settlementsSince(since: Date): Promise<VenueSettlement[]> {
+    return this.options.settlements ? this.options.settlements.settlementsSince(since) : [];
   }
 
   async close(): Promise<void> {

@@ -14,7 +14,7 @@ export const polymarketVenueModule = {
   name: 'polymarket',
   environment: 'live',
   exchange: { name: 'polymarket', checkCredential: polymarketCredentialShape },
-  capabilities: { tradesCanFail: true },
+  capabilities: { tradesCanFail: true, positionsNet: false },
   marketRules: polymarketRulesOf,
   catalog: polymarketCatalogSchedule,
   /** A market is a condition: its id in lower case. */

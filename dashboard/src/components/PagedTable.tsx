@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { withQuery, type Query } from '../api';
-import type { Page } from '../types';
+import type { Market, Page } from '../types';
 import { useApiData } from '../useApiData';
-import { useLiveEvents, type LiveState } from '../useLiveEvents';
+import { useLiveEvents, type LiveEvent, type LiveState } from '../useLiveEvents';
+import { rememberMarket } from '../useMarkets';
 import { DataTable, type Column } from './DataTable';
 
 export interface PagedTableProps<T> {
@@ -72,7 +73,12 @@ export function PagedTable<T>({
       reload();
     }, LIVE_READ_DELAY_MS);
   };
-  const live = useLiveEvents(liveTypes ?? null, { onOpen: readSoon, onEvent: readSoon });
+  const onEvent = (event: LiveEvent) => {
+    // A market's status changed: every table naming it shows the new status (MarketName).
+    if (event.type.startsWith('market.')) rememberMarket(event.data as unknown as Market);
+    readSoon();
+  };
+  const live = useLiveEvents(liveTypes ?? null, { onOpen: readSoon, onEvent });
 
   const next = () => {
     if (page?.next_cursor) setStack({ base, cursors: [...cursors, page.next_cursor] });

@@ -46,7 +46,7 @@ export function OrdersPage() {
       path="/v1/orders"
       query={{ status: status || undefined }}
       columns={columns}
-      liveTypes="order.*"
+      liveTypes="order.*,market.*"
       rowKey={(order) => order.id}
       rowTestId={(order) => `order-row-${order.id}`}
       emptyText="No orders."
