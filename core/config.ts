@@ -161,8 +161,14 @@ const schema = z.object({
    */
   SIM_RECONCILER_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   SIM_RECONCILE_INTERVAL_MS: integer.pipe(z.number().min(10).max(600_000)).default(1000),
-  /** How often test helpers' markets whose closes_at has come are closed (docs/settlement.md); 0 turns it off. */
+  /**
+   * How often the test environment's markets whose close time has come are closed (a test helper's
+   * at its closes_at, a seeded one at its seeded close time), and seeded ones due are resolved
+   * (docs/settlement.md); 0 turns it off.
+   */
   MARKET_CLOSE_SWEEP_MS: integer.pipe(z.number().min(0).max(600_000)).default(1000),
+  /** How long after its close a seeded simulated market resolves by the seeded rule (docs/simulated-venues.md). */
+  SEEDED_MARKET_RESOLVE_AFTER_MS: integer.pipe(z.number().min(0).max(30 * 86_400_000)).default(3_600_000),
   LIVE_RECONCILE_INTERVAL_MS: integer.pipe(z.number().min(10).max(600_000)).default(1000),
   LIVE_PENDING_STALE_MS: integer.pipe(z.number().min(1000).max(3_600_000)).default(15_000),
   LIVE_RESEND_MAX_AGE_MS: integer.pipe(z.number().min(0).max(3_600_000)).default(60_000),

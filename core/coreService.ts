@@ -159,8 +159,10 @@ export async function openCore(
   const simulatedReconciler = config.SIM_RECONCILER_ENABLED
     ? startSimulatedReconciler(db, venues, logger, { intervalMs: config.SIM_RECONCILE_INTERVAL_MS, staleMs: inFlightMs, resendMaxAgeMs: config.LIVE_RESEND_MAX_AGE_MS })
     : null;
-  // Test helpers' markets close at their closes_at (docs/settlement.md).
-  const closings = config.MARKET_CLOSE_SWEEP_MS > 0 ? startScheduledClosings(db, venues, logger, { intervalMs: config.MARKET_CLOSE_SWEEP_MS }) : null;
+  // The test environment's markets close at their time; seeded ones then resolve by the seeded rule (docs/settlement.md).
+  const closings = config.MARKET_CLOSE_SWEEP_MS > 0
+    ? startScheduledClosings(db, venues, logger, { intervalMs: config.MARKET_CLOSE_SWEEP_MS, resolveAfterMs: config.SEEDED_MARKET_RESOLVE_AFTER_MS })
+    : null;
   const scheduler = config.SCHEDULER_ENABLED
     ? startComplexOrderScheduler(db, venues, logger, { intervalMs: config.SCHEDULER_INTERVAL_MS, staleMs: config.SCHEDULER_STALE_MS })
     : null;

@@ -16,7 +16,7 @@
  * `settlement_status=settled` or `all`.
  */
 import { contracts, countFp, D, dollars4, dollars6, type Dec } from './fixedPoint';
-import { payout, type MarketResult } from './lifecycle';
+import { payout, type MarketResult, type PositionSettlement } from './lifecycle';
 import type { BookSideV2 } from './records';
 
 interface Position {
@@ -90,17 +90,6 @@ export function applyFill(account: Account, fill: AccountFill): number {
   p.updatedMs = fill.nowMs;
   account.updatedMs = fill.nowMs;
   return p.units;
-}
-
-/** What settling `ticker` pays this account, booked into its cash; null when it holds no position there. */
-export interface PositionSettlement {
-  readonly yesUnits: number;
-  readonly yesCost: Dec;
-  readonly noUnits: number;
-  readonly noCost: Dec;
-  readonly revenueCents: number;
-  /** Trading fees paid on the market plus what rounding the payout down to the cent took. */
-  readonly feeCost: Dec;
 }
 
 /**

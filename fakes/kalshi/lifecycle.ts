@@ -164,19 +164,24 @@ export function activationMsg(ticker: string, deactivated: boolean): object {
 
 // ---- settlement ---------------------------------------------------------------------
 
-/** One account's settlement of one market, fixed when the market is finalized. */
-export interface SettlementRecord {
-  readonly userId: string;
-  readonly ticker: string;
-  readonly eventTicker: string;
-  readonly result: MarketResult;
+/** What settling a market pays one account, booked into its cash (accounts.ts settlePosition). */
+export interface PositionSettlement {
   /** Hundredths of a contract. */
   readonly yesUnits: number;
   readonly yesCost: Dec;
   readonly noUnits: number;
   readonly noCost: Dec;
   readonly revenueCents: number;
+  /** Trading fees paid on the market plus what rounding the payout down to the cent took. */
   readonly feeCost: Dec;
+}
+
+/** One account's settlement of one market, fixed when the market is finalized. */
+export interface SettlementRecord extends PositionSettlement {
+  readonly userId: string;
+  readonly ticker: string;
+  readonly eventTicker: string;
+  readonly result: MarketResult;
   readonly valueCents: number | null;
   readonly settledMs: number;
 }

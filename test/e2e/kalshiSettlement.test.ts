@@ -111,6 +111,10 @@ it('a determination amended after a dispute, settled notices repeated eight time
   expect(resting.status).toBe('open');
   expect(fake.exchange.closeMarket(FED)).toMatchObject({ ok: true, market: { status: 'closed' } });
   await eventually('the resting order canceled in our records', async () => ((await get(`/v1/orders/${resting.id}`)).body.status === 'canceled' ? true : undefined));
+  // An order after the close: Kalshi refuses it (market_closed), and so do we, with the documented code.
+  const late = await placeLive(trader, { subaccount_id: aliceSub, market_id: fed, side: 'yes', action: 'buy', type: 'limit', price: '0.45', quantity: '1' });
+  expect(late.status).toBe(422);
+  expect(late.body.error).toMatchObject({ code: 'market_not_tradable' });
 
   kalshiSettles(FED, 'yes', { kind: 'repeated', times: 8 }, 'no');
   const settlements = await eventually('both settlements booked', async () => {

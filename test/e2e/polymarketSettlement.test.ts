@@ -29,7 +29,10 @@ const maker = newPolymarketTrader('100000');
 
 /** A second market of the fake: a condition and its two tokens, as the catalog would hold it. */
 const digits = () => BigInt(`0x${randomBytes(31).toString('hex')}`).toString();
-const SPLIT: PolymarketMarketTerms = { venueMarketId: `0x${randomBytes(32).toString('hex')}`, yesTokenId: digits(), noTokenId: digits(), negRisk: false, tickSize: '0.01', minSize: '5' };
+const newMarket = (): PolymarketMarketTerms => ({ venueMarketId: `0x${randomBytes(32).toString('hex')}`, yesTokenId: digits(), noTokenId: digits(), negRisk: false, tickSize: '0.01', minSize: '5' });
+const SPLIT = newMarket();
+const LAGGED = newMarket();
+const DATA_API_LAG_MS = 2000;
 
 let fake: PolymarketFake;
 let first: Stack;
@@ -41,6 +44,7 @@ let bobSub: string;
 
 const gateway = (stack: Stack) => stack.gateways[0]!;
 const get = (path: string, stack = first) => call<Record<string, any>>(gateway(stack), 'GET', path, { key: trader.live });
+const marketIdOf = async (market: PolymarketMarketTerms) => (await first.core.db.market.findFirstOrThrow({ where: { venue: 'polymarket', venueMarketId: market.venueMarketId } })).id;
 const settlementsOf = async (marketId: string, stack = first) => ok(await get(`/v1/settlements?market_id=${marketId}`, stack), 'settlements').data as Record<string, any>[];
 const venueAccount = async (subaccountId: string, stack = first) => ok(await get(`/v1/portfolio?subaccount_id=${subaccountId}`, stack), 'portfolio').data[0].venue_accounts[0];
 
@@ -59,8 +63,10 @@ async function bought(holder: string, marketId: string, tokenId: string, side: '
 
 beforeAll(async () => {
   fake = await PolymarketFake.start({ accounts: [maker.account] });
-  for (const [tokenId, outcome] of [[SPLIT.yesTokenId, 'Yes'], [SPLIT.noTokenId, 'No']] as const) {
-    fake.addToken({ tokenId, conditionId: SPLIT.venueMarketId, outcome, tickSize: '0.01', minOrderSize: '5', negRisk: false });
+  for (const market of [SPLIT, LAGGED]) {
+    for (const [tokenId, outcome] of [[market.yesTokenId, 'Yes'], [market.noTokenId, 'No']] as const) {
+      fake.addToken({ tokenId, conditionId: market.venueMarketId, outcome, tickSize: '0.01', minOrderSize: '5', negRisk: false });
+    }
   }
   for (const wallet of [alice, bob]) fake.exchange.wallets.seedCollateral(wallet.address, '1000');
   const settings = {
@@ -97,6 +103,10 @@ it('proposed Yes, disputed, resolved No: one settlement each on two cores, redee
   expect(resting.status).toBe('open');
   expect(fake.resolutions.close(PM_FED.venueMarketId)).toMatchObject({ ok: true });
   await eventually('the resting order canceled in our records', async () => ((await get(`/v1/orders/${resting.id}`)).body.status === 'canceled' ? true : undefined));
+  // An order after the close: the CLOB has no book for it any more, and we answer the documented code.
+  const late = await placeLive(trader, { subaccount_id: aliceSub, market_id: fed, side: 'yes', action: 'buy', type: 'limit', price: '0.45', quantity: '5' });
+  expect(late.status).toBe(422);
+  expect(late.body.error).toMatchObject({ code: 'market_not_tradable' });
 
   expect(fake.resolutions.propose(PM_FED.venueMarketId, 'Yes')).toMatchObject({ ok: true });
   expect(fake.resolutions.dispute(PM_FED.venueMarketId)).toMatchObject({ ok: true });
@@ -151,11 +161,35 @@ it('a 50/50 resolution whose market_resolved notice is lost: both sides paid 0.5
   expect(await first.core.db.settlement.count({ where: { marketId: split } })).toBe(1);
 });
 
+it('the Data API trailing the chain and the notice late: booked once the wallet’s record shows the resolution, once', async () => {
+  const lagged = await insertLivePolymarketMarket(first.core.db, LAGGED, 'A question whose record trails');
+  await bought(bobSub, lagged, LAGGED.noTokenId, 'no', '0.30', '5');
+  fake.dataApi.setLag(DATA_API_LAG_MS);
+  try {
+    const resolvedAt = Date.now();
+    expect(fake.resolutions.resolve(LAGGED.venueMarketId, 'No', { kind: 'late', ms: DATA_API_LAG_MS * 2 })).toMatchObject({ ok: true });
+    // The CLOB shows the winner at once, but the wallet's record does not yet: nothing is booked on a guess.
+    expect(await settlementsOf(lagged)).toEqual([]);
+    const [settlement] = await eventually('the settlement booked once the record shows it', async () => {
+      const listed = await settlementsOf(lagged, second);
+      return listed.length > 0 ? listed : undefined;
+    }, 30_000);
+    expect(Date.now() - resolvedAt).toBeGreaterThanOrEqual(DATA_API_LAG_MS);
+    // 5 NO at 0.30 pay 5: realized 5 - 1.5.
+    expect(settlement).toMatchObject({ subaccount_id: bobSub, result: 'no', no_quantity: '5', cost_basis: '1.5', payout: '5', realized_pnl: '3.5' });
+    expect(await first.core.db.settlement.count({ where: { marketId: lagged } })).toBe(1);
+  } finally {
+    fake.dataApi.setLag(0);
+  }
+});
+
 it('the Data API down: the portfolio still answers, the settlements unknown (null) and the account not in sync', async () => {
   fake.injectFault({ fault: { kind: 'server_error', status: 502 }, pathPrefix: '/data-api', times: Infinity });
   try {
     const account = await venueAccount(bobSub);
-    expect(account).toMatchObject({ venue: 'polymarket', settlements: null, in_sync: false, positions: [] });
+    expect(account).toMatchObject({ venue: 'polymarket', settlements: null, in_sync: false });
+    // Without the records, the 5 NO shares still in the wallet (settled here, not yet redeemed) cannot be told redeemable: they show as drift.
+    expect(account.positions).toEqual([expect.objectContaining({ market_id: await marketIdOf(LAGGED), venue_net_yes: '-5', our_net_yes: '0', drift: '-5' })]);
     expect(account.balance).toMatch(/^\d/);
   } finally {
     fake.clearFaults();

@@ -50,6 +50,8 @@ const RULES: readonly Rule[] = [
   { test: /^(market not found|No orderbook exists)/i, kind: 'refused', code: 'market_not_tradable', venueCode: 'market_not_found' },
   { test: /^Invalid token id/i, kind: 'refused', code: 'market_not_tradable', venueCode: 'invalid_token_id' },
   { test: /(closed only mode|market is not yet ready|trading is currently disabled|cancel-only)/i, kind: 'refused', code: 'market_not_tradable', venueCode: 'not_accepting_orders' },
+  // An order for a market whose trading ended (closed, resolving or resolved); reported by clients, not in the docs (docs/polymarket-fake.md).
+  { test: /^the orderbook \S+ does not exist/i, kind: 'refused', code: 'market_not_tradable', venueCode: 'orderbook_closed' },
   // Our credential does not match what the venue holds: never the order's fault, and nothing to retry.
   { test: /^Unauthorized/i, kind: 'refused', code: 'venue_error', venueCode: 'unauthorized' },
   { test: /has to be the owner of the API KEY/i, kind: 'refused', code: 'venue_error', venueCode: 'owner_mismatch' },
