@@ -23,3 +23,6 @@ export const MAX_SWITCH_TIMEOUT_SECONDS = 3600;
 export const DEFAULT_PREVIOUS_SECRET_SECONDS = 86_400;
 /** The longest a previous secret may keep signing after a rotation (7 days). */
 export const MAX_PREVIOUS_SECRET_SECONDS = 7 * 86_400;
+
+/** The most levels a side of an order book read answers (GET /v1/markets/{id}/orderbook `depth`). */
+export const MAX_BOOK_DEPTH = 100;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DECIMAL_PATTERN, isDecimalString, isStorableDecimalString, STORAGE_RULE, STORAGE_SCALE } from '../../contract/decimalStrings';
-import { MAX_COUNT_LIMIT, MAX_PAGE_LIMIT } from '../../contract/inputBounds';
+import { MAX_BOOK_DEPTH, MAX_COUNT_LIMIT, MAX_PAGE_LIMIT } from '../../contract/inputBounds';
 import { DATE_RULE, INSTANT_RULE, isStorableInstant } from '../../contract/instants';
 import { restVenueSpelling } from '../../contract/venueSpelling';
 import { graphqlEnum } from '../graphqlEnums';
@@ -67,6 +67,15 @@ const limit = z
   // What a client sends is an integer; the query string carries it as digits.
   .meta({ type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, pattern: undefined });
 export const page = { limit: limit.optional(), cursor: z.string().max(512).optional().describe('The next_cursor of the previous page.') };
+
+/** Levels a side of a book read, 1 to MAX_BOOK_DEPTH (docs/market-data.md); 10 when left out. */
+export const depth = z
+  .string()
+  .regex(/^\d{1,3}$/, 'must be an integer')
+  .transform(Number)
+  .pipe(z.number().int().min(1).max(MAX_BOOK_DEPTH))
+  .describe(`Levels a side, 1 to ${MAX_BOOK_DEPTH}; 10 when left out.`)
+  .meta({ type: 'integer', minimum: 1, maximum: MAX_BOOK_DEPTH, pattern: undefined });
 
 /** The creation window of a list: since inclusive, until exclusive; since later than until is refused (400, param since). */
 export const createdWindow = {

@@ -9,6 +9,7 @@ import './subaccount';
 import './credential';
 import './riskLimits';
 import './market';
+import './orderBook';
 import './executionRecords';
 import './order';
 import './position';

@@ -1,0 +1,44 @@
+import type { Db } from '../../db/prismaClient';
+import { bookSides, DEFAULT_BOOK_DEPTH, MAX_BOOK_DEPTH, type SideBook } from '../../domain/bookSides';
+import { DomainError, invalidRequest } from '../../domain/errors';
+import type { VenueRegistry } from '../../venues/venue';
+import { venueName, type VenueName } from '../../venues/venueModules';
+import { getMarket } from '../catalog/markets';
+import type { Scope } from '../scope';
+
+/** A market's book now, in both outcomes' terms. */
+export interface MarketOrderBook {
+  marketId: string;
+  venue: VenueName;
+  venueMarketId: string;
+  yes: SideBook;
+  no: SideBook;
+  /** The YES mid; null without a two-sided book. */
+  mid: string | null;
+  /** When this answer was read from the venue's book. */
+  asOf: Date;
+}
+
+/**
+ * The book of a market the scope sees (docs/market-data.md): read from its venue now (the simulated
+ * venue's book, a live venue's public order book), `depth` levels a side (1 to 100, 10 by default),
+ * with the YES and NO views of it. A venue not running here, or one that cannot be asked now, is
+ * `venue_unavailable`: a book is never made up.
+ */
+export async function marketOrderBook(db: Db, venues: VenueRegistry, scope: Scope, marketId: string, depth?: number | null): Promise<MarketOrderBook> {
+  const levels = depth ?? DEFAULT_BOOK_DEPTH;
+  if (!Number.isInteger(levels) || levels < 1 || levels > MAX_BOOK_DEPTH) throw invalidRequest('depth', `depth must be an integer from 1 to ${MAX_BOOK_DEPTH}.`);
+  const market = await getMarket(db, scope, marketId);
+  const data = venues.marketData(market.venue);
+  if (!data) throw new DomainError('venue_unavailable', `The venue ${venueName(market.venue)} is not running here: its book cannot be read.`);
+  const book = await data.orderBook(market.venueMarketId, levels);
+  const asOf = new Date();
+  return {
+    marketId: market.id,
+    venue: venueName(market.venue),
+    venueMarketId: market.venueMarketId,
+    ...bookSides({ bids: book.bids.slice(0, levels), asks: book.asks.slice(0, levels) }),
+    mid: book.mid,
+    asOf,
+  };
+}
