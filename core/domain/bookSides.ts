@@ -7,7 +7,6 @@ export interface SideBook {
   readonly asks: readonly BookLevelView[];
 }
 
-export { MAX_BOOK_DEPTH } from '../../contract/inputBounds';
 /** Levels a side of a book read when none is asked. */
 export const DEFAULT_BOOK_DEPTH = 10;
 

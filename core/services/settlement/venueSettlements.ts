@@ -10,6 +10,9 @@ import { settleMarket } from './settlements';
 /** How far back a venue is asked for settlements: a market held longer than this unsettled is an operator's matter. */
 export const SETTLEMENT_LOOKBACK_MS = 90 * 24 * 60 * 60 * 1000;
 
+/** One live listing, as a venue's notice names it: (venue, venue market id). */
+const listingKey = (venue: string, venueMarketId: string) => `${venue}\u0000${venueMarketId}`;
+
 /** A live market one of our subaccounts holds contracts in, not settled in our books. */
 interface HeldMarket {
   subaccount_id: string;
@@ -61,7 +64,7 @@ export async function settleFromVenues(db: Db, venues: VenueRegistry, logger: Lo
       if (await settleAtVenueRecord(db, venues, logger, market, record)) settled.add(market.market_id);
     }
   }
-  return { settled: settled.size, held: new Set(held.filter((m) => !settled.has(m.market_id)).map((m) => `${m.venue}\u0000${m.venue_market_id}`)) };
+  return { settled: settled.size, held: new Set(held.filter((m) => !settled.has(m.market_id)).map((m) => listingKey(m.venue, m.venue_market_id))) };
 }
 
 async function recordsOf(venues: VenueRegistry, venue: string, subaccountId: string, markets: HeldMarket[], since: Date): Promise<VenueSettlement[]> {
@@ -100,7 +103,6 @@ async function settleAtVenueRecord(db: Db, venues: VenueRegistry, logger: Logger
  */
 export function startVenueSettlementSweep(db: Db, venues: VenueRegistry, logger: Logger, options: { intervalMs: number }) {
   let held = new Set<string>();
-  const key = (venue: string, venueMarketId: string) => `${venue}\u0000${venueMarketId}`;
   const sweep = runPeriodically(
     options.intervalMs,
     async () => {
@@ -113,7 +115,7 @@ export function startVenueSettlementSweep(db: Db, venues: VenueRegistry, logger:
   return {
     stop: () => sweep.stop(),
     marketSettled(venue: string, venueMarketId: string) {
-      if (held.has(key(venue, venueMarketId))) sweep.nudge();
+      if (held.has(listingKey(venue, venueMarketId))) sweep.nudge();
     },
   };
 }
