@@ -26,3 +26,10 @@ export const MAX_PREVIOUS_SECRET_SECONDS = 7 * 86_400;
 
 /** The most levels a side of an order book read answers (GET /v1/markets/{id}/orderbook `depth`). */
 export const MAX_BOOK_DEPTH = 100;
+
+/** The candle periods served (GET /v1/markets/{id}/candles `interval`), in milliseconds: a minute, an hour, a UTC day. */
+export const CANDLE_INTERVALS = { '1m': 60_000, '1h': 3_600_000, '1d': 86_400_000 } as const;
+/** The candle periods as the GraphQL enum CandleInterval names them (a name cannot start with a digit): minute is 1m in REST. */
+export const CANDLE_INTERVAL_NAMES = { '1m': 'minute', '1h': 'hour', '1d': 'day' } as const satisfies Record<keyof typeof CANDLE_INTERVALS, string>;
+/** The most periods one candle read spans. */
+export const MAX_CANDLE_PERIODS = 1000;

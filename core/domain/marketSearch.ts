@@ -2,6 +2,9 @@ import { invalidRequest } from './errors';
 
 const MAX_TERMS = 8;
 
+/** How a market search may be ordered besides its rank: `volume`, most contracts traded first. */
+export const MARKET_SORTS = ['volume'] as const;
+
 /**
  * Turns what a user types into a PostgreSQL tsquery: every word must match, each as a prefix
  * ("fed rat" finds "Fed rates"). Operators typed by the user are not interpreted.

@@ -11,6 +11,8 @@
 import type { VenueColumn, VenueName } from './venueNames';
 import type { OrderAction, OutcomeSide, VenueTimeInForce } from '../domain/orderTerms';
 import type { BookLevelView, OrderBookView } from '../domain/orderBookView';
+import type { Candle, CandleInterval } from '../domain/candles';
+import type { PublicTrade } from '../domain/publicTrades';
 import type { VenueReportedStatus } from '../domain/orderLifecycle';
 import type { MarketRules } from '../domain/venueRules';
 
@@ -151,9 +153,28 @@ export interface Venue {
   marketOrderPrice?(action: OrderAction, rules: Pick<MarketRules, 'tickSize'>): string;
 }
 
+/** A market as a venue's public data is asked about it: its id there and what else the venue needs to find it. */
+export interface VenueMarketRef {
+  readonly venueMarketId: string;
+}
+
+/** A page of a venue's own public tape, newest first; `nextCursor` the venue's own, null on the last page. */
+export interface VenueTradesPage {
+  readonly trades: PublicTrade[];
+  readonly nextCursor: string | null;
+}
+
 /** A venue's public market data: what planning, marks and books need without an account. */
 export interface MarketData {
   orderBook(venueMarketId: string, depth?: number): Promise<OrderBookView>;
+  /**
+   * The venue's own public tape, newest first, within [since, until). Left out by a venue that
+   * publishes none, whose every trade has one of our orders as taker (the simulated venues): their
+   * tape is our taker fills (services/marketData/ourTape.ts).
+   */
+  publicTrades?(market: VenueMarketRef, query: { since?: Date; until?: Date; limit: number; cursor?: string }): Promise<VenueTradesPage>;
+  /** The venue's own candles of [from, to), oldest first; left out where the tape is ours (above). */
+  candles?(market: VenueMarketRef, interval: CandleInterval, from: Date, to: Date): Promise<Candle[]>;
 }
 
 /** A position as the venue holds it, in YES terms: positive = YES contracts, negative = NO contracts. */

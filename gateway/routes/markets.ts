@@ -1,23 +1,29 @@
 import { z } from 'zod';
 import { graphqlEnum } from '../graphqlEnums';
-import { depth, id, page, venue } from './inputs';
+import { CANDLE_INTERVAL_NAMES, MAX_CANDLE_PERIODS } from '../../contract/inputBounds';
+import { createdWindow, depth, id, page, timestamp, venue } from './inputs';
 import type { Route } from './route';
+
+/** A candle interval's REST spelling (1m) of its GraphQL name (minute). */
+const restIntervalSpelling = (name: string): string => Object.entries(CANDLE_INTERVAL_NAMES).find(([, named]) => named === name)?.[0] ?? name;
 
 /** The market catalog. */
 export const MARKET_ROUTES: Route[] = [
   {
     method: 'GET', path: '/v1/markets', operation: 'SearchMarkets', tag: 'Markets', summary: 'Search markets',
-    description: 'Full-text search (every word, as a prefix) over title, ticker, category and description, ranked; without q, catalog order. Catalog answers may be up to CATALOG_CACHE_MS (1 s) old.',
+    description: 'Full-text search (every word, as a prefix) over title, ticker, category and description, ranked; without q, catalog order; `sort=volume`: most traded first. Each market carries its quote (top of book in YES and NO terms, last price, volumes, `as_of`, `stale`: docs/market-data.md). Catalog answers may be up to CATALOG_CACHE_MS (1 s) old.',
     auth: 'api_key', session: true, catalog: true,
     query: z.strictObject({
       q: z.string().max(200).optional(), venue: venue.optional(),
-      status: graphqlEnum('MarketStatus').optional(), category: z.string().max(64).optional(), ...page,
+      status: graphqlEnum('MarketStatus').optional(), category: z.string().max(64).optional(),
+      sort: graphqlEnum('MarketSort').optional().describe('volume: most contracts traded first (with q: among the matches). Left out: ranked with q, catalog order without.'),
+      ...page,
     }),
     errors: ['invalid_request'],
   },
   {
     method: 'GET', path: '/v1/markets/{id}', operation: 'GetMarket', tag: 'Markets', summary: 'Get market', auth: 'api_key', session: true, catalog: true,
-    description: 'The market as the catalog has it, up to CATALOG_CACHE_MS (1 s) old; placing an order always checks the current market.',
+    description: 'The market as the catalog has it, with its quote (top of book in YES and NO terms, last price, volumes, `as_of`, `stale`: docs/market-data.md), up to CATALOG_CACHE_MS (1 s) old; placing an order always checks the current market.',
     params: z.strictObject({ id: id('mkt') }), errors: ['not_found'],
   },
   {
@@ -27,6 +33,28 @@ export const MARKET_ROUTES: Route[] = [
     auth: 'api_key', session: true,
     params: z.strictObject({ id: id('mkt') }),
     query: z.strictObject({ depth: depth.optional() }),
+    errors: ['invalid_request', 'not_found', 'venue_unavailable'],
+  },
+  {
+    method: 'GET', path: '/v1/markets/{id}/trades', operation: 'ListMarketTrades', tag: 'Markets', summary: 'List market trades',
+    description:
+      'The market’s public trades, newest first, read now: the venue’s own tape (Kalshi, Polymarket), or, on a simulated venue, every trade of its book (each has one of our orders as taker). `price` is the YES price (the NO price is 1 minus it); `taker_side` the outcome the taker bought (a taker selling YES bought NO). Window: since inclusive, until exclusive (docs/market-data.md).',
+    auth: 'api_key', session: true,
+    params: z.strictObject({ id: id('mkt') }),
+    query: z.strictObject({ since: createdWindow.since.describe('Executed at or after (inclusive). Not later than until (else 400, param since).'), until: createdWindow.until.describe('Executed before (exclusive).'), ...page }),
+    errors: ['invalid_request', 'not_found', 'venue_unavailable'],
+  },
+  {
+    method: 'GET', path: '/v1/markets/{id}/candles', operation: 'GetMarketCandles', tag: 'Markets', summary: 'Get market candles',
+    description:
+      `The market’s OHLCV candles in YES prices, oldest first: \`interval\` 1m, 1h or 1d (periods start at whole UTC minutes, hours, days), \`from\` (100 periods before \`to\` when left out) to \`to\` (now when left out), at most ${MAX_CANDLE_PERIODS} periods. A period without a trade is left out. Built from the venue’s own candles or price history (Kalshi, Polymarket), or from the trades of a simulated venue; \`volume\` is null where the venue gives prices without sizes, \`open_interest\` where it does not give it (docs/market-data.md).`,
+    auth: 'api_key', session: true,
+    params: z.strictObject({ id: id('mkt') }),
+    query: z.strictObject({
+      interval: graphqlEnum('CandleInterval', restIntervalSpelling).describe('1m, 1h or 1d.'),
+      from: timestamp.optional().describe('From the period holding this instant.'),
+      to: timestamp.optional().describe('Up to the end of the period holding this instant; now when left out.'),
+    }),
     errors: ['invalid_request', 'not_found', 'venue_unavailable'],
   },
 ];

@@ -8,11 +8,12 @@ let stack: Stack;
 let base: string;
 let secret: string;
 let dashboardSecret: string;
+let workspaceId: string;
 
 beforeAll(async () => {
   stack = await startStack(testConfig());
   base = stack.gateways[0];
-  ({ secret, dashboardSecret } = await buildWorkspace(stack.core.db));
+  ({ secret, dashboardSecret, workspace: { id: workspaceId } } = await buildWorkspace(stack.core.db));
 });
 afterAll(() => stack.close());
 
@@ -98,7 +99,8 @@ describe('the error envelope for every kind of bad request', () => {
   });
 
   it('malformed JSON: 400 invalid_json, and nothing is created', async () => {
-    const before = await stack.core.db.subaccount.count();
+    // This workspace's subaccounts: other suites share the run's database and create theirs meanwhile.
+    const before = await stack.core.db.subaccount.count({ where: { workspaceId } });
     const response = await call(base, 'POST', '/v1/subaccounts', {
       key: secret,
       rawBody: '{"name": "x",',
@@ -106,7 +108,7 @@ describe('the error envelope for every kind of bad request', () => {
     });
     expect(response.status).toBe(400);
     expect(envelopeOf(response).code).toBe('invalid_json');
-    expect(await stack.core.db.subaccount.count()).toBe(before);
+    expect(await stack.core.db.subaccount.count({ where: { workspaceId } })).toBe(before);
   });
 
   it('a JSON body that is not an object: 400 invalid_request', async () => {
@@ -213,7 +215,7 @@ describe('OpenAPI', () => {
     const { body } = await call(base, 'GET', '/v1/openapi.json');
     const search = body.paths['/v1/markets'].get;
     expect(search.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['q', 'venue', 'limit', 'cursor']));
-    // Answers reference named schemas: MarketPage, whose items are Market.
+    // Answers reference named schemas: MarketPage, whose items are QuotedMarket (a market with its quote).
     const named = (schema: { $ref?: string }) => body.components.schemas[schema.$ref!.replace('#/components/schemas/', '')];
     expect(search.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/MarketPage' });
     const page = named(search.responses['200'].content['application/json'].schema);

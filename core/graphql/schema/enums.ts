@@ -1,3 +1,5 @@
+import { CANDLE_INTERVAL_NAMES } from '../../../contract/inputBounds';
+import { MARKET_SORTS } from '../../domain/marketSearch';
 import { KALSHI_ENVIRONMENTS } from '../../domain/credentialShapes';
 import { EXECUTION_STRATEGIES } from '../../domain/planning';
 import { VENUE_NAMES, venueColumn, type VenueColumn, type VenueName, EXCHANGE_NAMES, venuesOf } from '../../venues/venueModules';
@@ -15,6 +17,11 @@ export const VenueEnvironmentEnum = builder.enumType('VenueEnvironment', {
   values: KALSHI_ENVIRONMENTS,
 });
 export const MarketStatusEnum = builder.enumType('MarketStatus', { values: MARKET_STATUSES });
+export const MarketSortEnum = builder.enumType('MarketSort', { values: MARKET_SORTS, description: 'volume: most contracts traded first.' });
+export const CandleIntervalEnum = builder.enumType('CandleInterval', {
+  values: Object.values(CANDLE_INTERVAL_NAMES),
+  description: 'A candle period: minute, hour, UTC day (1m, 1h, 1d in REST).',
+});
 export const MarketResultEnum = builder.enumType('MarketResult', { values: MARKET_RESULTS });
 export const OrderSideEnum = builder.enumType('OrderSide', { values: ['yes', 'no'] as const });
 export const OrderActionEnum = builder.enumType('OrderAction', { values: ['buy', 'sell'] as const });

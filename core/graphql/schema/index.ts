@@ -10,6 +10,7 @@ import './credential';
 import './riskLimits';
 import './market';
 import './orderBook';
+import './marketTape';
 import './executionRecords';
 import './order';
 import './position';

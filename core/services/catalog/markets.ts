@@ -2,8 +2,9 @@ import { marketVisibleTo, type Scope } from '../scope';
 import { Prisma } from '../../generated/prisma/client';
 import { sqlPoolOf, type Db } from '../../db/prismaClient';
 import { findMarket } from './statements';
+import { ourVolumeOf } from '../marketData/ourTape';
 import { invalidRequest, notFound } from '../../domain/errors';
-import { toPrefixTsQuery } from '../../domain/marketSearch';
+import { MARKET_SORTS, toPrefixTsQuery } from '../../domain/marketSearch';
 import { decodeCursor, isIdCursor, parseLimit, toPage } from '../../domain/pagination';
 import { isVenueName, venueColumn, VENUE_NAMES } from '../../venues/venueModules';
 import { MARKET_STATUSES } from '../../domain/marketLifecycle';
@@ -14,11 +15,18 @@ export interface MarketSearch {
   venue?: string | null;
   status?: string | null;
   category?: string | null;
+  /** `volume`: most traded first (docs/market-data.md); otherwise by rank with `q`, catalog order without. */
+  sort?: string | null;
   limit?: number | null;
   cursor?: string | null;
 }
 
 type RankCursor = { rank: number; id: string };
+type VolumeCursor = { volume: string; id: string };
+const isVolumeCursor = (value: unknown): value is VolumeCursor => {
+  const volume = isIdCursor(value) ? (value as { volume?: unknown }).volume : undefined;
+  return typeof volume === 'string' && /^\d{1,18}(\.\d{1,6})?$/.test(volume);
+};
 const isRankCursor = (value: unknown): value is RankCursor =>
   isIdCursor(value) && typeof (value as { rank?: unknown }).rank === 'number';
 
@@ -40,6 +48,23 @@ export async function searchMarkets(db: Db, scope: Scope, search: MarketSearch) 
   if (search.status != null) filters.push(Prisma.sql`status = ${search.status}::"MarketStatus"`);
   if (search.category != null) filters.push(Prisma.sql`lower(category) = lower(${search.category})`);
 
+  if (search.sort != null && !(MARKET_SORTS as readonly string[]).includes(search.sort)) {
+    throw invalidRequest('sort', `sort must be one of ${MARKET_SORTS.join(', ')}.`);
+  }
+  if (search.q != null && search.q !== '') filters.push(Prisma.sql`search_vector @@ to_tsquery('simple', ${toPrefixTsQuery(search.q)})`);
+
+  if (search.sort === 'volume') {
+    // Contracts traded: the tape of the simulated venues (ours). A page follows volumes as they are
+    // when it is read: a market that trades between two pages may be seen twice or not at all.
+    const after = decodeCursor(search.cursor, isVolumeCursor);
+    const rows = await db.$queryRaw<{ id: string; volume: Prisma.Decimal }[]>`
+      SELECT id, volume FROM (SELECT id, ${ourVolumeOf(Prisma.sql`markets.id`)} AS volume FROM markets WHERE ${Prisma.join(filters, ' AND ')}) AS traded
+      ${after ? Prisma.sql`WHERE volume < ${after.volume}::numeric OR (volume = ${after.volume}::numeric AND id > ${after.id})` : Prisma.empty}
+      ORDER BY volume DESC, id LIMIT ${limit + 1}`;
+    const volumeOf = new Map(rows.map((row) => [row.id, row.volume.toFixed()]));
+    return toPage(await loadInOrder(db, rows), limit, (m) => ({ volume: volumeOf.get(m.id)!, id: m.id }));
+  }
+
   if (search.q == null || search.q === '') {
     const after = decodeCursor(search.cursor, isIdCursor);
     if (after) filters.push(Prisma.sql`id > ${after.id}`);
@@ -53,7 +78,7 @@ export async function searchMarkets(db: Db, scope: Scope, search: MarketSearch) 
   const ranked = Prisma.sql`
     SELECT id, ts_rank(search_vector, to_tsquery('simple', ${tsquery}))::float8 AS rank
     FROM markets
-    WHERE ${Prisma.join(filters, ' AND ')} AND search_vector @@ to_tsquery('simple', ${tsquery})`;
+    WHERE ${Prisma.join(filters, ' AND ')}`;
   const rows = await db.$queryRaw<{ id: string; rank: number }[]>`
     SELECT id, rank FROM (${ranked}) AS hits
     ${after ? Prisma.sql`WHERE rank < ${after.rank} OR (rank = ${after.rank} AND id > ${after.id})` : Prisma.empty}

@@ -1,0 +1,37 @@
+import type { Db } from '../../db/prismaClient';
+import { NO_ACTIVITY, quoteOf, unavailableQuote, type MarketActivity, type MarketQuote } from '../../domain/quotes';
+import type { VenueRegistry } from '../../venues/venue';
+import type { VenueColumn } from '../../venues/venueModules';
+import { ourTapeStats } from './ourTape';
+
+/** A market as quoting needs it. */
+export interface QuotedMarket {
+  readonly id: string;
+  readonly venue: VenueColumn | string;
+  readonly venueMarketId: string;
+}
+
+/**
+ * The quotes of several markets (docs/market-data.md, "Quotes"), one per market, in order: the top
+ * of each book read from its venue now, beside the activity of its tape (ours, for a venue that
+ * publishes none; the venue's own figures otherwise, where it gives them). A venue that cannot be
+ * asked makes its markets' quotes empty and `stale`, never the whole read fail.
+ */
+export async function marketQuotes(db: Db, venues: VenueRegistry, markets: readonly QuotedMarket[], now: Date = new Date()): Promise<MarketQuote[]> {
+  const ours = markets.filter((m) => !venues.marketData(m.venue)?.publicTrades);
+  const stats = await ourTapeStats(db, ours.map((m) => m.id), now);
+  return Promise.all(
+    markets.map(async (market) => {
+      const tape = stats.get(market.id);
+      const activity: MarketActivity = tape ? { ...NO_ACTIVITY, lastPrice: tape.lastPrice, volume: tape.volume, volume24h: tape.volume24h } : NO_ACTIVITY;
+      const data = venues.marketData(market.venue);
+      if (!data) return unavailableQuote(activity);
+      try {
+        const book = await data.orderBook(market.venueMarketId, 1);
+        return quoteOf(book, activity, new Date());
+      } catch {
+        return unavailableQuote(activity);
+      }
+    }),
+  );
+}
