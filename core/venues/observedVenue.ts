@@ -21,7 +21,10 @@ export type VenueOperation =
   | 'positions'
   | 'heartbeat'
   | 'open_orders'
-  | 'settlements';
+  | 'settlements'
+  | 'public_trades'
+  | 'candles'
+  | 'quotes';
 
 /** What became of one order sent to a venue: its placement's outcome, or `failed` when the call threw. */
 export type VenueOrderOutcome = VenuePlaceResult['outcome'] | 'failed';
@@ -77,7 +80,12 @@ export function observedLiveVenue(venue: LiveVenue, observer: VenueCallObserver)
 /** A venue's public market data (books for planning and marks), reported under the venue's name. */
 export function observedMarketData(name: VenueName, data: MarketData, observer: VenueCallObserver): MarketData {
   const timed = timer(name, observer);
-  return { orderBook: (venueMarketId, depth) => timed('order_book', () => data.orderBook(venueMarketId, depth)) };
+  return {
+    orderBook: (venueMarketId, depth) => timed('order_book', () => data.orderBook(venueMarketId, depth)),
+    ...(data.publicTrades ? { publicTrades: (market, query) => timed('public_trades', () => data.publicTrades!(market, query)) } : {}),
+    ...(data.candles ? { candles: (market, interval, from, to) => timed('candles', () => data.candles!(market, interval, from, to)) } : {}),
+    ...(data.quotes ? { quotes: (markets) => timed('quotes', () => data.quotes!(markets)) } : {}),
+  };
 }
 
 type Judged = Pick<VenueCall, 'reached' | 'order'>;

@@ -13,6 +13,7 @@ import type { OrderAction, OutcomeSide, VenueTimeInForce } from '../domain/order
 import type { BookLevelView, OrderBookView } from '../domain/orderBookView';
 import type { Candle, CandleInterval } from '../domain/candles';
 import type { PublicTrade } from '../domain/publicTrades';
+import type { MarketActivity } from '../domain/quotes';
 import type { VenueReportedStatus } from '../domain/orderLifecycle';
 import type { MarketRules } from '../domain/venueRules';
 
@@ -175,6 +176,18 @@ export interface MarketData {
   publicTrades?(market: VenueMarketRef, query: { since?: Date; until?: Date; limit: number; cursor?: string }): Promise<VenueTradesPage>;
   /** The venue's own candles of [from, to), oldest first; left out where the tape is ours (above). */
   candles?(market: VenueMarketRef, interval: CandleInterval, from: Date, to: Date): Promise<Candle[]>;
+  /**
+   * The tops of several markets' books and their activity as the venue reports it, in one read
+   * where the venue allows (by venue market id; a market the venue did not answer for is left
+   * out). Left out by a venue whose books are read one by one and whose tape is ours.
+   */
+  quotes?(markets: readonly VenueMarketRef[]): Promise<Map<string, VenueQuote>>;
+}
+
+/** A market's top of book (YES terms) and activity as its venue reports them. */
+export interface VenueQuote {
+  readonly book: Pick<OrderBookView, 'bids' | 'asks'>;
+  readonly activity: MarketActivity;
 }
 
 /** A position as the venue holds it, in YES terms: positive = YES contracts, negative = NO contracts. */

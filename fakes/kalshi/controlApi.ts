@@ -10,9 +10,21 @@
  *   POST   /_fake/books/seed {levels?, level_spacing?, base_size?, size_increment?}
  *                                                                  (re)seed every book with the market maker's ladder
  *   POST   /_fake/faults     {kind, ms?, place_before_delay?, status?, method?, path_prefix?, times?}
- *   DELETE /_fake/faults                                           clear every fault rule
+ *   DELETE /_fake/faults                                           clear every fault rule (the market-data
+ *                                                                  faults below too)
  *   POST   /_fake/ws/drop                                          terminate every WebSocket
  *   POST   /_fake/ws/freeze  {frozen: true|false}                  silence / resume WebSockets
+ *
+ * Public market-data faults (marketDataFaults.ts; an unknown market_ticker is 404 `not_found`):
+ *   POST   /_fake/market_data/gap    {market_ticker, drop_delta?: true|false (default true)}
+ *                                                                  the market's next orderbook_delta
+ *                                                                  skips a seq number on every subscription
+ *                                                                  (lost with drop_delta, else sent late)
+ *   POST   /_fake/market_data/freeze {frozen?: true|false (default true), market_ticker?}
+ *                                                                  stop / resume the orderbook, ticker and
+ *                                                                  trade frames of one market or of all;
+ *                                                                  sockets stay open, pings answered
+ *   (dropping every connection is POST /_fake/ws/drop above)
  *   PUT    /_fake/rate_tier  {tier: basic|advanced|expert|premier}
  *   GET    /_fake/requests                                         what arrived, with key ids
  *   GET    /_fake/orders                                           every order the exchange holds
@@ -66,6 +78,23 @@ function parse(raw: string): Record<string, unknown> | null {
   }
 }
 
+function marketDataFault(fake: FakeControls, path: string, body: Record<string, unknown>): ExchangeAnswer {
+  const ticker = body.market_ticker;
+  if (ticker !== undefined && typeof ticker !== 'string') return bad('market_ticker must be a string');
+  if (ticker !== undefined && fake.exchange.marketIdOf(ticker) === undefined) {
+    return answer(404, { error: { code: 'not_found', message: `unknown market ${ticker}` } });
+  }
+  if (path === '/_fake/market_data/gap') {
+    if (ticker === undefined) return bad('market_ticker is required');
+    if (body.drop_delta !== undefined && typeof body.drop_delta !== 'boolean') return bad('drop_delta must be true or false');
+    fake.injectSequenceGap(ticker, { dropDelta: body.drop_delta !== false });
+    return answer(200, { market_ticker: ticker, drop_delta: body.drop_delta !== false });
+  }
+  if (body.frozen !== undefined && typeof body.frozen !== 'boolean') return bad('frozen must be true or false');
+  fake.freezeMarketData(body.frozen !== false, ticker);
+  return answer(200, { frozen: body.frozen !== false, market_ticker: ticker ?? null });
+}
+
 /** What the control API drives: the fake server (server.ts), named here so the two do not import each other. */
 export interface FakeControls {
   readonly exchange: Exchange;
@@ -80,6 +109,8 @@ export interface FakeControls {
   clearFaults(): void;
   dropWebSockets(): void;
   freezeWebSockets(frozen: boolean): void;
+  injectSequenceGap(ticker: string, options?: { dropDelta?: boolean }): void;
+  freezeMarketData(frozen: boolean, ticker?: string): void;
   setRateTier(tier: RateTier): void;
 }
 
@@ -148,6 +179,9 @@ export function handleControl(fake: FakeControls, method: string, path: string, 
   if (method === 'POST' && path === '/_fake/ws/freeze') {
     fake.freezeWebSockets(body.frozen !== false);
     return answer(200, { frozen: body.frozen !== false });
+  }
+  if (method === 'POST' && (path === '/_fake/market_data/gap' || path === '/_fake/market_data/freeze')) {
+    return marketDataFault(fake, path, body);
   }
   if (method === 'PUT' && path === '/_fake/rate_tier') {
     const tier = RATE_TIERS[str('tier') as keyof typeof RATE_TIERS];

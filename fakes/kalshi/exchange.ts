@@ -16,6 +16,10 @@
  * - Orders, fills and the WebSocket messages: wireShapes.ts. Positions and balance:
  *   accounts.ts. Markets, series and the order book: markets.ts. Close, determination,
  *   settlement, the `market_lifecycle_v2` messages and Settlement records: lifecycle.ts.
+ * - Public market data: every match is a public trade (publicTrades.ts), every change of a resting
+ *   order a book-change event (marketDataEvents.ts) for the WebSocket feed (marketDataFeed.ts), and
+ *   each market keeps its trades, top-of-book and open-interest history (marketHistory.ts) for the
+ *   candlesticks (candlesticks.ts) and its 24-hour fields (markets.ts).
  *
  * Semantics and where they come from:
  * - V2 `side` is the YES leg: bid = buy YES, ask = sell YES = buy NO at 1 - price
@@ -69,7 +73,7 @@ import {
 } from './accounts';
 import { parseCreateOrderBody } from './createOrderBody';
 import { errors, nestedError, type KalshiError } from './errors';
-import { contracts, countFp, D, dollars4, parseCount, priceDollars, tickPrice, TICKS_PER_DOLLAR } from './fixedPoint';
+import { contracts, countFp, D, dollars4, parseCount, priceDollars, tickPrice, TICKS_PER_DOLLAR, type Dec } from './fixedPoint';
 import {
   feeRates,
   marketJson,
@@ -94,7 +98,9 @@ import {
   type NoticeDelivery,
   type SettlementRecord,
 } from './lifecycle';
-import type { BookSideV2, FillRecord, OrderRecord, TimeInForceV2 } from './records';
+import type { BidLadders, MarketDataEvent, MarketDataSource, TickerState } from './marketDataEvents';
+import { MarketHistory, topOfBook } from './marketHistory';
+import type { BookSideV2, FillRecord, OrderRecord, PublicTradeRecord, TimeInForceV2 } from './records';
 import { fillWsJson, orderJson, userOrderWsJson } from './wireShapes';
 
 interface Market {
@@ -102,10 +108,18 @@ interface Market {
   readonly series: SeriesSeed | undefined;
   readonly fees: FeeRates;
   readonly createdMs: number;
+  /** The market's UUID, `market_id` on the WebSocket (Kalshi's REST market has none). */
+  readonly marketId: string;
   lastPriceTicks: number | null;
   volumeUnits: number;
+  lastTradeUnits: number;
+  /** Sum of count x YES price over the market's trades (the ticker's `dollar_volume`). */
+  dollarVolume: Dec;
   readonly life: LifecycleState;
+  readonly history: MarketHistory;
 }
+
+const DAY_MS = 24 * 3_600_000;
 
 /** A `market_lifecycle_v2` message for every subscribed socket, and how it is to be delivered. */
 export interface MarketNotice {
@@ -140,7 +154,7 @@ function createdWithin(createdMs: number, window: { minTs?: number; maxTs?: numb
   return (window.minTs === undefined || createdMs >= window.minTs * 1000) && (window.maxTs === undefined || createdMs <= window.maxTs * 1000);
 }
 
-export class Exchange {
+export class Exchange implements MarketDataSource {
   private readonly engine = new MatchingEngine();
   private readonly markets = new Map<string, Market>();
   private readonly series = new Map<string, SeriesSeed>();
@@ -154,6 +168,9 @@ export class Exchange {
   private readonly noticeListeners = new Set<(notice: MarketNotice) => void>();
   /** Every account's settlement records, in the order they were written. */
   private readonly settlements: SettlementRecord[] = [];
+  /** Every match on every book, oldest first (GET /markets/trades, the `trade` channel). */
+  private readonly trades: PublicTradeRecord[] = [];
+  private readonly marketDataListeners = new Set<(event: MarketDataEvent) => void>();
 
   constructor(catalog: CatalogSeed, private readonly clock: () => number = Date.now) {
     for (const s of catalog.series) this.series.set(s.ticker, s);
@@ -171,7 +188,20 @@ export class Exchange {
       determinedMs: null,
       settledMs: null,
     };
-    this.markets.set(seed.ticker, { seed, series, fees: feeRates(series), createdMs: this.clock(), lastPriceTicks: null, volumeUnits: 0, life });
+    const createdMs = this.clock();
+    this.markets.set(seed.ticker, {
+      seed,
+      series,
+      fees: feeRates(series),
+      createdMs,
+      marketId: randomUUID(),
+      lastPriceTicks: null,
+      volumeUnits: 0,
+      lastTradeUnits: 0,
+      dollarVolume: new D(0),
+      life,
+      history: new MarketHistory(createdMs),
+    });
     this.engine.openMarket(seed.ticker);
   }
 
@@ -188,6 +218,12 @@ export class Exchange {
   onUserEvent(listener: (userId: string, event: UserEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Public market data: every book change, trade and ticker-relevant change, in order (marketDataEvents.ts). */
+  onMarketData(listener: (event: MarketDataEvent) => void): () => void {
+    this.marketDataListeners.add(listener);
+    return () => this.marketDataListeners.delete(listener);
   }
 
   /** Lifecycle notices (`market_lifecycle_v2`): not account-scoped, every subscriber gets each. */
@@ -219,12 +255,16 @@ export class Exchange {
     const book = this.engine.book(ticker);
     if (m === undefined || book === undefined) return undefined;
     const top = book.depth(1, 'yes');
+    const dayAgo = this.clock() - DAY_MS;
+    const previousTop = m.history.quoteAt(dayAgo);
     return marketJson(m.seed, {
       createdMs: m.createdMs,
       bestBid: top.bids[0],
       bestAsk: top.asks[0],
       lastPriceTicks: m.lastPriceTicks,
       volumeUnits: m.volumeUnits,
+      volume24hUnits: m.history.unitsTradedAfter(dayAgo),
+      dayAgo: { bidTicks: previousTop.bidTicks, askTicks: previousTop.askTicks, priceTicks: m.history.lastTradeAtOrBefore(dayAgo)?.yesPriceTicks ?? null },
       openInterestUnits: openInterestUnits(this.accounts.values(), ticker),
       lifecycle: {
         status: m.life.status,
@@ -248,6 +288,79 @@ export class Exchange {
         no_dollars: orderbookLevels(book.depth(maxLevels, 'no').bids),
       },
     };
+  }
+
+  // ---- public market data (MarketDataSource, GET /markets/trades, candlesticks) ---------
+
+  now(): number {
+    return this.clock();
+  }
+
+  marketIdOf(ticker: string): string | undefined {
+    return this.markets.get(ticker)?.marketId;
+  }
+
+  tickerOfMarketId(marketId: string): string | undefined {
+    for (const m of this.markets.values()) if (m.marketId === marketId) return m.seed.ticker;
+    return undefined;
+  }
+
+  bidLadders(ticker: string): BidLadders | undefined {
+    const book = this.engine.book(ticker);
+    if (book === undefined) return undefined;
+    return { yesBids: book.depth(Infinity, 'yes').bids, noBids: book.depth(Infinity, 'no').bids };
+  }
+
+  tickerState(ticker: string): TickerState | undefined {
+    const m = this.markets.get(ticker);
+    const book = this.engine.book(ticker);
+    if (m === undefined || book === undefined) return undefined;
+    const top = book.depth(1, 'yes');
+    return {
+      ticker,
+      marketId: m.marketId,
+      lastPriceTicks: m.lastPriceTicks,
+      bestBid: top.bids[0],
+      bestAsk: top.asks[0],
+      volumeUnits: m.volumeUnits,
+      openInterestUnits: openInterestUnits(this.accounts.values(), ticker),
+      lastTradeUnits: m.lastTradeUnits,
+      dollarVolume: m.dollarVolume,
+    };
+  }
+
+  /** Every public trade, oldest first. */
+  publicTrades(): readonly PublicTradeRecord[] {
+    return this.trades;
+  }
+
+  /** The market's history, when the market exists and belongs to `seriesTicker`. */
+  historyOf(ticker: string, seriesTicker: string): MarketHistory | undefined {
+    const m = this.markets.get(ticker);
+    return m === undefined || m.seed.series_ticker !== seriesTicker ? undefined : m.history;
+  }
+
+  /** A resting order's change on its book level: recorded in the top-of-book history and published. */
+  private bookChanged(order: OrderRecord, deltaUnits: number, causedBy: OrderRecord): void {
+    const market = this.markets.get(order.ticker);
+    const book = this.engine.book(order.ticker);
+    if (market === undefined || book === undefined || deltaUnits === 0) return;
+    const now = this.clock();
+    const top = book.depth(1, 'yes');
+    market.history.recordQuote(now, topOfBook(top.bids[0], top.asks[0]));
+    this.publishMarketData({
+      kind: 'book_delta',
+      ticker: order.ticker,
+      bookSide: order.bookSide,
+      yesPriceTicks: order.yesPriceTicks,
+      deltaUnits,
+      causedBy: { userId: causedBy.userId, clientOrderId: causedBy.clientOrderId },
+      ms: now,
+    });
+  }
+
+  private publishMarketData(event: MarketDataEvent): void {
+    for (const listener of this.marketDataListeners) listener(event);
   }
 
   // ---- orders -------------------------------------------------------------------
@@ -373,10 +486,12 @@ export class Exchange {
   }
 
   private cancelResting(order: OrderRecord): void {
+    const removed = order.remainingUnits;
     this.engine.cancel(order.orderId);
     order.remainingUnits = 0;
     order.status = 'canceled';
     order.updatedMs = this.clock();
+    this.bookChanged(order, -removed, order);
     this.emitOrder(order);
   }
 
@@ -436,6 +551,7 @@ export class Exchange {
     order.remainingUnits = result?.status === 'resting' ? result.restingQuantity : 0;
     order.status = order.remainingUnits > 0 ? 'resting' : order.filledUnits === order.initialUnits ? 'executed' : 'canceled';
     order.updatedMs = this.clock();
+    if (order.status === 'resting') this.bookChanged(order, order.remainingUnits, order);
     this.emitOrder(order);
   }
 
@@ -443,6 +559,8 @@ export class Exchange {
     const now = this.clock();
     market.lastPriceTicks = takerLeg.yesPriceTicks;
     market.volumeUnits += takerLeg.quantity;
+    market.lastTradeUnits = takerLeg.quantity;
+    market.dollarVolume = market.dollarVolume.plus(contracts(takerLeg.quantity).times(tickPrice(takerLeg.yesPriceTicks)));
     for (const leg of [takerLeg, makerLeg]) {
       const order = this.orders.get(leg.orderId)!;
       const isTaker = leg.liquidity === 'taker';
@@ -486,6 +604,26 @@ export class Exchange {
       this.emit(order.userId, { channel: 'fill', msg: fillWsJson(fill) });
       if (!isTaker) this.emitOrder(order);
     }
+    const takerOrder = this.orders.get(takerLeg.orderId)!;
+    this.bookChanged(this.orders.get(makerLeg.orderId)!, -makerLeg.quantity, takerOrder);
+    this.recordPublicTrade(market, takerOrder.bookSide, takerLeg, now);
+  }
+
+  /** Every match is a public trade, whoever the participants (the fake market maker too). */
+  private recordPublicTrade(market: Market, takerBookSide: BookSideV2, takerLeg: FillEvent, now: number): void {
+    const trade: PublicTradeRecord = {
+      tradeId: randomUUID(),
+      sequence: this.trades.length + 1,
+      ticker: market.seed.ticker,
+      yesPriceTicks: takerLeg.yesPriceTicks,
+      units: takerLeg.quantity,
+      takerBookSide,
+      createdMs: now,
+    };
+    this.trades.push(trade);
+    market.history.recordTrade(trade);
+    market.history.recordOpenInterest(now, openInterestUnits(this.accounts.values(), market.seed.ticker));
+    this.publishMarketData({ kind: 'trade', trade });
   }
 
   // ---- market lifecycle (the control API drives it) -----------------------------
@@ -567,6 +705,8 @@ export class Exchange {
       this.settlements.push(record);
       written.push({ user_id: account.userId, settlement: settlementJson(record) });
     }
+    market.history.recordOpenInterest(now, openInterestUnits(this.accounts.values(), ticker));
+    this.publishMarketData({ kind: 'stats', ticker });
     this.notice(settledMsg(ticker, now), delivery);
     return { ok: true, market: this.marketJson(ticker)!, settlements: written };
   }

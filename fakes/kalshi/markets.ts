@@ -15,6 +15,19 @@
  * an early `close_time`) come from lifecycle.ts. Fee type and multiplier live on the series
  * (`fee_type` quadratic | quadratic_with_maker_fees | flat, `fee_multiplier`; VENUES.md,
  * docs "Get Series"); the fake models the two quadratic types only.
+ *
+ * Quote and trading fields (openapi.yaml 3.28.0 Market, docs.kalshi.com 2026-08-22 as mirrored in
+ * ebowwa/dailydocupdates; kalshi-typescript 3.30.0 agrees), all from the fake's own book and
+ * trades: `yes_bid_dollars` / `yes_ask_dollars` and their `_size_fp` (the best level and the
+ * contracts on it), `no_bid_dollars` = 1 - YES ask, `no_ask_dollars` = 1 - YES bid, an empty side
+ * reading "0.0000" (bid) / "1.0000" (ask); `last_price_dollars`; `volume_fp`, `volume_24h_fp`;
+ * `open_interest_fp`; `previous_yes_bid_dollars`, `previous_yes_ask_dollars`,
+ * `previous_price_dollars` "a day ago" (the top of book and last trade as they stood 24 hours
+ * before now on the fake's clock; an empty side or no trade yet then reads like an empty side or
+ * no trade now); `liquidity_dollars` "DEPRECATED ... will always return "0.0000"". `updated_time`
+ * ("last non-trading metadata update") is the creation time: the fake never edits metadata.
+ * Not served although the schema requires them: `settlement_timer_seconds` (no timed settlement,
+ * lifecycle.ts) and `exchange_index`.
  */
 import type { BookLevel } from '../../core/domain/matching';
 import { countFp, D, parsePrice, priceDollars, TICKS_PER_DOLLAR, type Dec } from './fixedPoint';
@@ -130,6 +143,10 @@ export interface MarketStats {
   readonly bestAsk: BookLevel | undefined;
   readonly lastPriceTicks: number | null;
   readonly volumeUnits: number;
+  /** Contracts (hundredths) traded in the last 24 hours. */
+  readonly volume24hUnits: number;
+  /** Best YES bid and ask and the last trade price as they were 24 hours ago (null: none then). */
+  readonly dayAgo: { readonly bidTicks: number | null; readonly askTicks: number | null; readonly priceTicks: number | null };
   readonly openInterestUnits: number;
   /** Where the market is in its lifecycle (lifecycle.ts). */
   readonly lifecycle: MarketLifecycleView;
@@ -161,6 +178,7 @@ export function marketJson(s: MarketSeed, stats: MarketStats): object {
     yes_sub_title: s.yes_sub_title ?? '',
     no_sub_title: s.no_sub_title ?? '',
     created_time: created,
+    updated_time: created,
     open_time: s.open_time ?? created,
     close_time: life.closeTime,
     expiration_time: s.close_time,
@@ -181,8 +199,13 @@ export function marketJson(s: MarketSeed, stats: MarketStats): object {
     no_bid_dollars: bestAsk === undefined ? '0.0000' : priceDollars(TICKS_PER_DOLLAR - bestAsk.priceTicks),
     no_ask_dollars: bestBid === undefined ? '1.0000' : priceDollars(TICKS_PER_DOLLAR - bestBid.priceTicks),
     last_price_dollars: stats.lastPriceTicks === null ? '0.0000' : priceDollars(stats.lastPriceTicks),
+    previous_yes_bid_dollars: stats.dayAgo.bidTicks === null ? '0.0000' : priceDollars(stats.dayAgo.bidTicks),
+    previous_yes_ask_dollars: stats.dayAgo.askTicks === null ? '1.0000' : priceDollars(stats.dayAgo.askTicks),
+    previous_price_dollars: stats.dayAgo.priceTicks === null ? '0.0000' : priceDollars(stats.dayAgo.priceTicks),
     volume_fp: countFp(stats.volumeUnits),
+    volume_24h_fp: countFp(stats.volume24hUnits),
     open_interest_fp: countFp(stats.openInterestUnits),
+    liquidity_dollars: '0.0000',
     notional_value_dollars: '1.0000',
     price_level_structure: s.price_level_structure ?? 'linear_cent',
     price_ranges: s.price_ranges ?? WHOLE_CENT_RANGES,

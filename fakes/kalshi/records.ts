@@ -45,3 +45,19 @@ export interface FillRecord {
   readonly createdMs: number;
   readonly postPositionUnits: number;
 }
+
+/**
+ * One match on a book, as Kalshi publishes it to everyone (GET /markets/trades, the `trade`
+ * channel): any participant's, the fake market maker's included. Executed at the maker's price.
+ */
+export interface PublicTradeRecord {
+  readonly tradeId: string;
+  /** Increases by one per trade across the exchange; orders the trades and keys the REST cursor. */
+  readonly sequence: number;
+  readonly ticker: string;
+  readonly yesPriceTicks: number;
+  readonly units: number;
+  /** The YES-leg side of the taker's order: bid = it bought YES, ask = it bought NO. */
+  readonly takerBookSide: BookSideV2;
+  readonly createdMs: number;
+}

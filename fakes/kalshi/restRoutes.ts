@@ -7,7 +7,8 @@
  * `{"msg"}` 400, a garbage cursor is silently accepted: here it restarts from the top).
  *
  * Public (no key needed): /markets, /markets/{ticker}, /markets/{ticker}/orderbook,
- * /series/{ticker}, /events/{event_ticker}. Everything under /portfolio needs a signed
+ * /series/{ticker}, /events/{event_ticker}, and the market-data routes of marketDataRoutes.ts
+ * (/markets/trades, /series/{series_ticker}/markets/{ticker}/candlesticks). Everything under /portfolio needs a signed
  * request. The V1 order writes (POST /portfolio/orders, its DELETE, amend, decrease,
  * batched) answer 410 deprecated_v1_order_endpoint since June 2026; the V1 reads
  * (GET /portfolio/orders, GET /portfolio/orders/{id}) remain.
@@ -20,6 +21,7 @@
 import { errors, type KalshiError } from './errors';
 import type { Exchange, ExchangeAnswer } from './exchange';
 import { countFp } from './fixedPoint';
+import { routeMarketData } from './marketDataRoutes';
 import { STATUS_FILTER } from './markets';
 import { fillJson, orderJson } from './wireShapes';
 import type { RateTier } from './rateLimits';
@@ -99,6 +101,9 @@ export function route(exchange: Exchange, req: RestRequest): ExchangeAnswer {
   const parts = path.split('/').filter((p) => p !== '').map(decodeURIComponent);
 
   if (isV1Write(method, path)) return fail(errors.deprecatedV1());
+
+  const marketData = routeMarketData(exchange, method, parts, query);
+  if (marketData !== undefined) return marketData;
 
   if (method === 'GET' && parts[0] === 'markets') {
     if (parts.length === 1) {

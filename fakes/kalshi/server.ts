@@ -18,6 +18,12 @@
  * (`fake.marketMaker`, marketMaker.ts) is such a participant with a deep balance; with
  * `seedBooks` (on in `start.ts`) it quotes every market's book at start.
  *
+ * Public market data (marketDataRoutes.ts, marketDataFeed.ts): every match on a book is a public
+ * trade (GET /markets/trades, the `trade` channel), every change of a resting order is an
+ * `orderbook_delta`, and candlesticks and the market's quote fields come from the recorded history
+ * (marketHistory.ts). Their faults: `injectSequenceGap(ticker)`, `freezeMarketData(frozen, ticker?)`
+ * and `dropWebSockets()` (control API `POST /_fake/market_data/gap|freeze`, `POST /_fake/ws/drop`).
+ *
  * Markets close, are determined (and amended) and settle only when told to, through
  * `exchange.closeMarket` / `determineMarket` / `settleMarket` or the control API
  * (`POST /_fake/markets/{ticker}/close|determine|dispute|settle|deactivate|activate`,
@@ -115,9 +121,10 @@ export class KalshiFake {
     this.rateLimitsOn = options.rateLimits ?? true;
     this.window = options.timestampWindow ?? DEFAULT_TIMESTAMP_WINDOW;
     this.controlApi = options.controlApi ?? false;
-    this.streams = new UserStreams(options.pingIntervalMs ?? 10_000);
+    this.streams = new UserStreams(options.pingIntervalMs ?? 10_000, this.exchange, this.clock);
     this.exchange.onUserEvent((userId, event) => this.streams.publish(userId, event));
     this.exchange.onMarketNotice((notice) => this.streams.publishNotice(notice));
+    this.exchange.onMarketData((event) => this.streams.publishMarketData(event));
     for (const account of options.accounts ?? []) {
       this.addAccount(account.userId, account.balanceDollars ?? '0');
       for (const key of account.keys ?? []) this.registerKey(account.userId, key.keyId, key.publicKeyPem);
@@ -189,8 +196,10 @@ export class KalshiFake {
     this.faults.inject(rule);
   }
 
+  /** Clears every HTTP fault rule and the market-data faults (a pending sequence gap, frozen feeds). */
   clearFaults(): void {
     this.faults.clear();
+    this.streams.marketData.faults.clear();
   }
 
   dropWebSockets(): void {
@@ -199,6 +208,25 @@ export class KalshiFake {
 
   freezeWebSockets(frozen: boolean): void {
     this.streams.setFrozen(frozen);
+  }
+
+  /**
+   * The next `orderbook_delta` of `ticker`, on every subscription carrying it, takes a `seq` number
+   * and is lost (`dropDelta`, the default) or arrives one number late (marketDataFaults.ts).
+   */
+  injectSequenceGap(ticker: string, options: { dropDelta?: boolean } = {}): void {
+    this.streams.marketData.faults.injectGap(ticker, options.dropDelta ?? true);
+  }
+
+  /**
+   * Freezes (or thaws) the public market data of one market, or of every market when `ticker` is
+   * undefined: sockets stay open and answer pings and commands, but no orderbook, ticker or trade
+   * frame is sent; what happens meanwhile is lost without a seq gap (marketDataFaults.ts).
+   */
+  freezeMarketData(frozen: boolean, ticker?: string): void {
+    const faults = this.streams.marketData.faults;
+    if (frozen) faults.freeze(ticker);
+    else faults.thaw(ticker);
   }
 
   setRateTier(tier: RateTier): void {

@@ -10,7 +10,7 @@
  * - data `{"type": "fill" | "user_order", "sid": n, "seq": k, "msg": {...}}` (the
  *   `user_orders` channel's frames are typed `user_order`), seq counting per sid;
  * - `{"id": 2, "cmd": "unsubscribe", "params": {"sids": [1]}}` answers
- *   `{"type": "unsubscribed", "id": 2, "sid": 1}`;
+ *   `{"type": "unsubscribed", "id": 2, "sid": 1, "seq": <the last seq sent on it>}`;
  * - errors `{"type": "error", "id": n, "msg": {"code": c, "msg": "..."}}` with Kalshi's
  *   codes (1 unable to process, 2 params required, 3 channels required, 4 sids required,
  *   5 unknown command, 6 already subscribed, 7 unknown sid, 8 unknown channel);
@@ -23,28 +23,26 @@
  * (lifecycle.ts NoticeDelivery): once, not at all, several times (each copy its own frame and
  * seq, as Kalshi's duplicate `settled` messages), or after a delay. A socket subscribed when the
  * notice is published gets it; a late copy goes to whoever is subscribed when it leaves.
- * Not modelled: public channels (orderbook_delta, ticker, trade, ...), the `event_lifecycle`
- * and `event_fee_update` messages of the lifecycle channel, market_tickers filters on private
- * channels, replay on resubscribe (Kalshi does not replay either).
+ * The public market-data channels `orderbook_delta`, `ticker` and `trade` share the connection
+ * and its sids; marketDataFeed.ts serves them, with `update_subscription` (add_markets,
+ * delete_markets, get_snapshot) and their faults (a sequence gap, a frozen feed). `list_subscriptions`
+ * answers `{"type": "ok", "id", "msg": [{"channel", "sid"}, ...]}` and `unsubscribed` carries the
+ * subscription's last `seq` (asyncapi.yaml 2.0.0, 2026: listSubscriptionsResponsePayload,
+ * unsubscribedResponsePayload requires `seq`).
+ * Not modelled: the `event_lifecycle` and `event_fee_update` messages of the lifecycle channel,
+ * market_tickers filters on private channels, replay on resubscribe (Kalshi does not replay either).
  */
 import type { WebSocket } from 'ws';
 import type { MarketNotice, UserEvent } from './exchange';
+import type { MarketDataEvent, MarketDataSource } from './marketDataEvents';
+import { MARKET_DATA_CHANNELS, MarketDataFeed, type FeedConnection, type Subscription } from './marketDataFeed';
 
 const LIFECYCLE = 'market_lifecycle_v2';
-const CHANNELS = new Set(['fill', 'user_orders', LIFECYCLE]);
+const CHANNELS = new Set(['fill', 'user_orders', LIFECYCLE, ...MARKET_DATA_CHANNELS]);
 const DATA_TYPE: Readonly<Record<string, string>> = { fill: 'fill', user_orders: 'user_order', [LIFECYCLE]: LIFECYCLE };
 
-interface Subscription {
-  readonly sid: number;
-  readonly channel: string;
-  seq: number;
-}
-
-interface Connection {
+interface Connection extends FeedConnection {
   readonly socket: WebSocket;
-  readonly userId: string;
-  readonly subscriptions: Map<number, Subscription>;
-  nextSid: number;
 }
 
 export class UserStreams {
@@ -53,10 +51,13 @@ export class UserStreams {
   private readonly pinger: NodeJS.Timeout;
   /** Late lifecycle notices not yet sent. */
   private readonly lateNotices = new Set<NodeJS.Timeout>();
+  /** The public market-data channels and their faults. */
+  readonly marketData: MarketDataFeed;
 
-  constructor(pingIntervalMs: number) {
+  constructor(pingIntervalMs: number, source: MarketDataSource, now: () => number) {
     this.pinger = setInterval(() => this.pingAll(), pingIntervalMs);
     this.pinger.unref();
+    this.marketData = new MarketDataFeed(source, () => this.connections, now);
   }
 
   get openCount(): number {
@@ -64,7 +65,16 @@ export class UserStreams {
   }
 
   attach(socket: WebSocket, userId: string): void {
-    const connection: Connection = { socket, userId, subscriptions: new Map(), nextSid: 1 };
+    const connection: Connection = {
+      socket,
+      userId,
+      subscriptions: new Map(),
+      nextSid: 1,
+      send: (frame) => {
+        if (!this.frozen) this.send(connection, frame);
+      },
+      error: (id, code, msg) => this.error(connection, id, code, msg),
+    };
     this.connections.add(connection);
     socket.on('message', (data) => {
       if (!this.frozen) this.onCommand(connection, data.toString());
@@ -82,6 +92,11 @@ export class UserStreams {
       if (c.userId !== userId) continue;
       this.sendOn(c, event.channel, event.msg);
     }
+  }
+
+  /** A public market-data event (book change, trade, ticker change) to the subscribed sockets. */
+  publishMarketData(event: MarketDataEvent): void {
+    if (!this.frozen) this.marketData.publish(event);
   }
 
   /** A `market_lifecycle_v2` notice to every subscribed socket, delivered as the notice says. */
@@ -157,11 +172,15 @@ export class UserStreams {
     if (cmd === 'subscribe') {
       if (typeof params !== 'object' || params === null) return this.error(c, id, 2, 'Params required');
       if (!Array.isArray(params.channels) || params.channels.length === 0) return this.error(c, id, 3, 'Channels required');
+      const marketDataChannels = params.channels.filter((ch): ch is string => typeof ch === 'string' && MARKET_DATA_CHANNELS.has(ch));
+      const refused = this.marketData.checkSubscribe(marketDataChannels, params as Record<string, unknown>);
+      if (refused !== undefined) return this.error(c, id, refused.code, refused.msg);
       for (const channel of params.channels) {
         if (typeof channel !== 'string' || !CHANNELS.has(channel)) {
           this.error(c, id, 8, 'Unknown channel name');
           continue;
         }
+        if (MARKET_DATA_CHANNELS.has(channel)) continue;
         if ([...c.subscriptions.values()].some((s) => s.channel === channel)) {
           this.error(c, id, 6, 'Already subscribed');
           continue;
@@ -170,17 +189,27 @@ export class UserStreams {
         c.subscriptions.set(sid, { sid, channel, seq: 0 });
         this.send(c, { type: 'subscribed', id, msg: { channel, sid } });
       }
+      if (marketDataChannels.length > 0) this.marketData.subscribe(c, id, marketDataChannels, params as Record<string, unknown>);
       return;
+    }
+    if (cmd === 'update_subscription') {
+      if (typeof params !== 'object' || params === null) return this.error(c, id, 2, 'Params required');
+      return this.marketData.update(c, id, params as Record<string, unknown>);
+    }
+    if (cmd === 'list_subscriptions') {
+      return this.send(c, { type: 'ok', id, msg: [...c.subscriptions.values()].map((s) => ({ channel: s.channel, sid: s.sid })) });
     }
     if (cmd === 'unsubscribe') {
       if (typeof params !== 'object' || params === null) return this.error(c, id, 2, 'Params required');
       if (!Array.isArray(params.sids) || params.sids.length === 0) return this.error(c, id, 4, 'Subscription IDs required');
       for (const sid of params.sids) {
-        if (typeof sid !== 'number' || !c.subscriptions.delete(sid)) {
+        const sub = typeof sid === 'number' ? c.subscriptions.get(sid) : undefined;
+        if (sub === undefined) {
           this.error(c, id, 7, 'Unknown subscription ID');
           continue;
         }
-        this.send(c, { type: 'unsubscribed', id, sid });
+        c.subscriptions.delete(sub.sid);
+        this.send(c, { type: 'unsubscribed', id, sid: sub.sid, seq: sub.seq });
       }
       return;
     }

@@ -23,7 +23,9 @@
  * may name a Data API path (`/data-api/positions`). The user channel's, settlement's and
  * heartbeats' controls are streamControl.ts's; markets closing, resolving and redemptions
  * (`/_fake/markets/{condition_id}/close|propose|dispute|resolve`, `/_fake/wallets/{address}/redeem`,
- * `/_fake/data-api`) are resolutionControl.ts's.
+ * `/_fake/data-api`) are resolutionControl.ts's; the market channel's faults and a token's tick size
+ * change (`/_fake/market-channel/...`, `/_fake/tokens/{token_id}/tick-size`) are
+ * marketDataControl.ts's.
  */
 import { getAddress } from 'viem';
 import { z } from 'zod';
@@ -35,6 +37,7 @@ import { seedBooksOptionsFrom, type SeedBooksOptions } from '../seedBooks';
 import { isTickSize, type TokenSeed } from './markets';
 import { handleResolutionControl, type ResolutionControls } from './resolutionControl';
 import { handleStreamControl, type StreamControls } from './streamControl';
+import { handleMarketDataControl, type MarketDataControls } from './marketDataControl';
 
 const answer = (status: number, body: unknown): ClobAnswer => ({ status, body });
 const bad = (message: string): ClobAnswer => answer(400, { error: message });
@@ -92,7 +95,7 @@ function firstIssue(error: z.ZodError): string {
 }
 
 /** `path` has no query string; the query's parameters come in `query`. */
-export function handleControl(fake: PolymarketFakeControls & StreamControls & ResolutionControls, method: string, path: string, raw: string, query: URLSearchParams = new URLSearchParams()): ClobAnswer {
+export function handleControl(fake: PolymarketFakeControls & StreamControls & ResolutionControls & MarketDataControls, method: string, path: string, raw: string, query: URLSearchParams = new URLSearchParams()): ClobAnswer {
   let body: Record<string, unknown> = {};
   if (raw !== '') {
     try {
@@ -108,6 +111,8 @@ export function handleControl(fake: PolymarketFakeControls & StreamControls & Re
   if (live !== undefined) return live;
   const resolution = handleResolutionControl(fake, method, path, body);
   if (resolution !== undefined) return resolution;
+  const marketData = handleMarketDataControl(fake, method, path, body);
+  if (marketData !== undefined) return marketData;
   if (method === 'POST' && path === '/_fake/accounts') {
     const parsed = accountBody.safeParse(body);
     if (!parsed.success) return bad(firstIssue(parsed.error));

@@ -43,8 +43,9 @@
  * `mergeable=false` filter nothing, an `eventId` alone lists nothing (the fake has no events),
  * errors are 400 `{"error": "..."}` with the fake's own sentence, and the index lag (`lagMs`, the
  * control API's `POST /_fake/data-api {lag_ms}`; the live API is reported to trail the chain by
- * about a minute) delays what a resolution and a redemption change. Not modelled: the Data API's
- * own rate limits, `/value`, `/trades`, `/holders`, `/closed-positions`.
+ * about a minute) delays what a resolution, a redemption and a mined trade change.
+ * - `GET /trades`: every market's public trades (dataApiTrades.ts).
+ * Not modelled: the Data API's own rate limits, `/value`, `/holders`, `/closed-positions`.
  */
 import { randomBytes } from 'node:crypto';
 import { Decimal } from '../../core/domain/decimals';
@@ -53,6 +54,7 @@ import type { PolymarketExchange } from './exchange';
 import type { TokenSeed } from './markets';
 import type { MarketResolutions } from './resolution';
 import type { Settlement } from './settlement';
+import { DataApiTrades } from './dataApiTrades';
 
 /** The path prefix the CLOB fake serves the Data API under. */
 export const DATA_API_PREFIX = '/data-api';
@@ -92,6 +94,8 @@ export interface DataApiOptions {
 export class DataApiFake {
   private readonly redemptions: Redemption[] = [];
   private lagMs: number;
+  /** `GET /trades` (dataApiTrades.ts). */
+  private readonly publicTrades: DataApiTrades;
 
   constructor(
     private readonly exchange: PolymarketExchange,
@@ -101,6 +105,7 @@ export class DataApiFake {
     options: DataApiOptions = {},
   ) {
     this.lagMs = options.lagMs ?? 0;
+    this.publicTrades = new DataApiTrades(exchange, resolutions, clock, () => this.lagMs);
   }
 
   setLag(ms: number): void {
@@ -113,6 +118,7 @@ export class DataApiFake {
     if (path === '/' || path === '') return ok({ data: 'OK' });
     if (path === '/positions') return this.positions(query);
     if (path === '/activity') return this.activity(query);
+    if (path === '/trades') return this.publicTrades.trades(query);
     return { status: 404, body: { error: 'Not Found' } };
   }
 

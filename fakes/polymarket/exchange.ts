@@ -38,7 +38,7 @@
  * Not modelled yet: balances and allowances ("not enough balance / allowance"), fees, matching a
  * token against its complement, self-trade rules, the min size of market (FOK/FAK) orders.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { Decimal } from '../../core/domain/decimals';
 import { MatchingEngine, type FillEvent } from '../../core/domain/matching';
@@ -47,11 +47,13 @@ import { ExchangeEvents, type ExchangeEvent } from './events';
 import type { TokenSeed } from './markets';
 import { orderHash, verifyOrder, type PolymarketAccountKey, type WireOrderV2 } from './verify';
 import { FakeWallets } from './wallets';
+import { orderBookSummary, type EngineDepth, type LastTradePriceFormat } from './bookSummary';
+import { PRICE_TICKS_PER_DOLLAR, UNITS_PER_SHARE } from './units';
+
+export { PRICE_TICKS_PER_DOLLAR, UNITS_PER_SHARE } from './units';
 
 /** 6-decimal fixed point of pUSD and of shares (src/config.ts COLLATERAL_TOKEN_DECIMALS). */
 const AMOUNT_SCALE = new Decimal(1_000_000);
-export const PRICE_TICKS_PER_DOLLAR = 10_000;
-export const UNITS_PER_SHARE = 100;
 const GTD_THRESHOLD_SECONDS = 60;
 const GTD_MIN_AHEAD_SECONDS = 180;
 
@@ -157,10 +159,14 @@ export class PolymarketExchange {
   private readonly orders = new Map<string, OrderRecord>();
   private readonly trades: TradeRecord[] = [];
   private readonly lastTradePrice = new Map<string, string>();
+  /** The taker's side of each token's last trade (`GET /last-trade-price`'s `side`). */
+  private readonly lastTradeSide = new Map<string, 'BUY' | 'SELL'>();
   /** Conditions whose trading ended (resolution.ts): no book, no new order. */
   private readonly closedConditions = new Set<string>();
   /** Balances and L1-made keys (wallets.ts). */
   readonly wallets: FakeWallets;
+  /** How summaries write `last_trade_price` (bookSummary.ts; the server's `marketData` option picks the venue's). */
+  lastTradePriceFormat: LastTradePriceFormat = 'shortest';
 
   constructor(
     readonly chainId: number,
@@ -206,6 +212,37 @@ export class PolymarketExchange {
   /** The price of the token's last trade (the book's `last_trade_price`), if it traded. */
   lastTradePriceOf(tokenId: string): string | undefined {
     return this.lastTradePrice.get(tokenId);
+  }
+
+  /** The token's last trade: its last fill's price and the taker's side (`GET /last-trade-price`). */
+  lastTradeOf(tokenId: string): { readonly price: string; readonly side: 'BUY' | 'SELL' } | undefined {
+    const price = this.lastTradePrice.get(tokenId);
+    const side = this.lastTradeSide.get(tokenId);
+    return price === undefined || side === undefined ? undefined : { price, side };
+  }
+
+  /** The token's aggregated levels, best first on each side (undefined for an unknown token). */
+  depthOf(tokenId: string): EngineDepth | undefined {
+    return this.engine.book(tokenId)?.depth();
+  }
+
+  /** Every trade the exchange made, oldest first (the market data's tape: Data API trades, volumes). */
+  allTrades(): readonly TradeRecord[] {
+    return this.trades;
+  }
+
+  /**
+   * The token's tick size changes (the venue moves a book to a finer tick when its price nears 0 or
+   * 1: docs.polymarket.com "Market Channel", `tick_size_change`). Orders already resting stay; new
+   * ones must be on the new tick. Answers the tick it had, or undefined for an unknown token.
+   */
+  setTickSize(tokenId: string, tickSize: TokenSeed['tickSize']): TokenSeed['tickSize'] | undefined {
+    const token = this.tokens.get(tokenId);
+    if (token === undefined) return undefined;
+    const old = token.tickSize;
+    // TokenSeed is read-only to its users; the exchange owns the object every order refers to.
+    (token as { tickSize: TokenSeed['tickSize'] }).tickSize = tickSize;
+    return old;
   }
 
   isClosed(conditionId: string): boolean {
@@ -432,6 +469,7 @@ export class PolymarketExchange {
     taker.associateTrades.push(trade.id);
     for (const m of makers) if (!m.order.associateTrades.includes(trade.id)) m.order.associateTrades.push(trade.id);
     this.lastTradePrice.set(token.tokenId, ticksToText(makers[makers.length - 1]!.priceTicks, token.tickSize));
+    this.lastTradeSide.set(token.tokenId, taker.side);
     return trade;
   }
 
@@ -495,27 +533,22 @@ export class PolymarketExchange {
     return ok({ data, next_cursor: 'LTE=', limit: 500, count: data.length });
   }
 
-  /** GET /book?token_id=: the client's OrderBookSummary; best price LAST on each side, as the venue serves it. */
+  /**
+   * GET /book?token_id=: the client's OrderBookSummary, best price LAST on each side, with the
+   * venue's hash (bookSummary.ts has the shape, the formats and the hash, and their sources).
+   */
   book(tokenId: string | null): ClobAnswer {
     if (tokenId === null || !/^[0-9]{1,78}$/.test(tokenId)) return clobErrors.invalidTokenId();
+    const summary = this.summaryOf(tokenId);
+    return summary === undefined ? clobErrors.noOrderbook() : ok(summary);
+  }
+
+  /** The token's OrderBookSummary at `atMs` (now by default); undefined when it has no book (unknown, or its market ended). */
+  summaryOf(tokenId: string, atMs: number = this.clock()) {
     const token = this.tokens.get(tokenId);
-    const book = token && this.engine.book(tokenId);
-    if (token === undefined || book === undefined || this.closedConditions.has(token.conditionId)) return clobErrors.noOrderbook();
-    const depth = book.depth();
-    const level = (l: { priceTicks: number; quantity: number }) => ({ price: ticksToText(l.priceTicks, token.tickSize), size: unitsToShares(l.quantity) });
-    const summary = {
-      market: token.conditionId,
-      asset_id: token.tokenId,
-      timestamp: String(this.clock()),
-      bids: depth.bids.map(level).reverse(),
-      asks: depth.asks.map(level).reverse(),
-      min_order_size: token.minOrderSize,
-      tick_size: token.tickSize,
-      neg_risk: token.negRisk,
-      hash: '',
-      last_trade_price: this.lastTradePrice.get(tokenId) ?? '',
-    };
-    return ok({ ...summary, hash: bookHash(summary) });
+    const depth = token && this.depthOf(tokenId);
+    if (token === undefined || depth === undefined || this.closedConditions.has(token.conditionId)) return undefined;
+    return orderBookSummary(token, depth, this.lastTradePrice.get(tokenId), atMs, this.lastTradePriceFormat);
   }
 
   /** A trade's settlement moves on (settlement.ts's clock, or the control API, stand in for the chain). */
@@ -529,11 +562,6 @@ export class PolymarketExchange {
     this.events.emit({ kind: 'trade', trade });
     return { ok: true, trade };
   }
-}
-
-/** The client's generateOrderBookSummaryHash (src/utilities.ts): SHA-1 of the summary's JSON with hash "". */
-function bookHash(summary: Record<string, unknown>): string {
-  return createHash('sha1').update(JSON.stringify({ ...summary, hash: '' })).digest('hex');
 }
 
 /** verify.ts reasons -> the venue's answers (errors.ts). */

@@ -29,6 +29,12 @@
  *   and `umaEndDate` (ISO, seconds) when the oracle settled. The fake writes its JSON-encoded lists
  *   without the space the venue puts after each comma (`'["1","0"]'`): clients parse them.
  *
+ * - Events (`GET /events`, `/events/{id}`, `/events/slug/{slug}`): gammaEvents.ts; `addEvent`.
+ * - Live figures (`volume24hr`, `volumeNum`, `liquidityNum`, `bestBid`, `bestAsk`, `lastTradePrice`,
+ *   `oneDayPriceChange`, ...): laid over every market served while a source is linked
+ *   (`linkMarketStats`; the CLOB fake links its books and trades, gammaStats.ts). Unlinked, a
+ *   market is served as it was added.
+ *
  * Markets are kept in the order of their numeric `id` (the keyset), so a market added later comes
  * after every page already served, as with a real keyset. Larger `limit`s are clamped to 100.
  * Tests drive the catalog through the methods (`addMarket`, `updateMarket`, `closeMarket`,
@@ -39,6 +45,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { FaultPlan, type FaultRule } from '../faults';
 import { LoopbackServer, sleep } from '../loopback';
+import { gammaEventFields, listEvents, oneEvent, type GammaEventRecord, type GammaEventSeed, type GammaEventsContext } from './gammaEvents';
+import type { GammaMarketStatsSource } from './gammaStats';
 
 /** A Gamma market object as the venue sends it: free-form JSON, so a test can send a malformed one too. */
 export type GammaMarketRecord = Record<string, unknown> & { readonly id: string; readonly conditionId: string };
@@ -164,12 +172,19 @@ function booleanParam(query: URLSearchParams, name: string): boolean | null | 'b
   return 'bad';
 }
 
-export class GammaFake {
+/** The fields a stats source gives; a served market never keeps stale ones of its seed. */
+const STAT_FIELDS = ['bestBid', 'bestAsk', 'spread', 'lastTradePrice', 'oneDayPriceChange'];
+
+export class GammaFake implements GammaEventsContext {
   readonly requests: GammaRequest[] = [];
   readonly faults = new FaultPlan();
   /** By numeric id: the keyset order. */
   private readonly byId = new Map<number, GammaMarketRecord>();
   private nextId = 500_000;
+  /** Events by numeric id. */
+  private readonly eventsById = new Map<number, GammaEventRecord>();
+  private nextEventId = 20_000;
+  private stats: GammaMarketStatsSource | null = null;
   private readonly http: LoopbackServer;
   private readonly clock: () => number;
 
@@ -207,8 +222,43 @@ export class GammaFake {
 
   /** The market with this condition id as Gamma serves it, or undefined when not listed. */
   market(conditionId: string): GammaMarketRecord | undefined {
-    for (const market of this.byId.values()) if (market.conditionId === conditionId) return market;
+    for (const market of this.byId.values()) if (market.conditionId === conditionId) return this.served(market);
     return undefined;
+  }
+
+  /** Lists an event grouping markets (by condition id); answers its id. */
+  addEvent(seed: GammaEventSeed): string {
+    const id = seed.id === undefined || seed.id === '' ? ++this.nextEventId : Number(seed.id);
+    if (!Number.isSafeInteger(id)) throw new RangeError(`event id ${seed.id} must be a whole number`);
+    this.nextEventId = Math.max(this.nextEventId, id);
+    const fields = gammaEventFields(seed);
+    this.eventsById.set(id, { id: String(id), slug: fields.slug as string, conditionIds: [...seed.conditionIds], fields });
+    return String(id);
+  }
+
+  /** The events, in id order (gammaEvents.ts). */
+  events(): readonly GammaEventRecord[] {
+    return [...this.eventsById.entries()].sort(([a], [b]) => a - b).map(([, e]) => e);
+  }
+
+  /** The market as served now (gammaEvents.ts). */
+  servedMarket(conditionId: string): GammaMarketRecord | undefined {
+    return this.market(conditionId);
+  }
+
+  /** Every market served from now on carries the source's live figures (null: none). */
+  linkMarketStats(source: GammaMarketStatsSource | null): void {
+    this.stats = source;
+  }
+
+  /** A market as Gamma serves it: its record, with the linked source's figures over it. */
+  private served(market: GammaMarketRecord): GammaMarketRecord {
+    if (this.stats === null) return market;
+    const stats = this.stats.statsOf(market.conditionId, parseStatuses(market.clobTokenIds));
+    if (Object.keys(stats).length === 0) return market;
+    const base: Record<string, unknown> = { ...market };
+    for (const field of STAT_FIELDS) delete base[field];
+    return { ...base, ...stats, id: market.id, conditionId: market.conditionId } as GammaMarketRecord;
   }
 
   /** Trading ends: closed, no longer accepting orders (not resolved yet). Closing a closed market changes nothing. */
@@ -285,8 +335,15 @@ export class GammaFake {
       req.socket.destroy();
       return;
     }
-    if (method !== 'GET' || url.pathname !== '/markets/keyset') return reply(error(404, 'Not Found'));
-    return reply(this.keyset(url.searchParams));
+    if (method !== 'GET') return reply(error(404, 'Not Found'));
+    const path = url.pathname;
+    if (path === '/markets/keyset') return reply(this.keyset(url.searchParams));
+    if (path === '/events') return reply(listEvents(this, url.searchParams));
+    const bySlug = /^\/events\/slug\/([^/]+)$/.exec(path);
+    if (bySlug) return reply(oneEvent(this, 'slug', decodeURIComponent(bySlug[1]!)));
+    const byId = /^\/events\/([^/]+)$/.exec(path);
+    if (byId) return reply(oneEvent(this, 'id', decodeURIComponent(byId[1]!)));
+    return reply(error(404, 'Not Found'));
   }
 
   /** `GET /markets/keyset`. */
@@ -312,6 +369,6 @@ export class GammaFake {
         (conditionIds.size === 0 || conditionIds.has(m.conditionId)));
     const page = matching.slice(0, Math.min(limit, GAMMA_MAX_PAGE));
     const more = matching.length > page.length;
-    return { status: 200, body: { markets: page.map(([, m]) => m), ...(more ? { next_cursor: encodeCursor(page[page.length - 1]![0]) } : {}) } };
+    return { status: 200, body: { markets: page.map(([, m]) => this.served(m)), ...(more ? { next_cursor: encodeCursor(page[page.length - 1]![0]) } : {}) } };
   }
 }

@@ -5,16 +5,20 @@
  * Paths are the official client's (github.com/Polymarket/clob-client-v2 at f3e1a05,
  * src/endpoints.ts, and how src/client.ts calls them):
  *   public:  GET /ok, GET /time (a bare number, unix seconds: `getServerTime`), GET /version
- *            ({version: 2}: `getVersion`), GET /book?token_id=, GET /tick-size?token_id=
- *            ({minimum_tick_size}), GET /neg-risk?token_id= ({neg_risk}), GET /markets/{condition_id}
- *            (`getMarket`: the market object, with its closing and resolution; resolution.ts)
+ *            ({version: 2}: `getVersion`), GET /book?token_id= (bookSummary.ts), POST /books and
+ *            GET /last-trade-price (clobMarketData.ts), GET /prices-history (priceHistory.ts),
+ *            GET /tick-size?token_id= ({minimum_tick_size}), GET /neg-risk?token_id= ({neg_risk}),
+ *            GET /markets/{condition_id} (`getMarket`: the market object, with its closing and
+ *            resolution; resolution.ts)
  *   L2:      POST /order, DELETE /order ({orderID} body), GET /data/orders, GET /data/trades
  *            (query `id`, `market`, `asset_id`, ..., `next_cursor`; the client signs the path
  *            WITHOUT the query string, so the fake checks the HMAC over the bare path),
  *            POST /v1/heartbeats (heartbeats.ts), GET /data/order/{id}, GET /balance-allowance (wallets.ts)
- *   WebSocket: /ws/user, the user channel (userChannel.ts); /ws/market, the market channel reduced
- *            to `market_resolved` (marketChannel.ts); trades settle on a clock (settlement.ts)
- *   Data API: under /data-api (`fake.dataApiUrl`): GET /positions, GET /activity (dataApi.ts)
+ *   WebSocket: /ws/user, the user channel (userChannel.ts); /ws/market, the market channel
+ *            (marketChannel.ts: `market_resolved`, and with the `marketData` option the books,
+ *            price changes and trades of marketFeed.ts); trades settle on a clock (settlement.ts)
+ *   Data API: under /data-api (`fake.dataApiUrl`): GET /positions, GET /activity (dataApi.ts),
+ *            GET /trades (dataApiTrades.ts)
  *   L1:      POST /auth/api-key, GET /auth/derive-api-key (EIP-712 ClobAuth; wallets.ts)
  *
  * Request pipeline: control API (when on) -> Cloudflare's per-endpoint throttle (throttle.ts) ->
@@ -32,6 +36,11 @@
  *
  * Markets end and resolve through the control API (resolutionControl.ts) or `fake.resolutions`
  * (resolution.ts); with a Gamma fake linked (`gamma` option, `linkGamma`) Gamma's listing follows.
+ *
+ * Market data (marketFeed.ts, marketChannel.ts): the market channel's faults are methods
+ * (`freezeMarketFeed`, `dropMarketChannel`, `loseMarketMessages`) and control routes
+ * (`/_fake/market-channel/...`, marketDataControl.ts), as is a token's tick size change
+ * (`changeTickSize`, `POST /_fake/tokens/{token_id}/tick-size`).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -43,13 +52,17 @@ import { clobErrors, type ClobAnswer } from './errors';
 import { PolymarketExchange, type CounterOrder, type FakeAccount } from './exchange';
 import { MARKET_MAKER_API_KEY, marketMakerAccount, placeAsMarketMaker, seedBooks, type SeededQuote } from './marketMaker';
 import type { SeedBooksOptions } from '../seedBooks';
-import { defaultTokens, type TokenSeed } from './markets';
+import { defaultTokens, isTickSize, type TokenSeed } from './markets';
 import { verifyL1Headers, verifyL2Headers } from './verify';
 import { Heartbeats } from './heartbeats';
 import { Settlement, type SettlementOptions } from './settlement';
 import { EndpointThrottle, SignerLimiter, type SignerLimitOptions, type ThrottleOptions } from './throttle';
 import { UserChannel } from './userChannel';
 import { MARKET_CHANNEL_PATH, MarketChannel } from './marketChannel';
+import { MarketFeed, type MarketEventType } from './marketFeed';
+import { pricesHistory } from './priceHistory';
+import { lastTradePrice, orderBooks, orderBooksByQuery } from './clobMarketData';
+import { ClobMarketStats } from './gammaStats';
 import { MarketResolutions, type MarketDetails } from './resolution';
 import { DATA_API_PREFIX, DataApiFake, type DataApiOptions } from './dataApi';
 import type { GammaFake } from './gamma';
@@ -86,6 +99,17 @@ export interface PolymarketFakeOptions {
   readonly gamma?: GammaFake;
   /** The Data API's index lag (dataApi.ts). */
   readonly dataApi?: DataApiOptions;
+  /**
+   * Publish the books on the market channel (initial dump, `book`, `price_change`,
+   * `last_trade_price`, `tick_size_change`, `best_bid_ask`: marketFeed.ts) and lay the books' and
+   * trades' figures over a linked Gamma's markets (gammaStats.ts), and write an order book
+   * summary's `last_trade_price` as the venue does ("0.560": bookSummary.ts). Default off: the
+   * channel then carries `market_resolved` only and `last_trade_price` is "0.56", as before the fake
+   * had market data (its older tests read it so); `start.ts` turns it on
+   * unless POLYMARKET_FAKE_MARKET_DATA=false. The REST reads (`/book`, `/books`,
+   * `/last-trade-price`, `/prices-history`, the Data API's `/trades`) are always served.
+   */
+  readonly marketData?: boolean;
 }
 
 /** The user channel's path, under the venue's WSS host (wss://ws-subscriptions-clob.polymarket.com/ws/user). */
@@ -103,7 +127,12 @@ export interface RecordedRequest {
   readonly atMs: number;
 }
 
-type Route = { auth: 'public' | 'l1' | 'l2'; handle: (ctx: RouteContext) => ClobAnswer | Promise<ClobAnswer> };
+type Route = {
+  auth: 'public' | 'l1' | 'l2';
+  handle: (ctx: RouteContext) => ClobAnswer | Promise<ClobAnswer>;
+  /** The answer to a body that is not JSON (default 400 `Invalid order payload`). */
+  badJson?: () => ClobAnswer;
+};
 interface RouteContext {
   readonly query: URLSearchParams;
   readonly body: unknown;
@@ -122,8 +151,12 @@ export class PolymarketFake {
   readonly userChannel: UserChannel;
   readonly settlement: Settlement;
   readonly heartbeats: Heartbeats;
-  /** The market channel (`market_resolved` only). */
+  /** The market channel (`market_resolved`, and the books with `marketData`). */
   readonly marketChannel = new MarketChannel();
+  /** What the books say, message by message, and each token's displayed price (marketFeed.ts). */
+  readonly marketFeed: MarketFeed;
+  /** The `marketData` option. */
+  readonly marketDataOn: boolean;
   /** Markets closing and resolving. */
   readonly resolutions: MarketResolutions;
   /** The Data API served under `/data-api`. */
@@ -137,6 +170,8 @@ export class PolymarketFake {
   private readonly wss = new WebSocketServer({ noServer: true });
   private readonly throttle: EndpointThrottle | null;
   private readonly signerLimiter: SignerLimiter | null;
+  private readonly gammaStats: ClobMarketStats;
+  private linkedGamma: GammaFake | null = null;
 
   private constructor(options: PolymarketFakeOptions) {
     this.clock = options.clock ?? Date.now;
@@ -150,8 +185,15 @@ export class PolymarketFake {
     this.userChannel = new UserChannel((apiKey) => ex.account(apiKey), this.clock);
     ex.events.on((event) => this.userChannel.publish(event));
     this.settlement = new Settlement(ex, options.settlement);
+    this.marketFeed = new MarketFeed(ex, this.clock);
+    this.marketDataOn = options.marketData ?? false;
+    if (this.marketDataOn) {
+      this.marketChannel.carry(this.marketFeed);
+      ex.lastTradePriceFormat = 'venue';
+    }
+    this.gammaStats = new ClobMarketStats(ex, this.marketFeed.prices, this.clock);
     this.resolutions = new MarketResolutions(ex, this.clock, this.marketChannel);
-    if (options.gamma !== undefined) this.resolutions.linkGamma(options.gamma);
+    if (options.gamma !== undefined) this.linkGamma(options.gamma);
     this.dataApi = new DataApiFake(ex, this.settlement, this.resolutions, this.clock, options.dataApi);
     this.heartbeats = new Heartbeats(options.heartbeatTimeoutMs ?? 10_000, (apiKey) => this.cancelAllOf(apiKey));
     this.throttle = options.throttle === false ? null : new EndpointThrottle(options.throttle ?? {});
@@ -162,6 +204,10 @@ export class PolymarketFake {
       'GET /time': { auth: 'public', handle: () => ({ status: 200, body: Math.floor(this.clock() / 1000) }) },
       'GET /version': { auth: 'public', handle: () => ({ status: 200, body: { version: 2 } }) },
       'GET /book': { auth: 'public', handle: ({ query }) => ex.book(tokenParam(query)) },
+      'POST /books': { auth: 'public', handle: ({ body }) => orderBooks(ex, body), badJson: orderBooksByQuery },
+      'GET /books': { auth: 'public', handle: () => orderBooksByQuery() },
+      'GET /last-trade-price': { auth: 'public', handle: ({ query }) => lastTradePrice(ex, tokenParam(query)) },
+      'GET /prices-history': { auth: 'public', handle: ({ query }) => pricesHistory({ prices: this.marketFeed.prices, isLive: (t) => this.isLive(t) }, query, this.clock()) },
       'GET /tick-size': { auth: 'public', handle: ({ query }) => tokenRead(ex, tokenParam(query), (t) => ({ minimum_tick_size: Number(t.tickSize) })) },
       'GET /neg-risk': { auth: 'public', handle: ({ query }) => tokenRead(ex, tokenParam(query), (t) => ({ neg_risk: t.negRisk })) },
       'GET /markets/*': { auth: 'public', handle: ({ param }) => this.market(param) },
@@ -206,9 +252,15 @@ export class PolymarketFake {
     return `${this.http.origin}${DATA_API_PREFIX}`;
   }
 
-  /** Gamma's listing follows the markets' closing and resolution from now on (null: unlink). */
+  /**
+   * Gamma's listing follows the markets' closing and resolution from now on (null: unlink); with
+   * `marketData` its markets also carry the books' and trades' figures (gammaStats.ts).
+   */
   linkGamma(gamma: GammaFake | null): void {
     this.resolutions.linkGamma(gamma);
+    if (this.linkedGamma !== null && this.linkedGamma !== gamma) this.linkedGamma.linkMarketStats(null);
+    this.linkedGamma = gamma;
+    if (gamma !== null && this.marketDataOn) gamma.linkMarketStats(this.gammaStats);
   }
 
   /** Names a market for the CLOB market object and the Data API (Gamma's names win when linked). */
@@ -272,6 +324,48 @@ export class PolymarketFake {
   freezeWebSockets(frozen: boolean): void {
     this.userChannel.setFrozen(frozen);
     this.marketChannel.setFrozen(frozen);
+  }
+
+  /**
+   * The market FEED freezes (marketChannel.ts): sockets stay open and PING is still answered PONG,
+   * but no market data goes out until unfrozen (what happened meanwhile is lost, not queued).
+   */
+  freezeMarketFeed(frozen: boolean): void {
+    this.marketChannel.freezeFeed(frozen);
+  }
+
+  /** Terminates every market-channel socket (the user channel's stay); answers how many. */
+  dropMarketChannel(): number {
+    return this.marketChannel.dropAll();
+  }
+
+  /** The next `count` market-channel messages of `eventType` (default `price_change`), for `assetId` or any token, reach nobody. */
+  loseMarketMessages(count = 1, eventType: MarketEventType = 'price_change', assetId?: string): void {
+    this.marketChannel.loseNext(count, eventType, assetId);
+  }
+
+  /**
+   * The token's tick size changes, as the venue does when a book's price nears 0 or 1: new orders
+   * must be on the new tick, the book's hash is over it, the market channel says `tick_size_change`,
+   * `GET /tick-size`, the CLOB market and a linked Gamma's `orderPriceMinTickSize` follow.
+   */
+  changeTickSize(tokenId: string, tickSize: string): { ok: true; old: string } | { ok: false; status: number; error: string } {
+    if (!isTickSize(tickSize)) return { ok: false, status: 400, error: `${tickSize} is not a tick size` };
+    const token = this.exchange.token(tokenId);
+    if (token === undefined) return { ok: false, status: 404, error: `the fake trades no token ${tokenId}` };
+    const old = this.exchange.setTickSize(tokenId, tickSize)!;
+    if (old !== tickSize) {
+      this.marketFeed.tickSizeChanged(token, old);
+      const gamma = this.resolutions.gammaMarket(token.conditionId);
+      if (gamma !== null && this.exchange.tokensOf(token.conditionId)[0] === token) this.linkedGamma?.updateMarket(token.conditionId, { orderPriceMinTickSize: Number(tickSize) });
+    }
+    return { ok: true, old };
+  }
+
+  /** True while the token's market trades (its book exists). */
+  private isLive(tokenId: string): boolean {
+    const token = this.exchange.token(tokenId);
+    return token !== undefined && !this.exchange.isClosed(token.conditionId);
   }
 
   async close(): Promise<void> {
@@ -363,7 +457,7 @@ export class PolymarketFake {
       try {
         body = JSON.parse(raw) as unknown;
       } catch {
-        return this.reply(res, record, apiKey, clobErrors.invalidOrderPayload());
+        return this.reply(res, record, apiKey, route.badJson?.() ?? clobErrors.invalidOrderPayload());
       }
     }
 

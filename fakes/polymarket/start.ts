@@ -1,9 +1,10 @@
 /**
- * Runs the Polymarket fakes standalone (docs/polymarket-fake.md): the CLOB V2 fake (REST, the user
- * WebSocket channel, the market channel's `market_resolved`, heartbeats, settlement, the Data API
- * under /data-api, its control API under /_fake/) and the Gamma fake listing the same markets and
- * following their resolution, so that a core pointed at both syncs them into its live catalog and
- * trades them:
+ * Runs the Polymarket fakes standalone (docs/polymarket-fake.md): the CLOB V2 fake (REST with its
+ * public market data, the user WebSocket channel, the market channel with the books' messages and
+ * `market_resolved`, heartbeats, settlement, the Data API under /data-api, its control API under
+ * /_fake/) and the Gamma fake listing the same markets (and an event for each) with their live
+ * figures, following their resolution, so that a core pointed at both syncs them into its live
+ * catalog and trades them:
  *
  *   npx tsx fakes/polymarket/start.ts
  *
@@ -17,6 +18,10 @@
  *   POLYMARKET_FAKE_SEED_BOOKS   true (default) | false: every token's book starts with the fake
  *                                market maker's resting bids and asks around the token's mid
  *                                (marketMaker.ts); the Gamma fake's outcome prices are those mids
+ *   POLYMARKET_FAKE_MARKET_DATA  true (default) | false: the market channel publishes the books
+ *                                (initial dump, price_change, last_trade_price, book...) and
+ *                                Gamma's markets carry the books' and trades' figures (server.ts
+ *                                `marketData`); Gamma lists one event per market
  *
  * No account is configured: a wallet key attached to a subaccount creates its API key at the fake
  * with L1 auth (`POST /auth/api-key`), as on the venue. The fake never sees a private key.
@@ -54,24 +59,28 @@ function gammaMarketsOf(tokens: readonly TokenSeed[], withMids: boolean) {
   });
 }
 
-function seedBooksFromEnv(): boolean {
-  const value = (process.env.POLYMARKET_FAKE_SEED_BOOKS ?? 'true').trim().toLowerCase();
+function flagFromEnv(name: string): boolean {
+  const value = (process.env[name] ?? 'true').trim().toLowerCase();
   if (value === 'true' || value === '1' || value === '') return true;
   if (value === 'false' || value === '0') return false;
-  throw new Error(`POLYMARKET_FAKE_SEED_BOOKS must be true or false, got ${process.env.POLYMARKET_FAKE_SEED_BOOKS}`);
+  throw new Error(`${name} must be true or false, got ${process.env[name]}`);
 }
 
 async function main(): Promise<void> {
   const host = process.env.POLYMARKET_FAKE_HOST ?? '127.0.0.1';
   const chainId = process.env.POLYMARKET_FAKE_CHAIN_ID === '137' ? Chain.POLYGON : Chain.AMOY;
   const collateral = new Decimal(process.env.POLYMARKET_FAKE_COLLATERAL ?? '1000').toFixed();
-  const seed = seedBooksFromEnv();
+  const seed = flagFromEnv('POLYMARKET_FAKE_SEED_BOOKS');
+  const marketData = flagFromEnv('POLYMARKET_FAKE_MARKET_DATA');
   const tokens = defaultTokens();
-  const clob = await PolymarketFake.start({ host, port: Number(process.env.POLYMARKET_FAKE_PORT ?? 8788), chainId, tokens, controlApi: true, seedBooks: seed });
+  const clob = await PolymarketFake.start({ host, port: Number(process.env.POLYMARKET_FAKE_PORT ?? 8788), chainId, tokens, controlApi: true, seedBooks: seed, marketData });
   clob.exchange.wallets.giveEveryWallet(collateral);
   const gamma = await GammaFake.start({ host, port: Number(process.env.POLYMARKET_GAMMA_FAKE_PORT ?? 8789), markets: gammaMarketsOf(tokens, seed) });
   clob.linkGamma(gamma);
-  for (const [conditionId, question] of Object.entries(QUESTIONS)) clob.describeMarket(conditionId, { question });
+  for (const [conditionId, question] of Object.entries(QUESTIONS)) {
+    clob.describeMarket(conditionId, { question });
+    if (marketData && gamma.market(conditionId) !== undefined) gamma.addEvent({ title: question, conditionIds: [conditionId] });
+  }
   process.stdout.write(
     `Polymarket fake (chain ${chainId}) CLOB ${clob.baseUrl}  user channel ${clob.userChannelUrl}  control ${clob.baseUrl}/_fake/  Gamma ${gamma.baseUrl}  Data API ${clob.dataApiUrl}  market channel ${clob.marketChannelUrl}\n`,
   );

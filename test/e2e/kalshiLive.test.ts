@@ -163,6 +163,28 @@ describe('a live key trades on Kalshi (production fake) through REST', () => {
     ]);
   });
 
+  it('the market around the order is Kalshi\u2019s: the quote is the top of its book, the tape its public trades, the candles its candlesticks', async () => {
+    maker(production, FED, 'bid', '0.4100', '4.00');
+    const quoted = (await get(`/v1/markets/${fed}`)).body;
+    const book = (await get(`/v1/markets/${fed}/orderbook?depth=1`)).body;
+    expect(quoted.stale).toBe(false);
+    expect([quoted.yes_bid, quoted.yes_ask].map(Number)).toEqual([Number(book.yes.bids[0].price), Number(book.yes.asks[0].price)]);
+    expect([quoted.no_bid, quoted.no_ask].map(Number)).toEqual([Number(book.no.bids[0].price), Number(book.no.asks[0].price)]);
+    expect([quoted.yes_bid_size, quoted.yes_ask_size].map(Number)).toEqual([Number(book.yes.bids[0].quantity), Number(book.yes.asks[0].quantity)]);
+
+    const raw = (await (await fetch(`${production.baseUrl}/markets/trades?ticker=${FED}`)).json()) as { trades: Record<string, string>[] };
+    expect(raw.trades.length).toBeGreaterThan(0);
+    const tape = (await get(`/v1/markets/${fed}/trades`)).body;
+    expect(tape.data.map((t: Record<string, string>) => [t.id, Number(t.price), Number(t.quantity), t.taker_side])).toEqual(
+      raw.trades.map((t) => [t.trade_id, Number(t.yes_price_dollars), Number(t.count_fp), t.taker_side]),
+    );
+    expect(Number(quoted.last_price)).toBe(Number(raw.trades[0]!.yes_price_dollars));
+
+    const candles = (await get(`/v1/markets/${fed}/candles?interval=1m`)).body;
+    const volume = candles.candles.reduce((total: Decimal, c: { volume: string }) => total.add(c.volume), new Decimal(0));
+    expect(volume.toFixed()).toBe(raw.trades.reduce((total, t) => total.add(t.count_fp), new Decimal(0)).toFixed());
+  });
+
   it('the venue\u2019s own changes come through the private stream: a cancel made at Kalshi, then a fill by another participant within 2 s', async () => {
     // A cancel made at the venue (not through us) reaches us only through the stream's user_orders
     // channel (the reconciler is off): once it shows, the stream is subscribed.

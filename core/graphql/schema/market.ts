@@ -11,7 +11,6 @@ import { pageArgs, pageOf } from './page';
 type QuoteDecimal = Exclude<keyof MarketQuote, 'asOf' | 'stale'>;
 
 /** One decimal field of a market's quote, from the page's quote loader. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the Prisma object's field builder
 function quote(t: any, field: QuoteDecimal, description: string) {
   return t.field({ type: 'Decimal', nullable: true, description, resolve: async (m: Market, _args: unknown, ctx: { loaders: Loaders }) => (await ctx.loaders.marketQuote.load(m))[field] });
 }

@@ -20,8 +20,11 @@ export interface QuotedMarket {
 export async function marketQuotes(db: Db, venues: VenueRegistry, markets: readonly QuotedMarket[], now: Date = new Date()): Promise<MarketQuote[]> {
   const ours = markets.filter((m) => !venues.marketData(m.venue)?.publicTrades);
   const stats = await ourTapeStats(db, ours.map((m) => m.id), now);
+  const reported = await venueQuotes(venues, markets.filter((m) => venues.marketData(m.venue)?.quotes));
   return Promise.all(
     markets.map(async (market) => {
+      const fromVenue = reported.get(market.id);
+      if (fromVenue) return fromVenue;
       const tape = stats.get(market.id);
       const activity: MarketActivity = tape ? { ...NO_ACTIVITY, lastPrice: tape.lastPrice, volume: tape.volume, volume24h: tape.volume24h } : NO_ACTIVITY;
       const data = venues.marketData(market.venue);
@@ -34,4 +37,22 @@ export async function marketQuotes(db: Db, venues: VenueRegistry, markets: reado
       }
     }),
   );
+}
+
+/** The quotes of the markets whose venue reports them in batches: one read per venue; a venue that fails makes its markets stale. */
+async function venueQuotes(venues: VenueRegistry, markets: readonly QuotedMarket[]): Promise<Map<string, MarketQuote>> {
+  const byVenue = new Map<string, QuotedMarket[]>();
+  for (const market of markets) byVenue.set(market.venue, [...(byVenue.get(market.venue) ?? []), market]);
+  const quotes = new Map<string, MarketQuote>();
+  await Promise.all(
+    [...byVenue].map(async ([venue, listed]) => {
+      const read = await venues.marketData(venue)!.quotes!(listed).catch(() => null);
+      const asOf = new Date();
+      for (const market of listed) {
+        const quote = read?.get(market.venueMarketId);
+        quotes.set(market.id, quote ? quoteOf(quote.book, quote.activity, asOf) : unavailableQuote());
+      }
+    }),
+  );
+  return quotes;
 }

@@ -3,7 +3,10 @@ import type { KalshiEnvironment } from '../../domain/credentialShapes';
 import { Decimal, formatDecimal, parseDecimalString } from '../../domain/decimals';
 import { PRICE_TICKS_PER_DOLLAR, priceToTicks, quantityToUnits, ticksToPrice, unitsToQuantity } from '../../domain/matching/units';
 import { readPriceRanges, type KalshiPriceRange } from '../../domain/venueRules';
-import { DEFAULT_BOOK_DEPTH, type BookLevelView, type MarketData, type OrderBookView } from '../venue';
+import { CANDLE_INTERVALS } from '../../../contract/inputBounds';
+import type { Candle, CandleInterval } from '../../domain/candles';
+import { DEFAULT_BOOK_DEPTH, type BookLevelView, type MarketData, type OrderBookView, type VenueMarketRef, type VenueQuote, type VenueTradesPage } from '../venue';
+import { candleFromKalshi, quoteFromKalshiMarket, tradeFromKalshi } from './marketDataWire';
 import { kalshiEndpoints } from './endpoints';
 import { KalshiSession, type KalshiBackoff, type KalshiOutcome, type KalshiSessionSettings } from './session';
 import { KALSHI_RATE_TIERS, type KalshiRateTier } from './tokenBuckets';
@@ -85,6 +88,10 @@ export const KALSHI_MAX_PAGE = 1000;
 /** Kalshi's orderbook `depth` accepts 1..100; 0 asks for every level. */
 const KALSHI_MAX_DEPTH = 100;
 const CONTRACT_UNITS = 100;
+/** Markets a quote read asks for at once (`tickers=`). */
+const QUOTE_BATCH = 100;
+/** Markets whose series is kept. */
+const SERIES_CACHE_SIZE = 10_000;
 
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
@@ -158,6 +165,8 @@ function readMultiplier(value: unknown): string | null {
 
 export class KalshiMarketData implements MarketData {
   private readonly session: KalshiSession;
+  /** Market ticker to series ticker: a market never changes series. */
+  private readonly seriesByMarket = new Map<string, string>();
 
   constructor(options: KalshiMarketDataOptions) {
     this.session = new KalshiSession({
@@ -242,6 +251,78 @@ export class KalshiMarketData implements MarketData {
     const event = await this.readOne(`/events/${encodeURIComponent(eventTicker)}`, 'event');
     if (event === null) return null;
     return { eventTicker, seriesTicker: str(event.series_ticker) || null, category: str(event.category) ?? '' };
+  }
+
+  /**
+   * `GET /markets/trades?ticker=` (public), newest first: `min_ts`/`max_ts` are whole seconds, so
+   * the window is applied again to each trade's time; Kalshi's opaque cursor carried as ours.
+   */
+  async publicTrades(market: VenueMarketRef, query: { since?: Date; until?: Date; limit: number; cursor?: string }): Promise<VenueTradesPage> {
+    const outcome = await this.read('/markets/trades', {
+      ticker: market.venueMarketId,
+      min_ts: query.since ? Math.floor(query.since.getTime() / 1000) : undefined,
+      max_ts: query.until ? Math.ceil(query.until.getTime() / 1000) : undefined,
+      limit: query.limit,
+      cursor: query.cursor,
+    });
+    if (outcome.kind !== 'answered') throw readFailure(outcome);
+    const body = recordOf(outcome.body);
+    if (body === null || !Array.isArray(body.trades)) throw unreadable('GET /markets/trades');
+    const trades = body.trades.map(tradeFromKalshi);
+    if (trades.some((t) => t === null)) throw unreadable('GET /markets/trades');
+    const inWindow = (trades as NonNullable<(typeof trades)[number]>[]).filter((t) => (!query.since || t.executedAt >= query.since) && (!query.until || t.executedAt < query.until));
+    const next = str(body.cursor) ?? '';
+    return { trades: inWindow, nextCursor: next === '' || body.trades.length < query.limit ? null : next };
+  }
+
+  /**
+   * `GET /series/{series}/markets/{ticker}/candlesticks` (public) over [from, to): candles whose
+   * period ends in (from, to]; a period without a trade (null prices) is left out. The series is
+   * the market's event's (read once per market, then kept).
+   */
+  async candles(market: VenueMarketRef, interval: CandleInterval, from: Date, to: Date): Promise<Candle[]> {
+    const series = await this.seriesOfMarket(market.venueMarketId);
+    const periodMs = CANDLE_INTERVALS[interval];
+    const path = `/series/${encodeURIComponent(series)}/markets/${encodeURIComponent(market.venueMarketId)}/candlesticks`;
+    const outcome = await this.read(path, { start_ts: (from.getTime() + periodMs) / 1000, end_ts: to.getTime() / 1000, period_interval: periodMs / 60_000 });
+    if (outcome.kind !== 'answered') {
+      if (outcome.kind === 'refused' && outcome.status === 404) throw new DomainError('market_not_tradable', `Kalshi has no candlesticks of '${market.venueMarketId}'.`);
+      throw readFailure(outcome);
+    }
+    const body = recordOf(outcome.body);
+    if (body === null || !Array.isArray(body.candlesticks)) throw unreadable(`GET ${path}`);
+    return body.candlesticks.map((c) => candleFromKalshi(c, periodMs)).filter((c): c is Candle => c !== null && c.start >= from && c.end <= to);
+  }
+
+  /** `GET /markets?tickers=` (100 a read): each market's top of book and activity as Kalshi reports them. */
+  async quotes(markets: readonly VenueMarketRef[]): Promise<Map<string, VenueQuote>> {
+    const quotes = new Map<string, VenueQuote>();
+    const tickers = markets.map((m) => m.venueMarketId);
+    for (let i = 0; i < tickers.length; i += QUOTE_BATCH) {
+      const outcome = await this.read('/markets', { tickers: tickers.slice(i, i + QUOTE_BATCH), limit: QUOTE_BATCH });
+      if (outcome.kind !== 'answered') throw readFailure(outcome);
+      const body = recordOf(outcome.body);
+      if (body === null || !Array.isArray(body.markets)) throw unreadable('GET /markets');
+      for (const market of body.markets) {
+        const ticker = str(recordOf(market)?.ticker);
+        const quote = quoteFromKalshiMarket(market);
+        if (ticker !== null && quote !== null) quotes.set(ticker, quote);
+      }
+    }
+    return quotes;
+  }
+
+  /** The series a market belongs to: `series_ticker` of its event (GET /markets/{ticker}, then GET /events/{event_ticker}). */
+  private async seriesOfMarket(ticker: string): Promise<string> {
+    const known = this.seriesByMarket.get(ticker);
+    if (known) return known;
+    const market = await this.readOne(`/markets/${encodeURIComponent(ticker)}`, 'market');
+    const eventTicker = str(market?.event_ticker);
+    const series = str(market?.series_ticker) || (eventTicker ? (await this.event(eventTicker))?.seriesTicker : null);
+    if (!series) throw new DomainError('market_not_tradable', `Kalshi names no series for '${ticker}': its candlesticks cannot be read.`);
+    if (this.seriesByMarket.size >= SERIES_CACHE_SIZE) this.seriesByMarket.delete(this.seriesByMarket.keys().next().value!);
+    this.seriesByMarket.set(ticker, series);
+    return series;
   }
 
   /** One object Kalshi answers under `field` at `path`; null on a 404 (Kalshi does not know it). */

@@ -19,8 +19,8 @@ export interface PolymarketLiveSettings extends PolymarketSettings {
  */
 export function openPolymarketLive(deps: LiveVenueDeps<PolymarketLiveSettings>): LiveVenueSetup {
   const { db, config, sinks } = deps;
-  const books = new PolymarketBooks(new PolymarketSession({ baseUrl: config.POLYMARKET_CLOB_URL, timeoutMs: config.POLYMARKET_TIMEOUT_MS }), polymarketMarketTermsOf(db));
   const dataApi = new PolymarketPublicReads({ baseUrl: config.POLYMARKET_DATA_API_URL, timeoutMs: config.POLYMARKET_TIMEOUT_MS, name: 'The Polymarket Data API' });
+  const books = new PolymarketBooks(new PolymarketSession({ baseUrl: config.POLYMARKET_CLOB_URL, timeoutMs: config.POLYMARKET_TIMEOUT_MS }), polymarketMarketTermsOf(db), dataApi);
   const accounts = polymarketAccounts(db, {
     ...liveAccountOptions(deps, config.POLYMARKET_USER_STREAM_ENABLED),
     dataApi,
