@@ -30,6 +30,9 @@ export const GOALS = {
   // Issue 25 (bench/tenantIsolation.ts): `ratio` is the neighbour's GET /v1/markets p99 under the hostile load ÷ quiet; `maxMs` the slowest hostile answer; `growthMb` server RSS after − before.
   tenantIntrospectionBomb: { figure: 'neighbour GET /v1/markets during an introspection bomb (20 x 1,000 aliased __schema; token and cookie)', source: 'issue 25', atMost: { ratio: 2, maxMs: 100, growthMb: 20 } },
   tenantReconnectStorm: { figure: 'neighbour GET /v1/markets during a reconnect storm (240 SSE clients replaying 3,000 events)', source: 'issue 25', atMost: { ratio: 3, growthMb: 50 } },
+  // Issue 29 (bench/marketData.ts): the book read against bare node:http at 50 connections; a stream delta from sending the order to each of 1,000 subscribers.
+  orderBookRead: { figure: 'GET /v1/markets/{id}/orderbook, 50 connections, 1 process', source: 'issue 29', atLeast: { ratio: 0.15 }, atMost: { p99Ms: 20 } },
+  streamDeltaFanOut: { figure: 'market-data stream: a book delta to 1,000 subscribers of one market', source: 'issue 29', atMost: { p99Ms: 50 } },
 } as const satisfies Record<string, Goal>;
 
 export type GoalId = keyof typeof GOALS;

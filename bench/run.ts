@@ -18,6 +18,7 @@ import { formatGatewayMarketReport, gatewayMarketGoalResults, runGatewayMarketBe
 import { aggregationGoalResults, formatAggregationReport, runAggregationBench, type AggregationReport } from './aggregations';
 import { formatEventsReport, runEventsBench, writeEventsReport, type EventsReport } from './events';
 import { formatGoalSummary } from './goals';
+import { formatMarketDataReport, marketDataGoalResults, runMarketDataBench, type MarketDataReport } from './marketData';
 import { formatTenantIsolationReport, runTenantIsolationBench, tenantIsolationGoalResults, writeTenantIsolationReport, type TenantIsolationReport } from './tenantIsolation';
 import { runMatchingEngineBench, type MatchingEngineBenchResult } from './matchingEngine';
 import { formatLiveOrderReport, liveOrderCountsHold, runLiveOrderBench, writeLiveOrderReport, type LiveOrderReport } from './liveOrder';
@@ -107,6 +108,16 @@ async function main(): Promise<number> {
     await runCleanups();
   }
 
+  let marketData: MarketDataReport | undefined;
+  process.stdout.write('\n== market data: GET /v1/markets/{id}/orderbook vs bare node:http; a stream delta to 1,000 subscribers of one market\n');
+  try {
+    marketData = await runMarketDataBench();
+  } catch (error) {
+    failures.push(`market data: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await runCleanups();
+  }
+
   let tenants: TenantIsolationReport | undefined;
   process.stdout.write('\n== tenant isolation: a neighbour workspace\'s GET /v1/markets during an introspection bomb and a reconnect storm of a hostile workspace\n');
   try {
@@ -126,6 +137,7 @@ async function main(): Promise<number> {
   if (liveOrder) process.stdout.write(`live order on Kalshi (fake):\n${formatLiveOrderReport(liveOrder)}\n  details: bench-results/live-order.json\n`);
   if (aggregations) process.stdout.write(`aggregations:\n${formatAggregationReport(aggregations)}\n`);
   if (events) process.stdout.write(`event log:\n${formatEventsReport(events)}\n  details: bench-results/events.json\n`);
+  if (marketData) process.stdout.write(`market data:\n${formatMarketDataReport(marketData)}\n`);
   if (tenants) process.stdout.write(`tenant isolation:\n${formatTenantIsolationReport(tenants)}\n  details: bench-results/tenant-isolation.json\n`);
   process.stdout.write('\ngoals (bench/goals.ts):\n');
   process.stdout.write(
@@ -135,6 +147,7 @@ async function main(): Promise<number> {
         ...(gateway ? gatewayMarketGoalResults(gateway) : []),
         ...(aggregations ? aggregationGoalResults(aggregations) : []),
         ...(tenants ? tenantIsolationGoalResults(tenants) : []),
+        ...(marketData ? marketDataGoalResults(marketData) : []),
       ],
       OTHER_LOAD_NOTE_CORES,
     )}\n`,

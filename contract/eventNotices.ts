@@ -19,7 +19,19 @@ export interface EventNotice {
 
 export const EVENT_NOTICE_TOPIC = 'mk:event-log';
 
-type Topics = { [EVENT_NOTICE_TOPIC]: [EventNotice] };
+/**
+ * "A book of this market may have moved, or a trade been recorded": said by the core that placed
+ * or canceled an order there (after recording it), heard by every gateway's market-data streams
+ * (gateway/marketStreams.ts), which then read the market again. Carries no data; lost or merged
+ * notices cost only latency: the streams also read every MARKET_STREAM_POLL_MS.
+ */
+export interface MarketNotice {
+  marketId: string;
+}
+
+export const MARKET_NOTICE_TOPIC = 'mk:market-data';
+
+type Topics = { [EVENT_NOTICE_TOPIC]: [EventNotice]; [MARKET_NOTICE_TOPIC]: [MarketNotice] };
 
 export interface EventNotices {
   readonly pubSub: PubSub<Topics>;

@@ -24,6 +24,8 @@ export const DEFAULT_PREVIOUS_SECRET_SECONDS = 86_400;
 /** The longest a previous secret may keep signing after a rotation (7 days). */
 export const MAX_PREVIOUS_SECRET_SECONDS = 7 * 86_400;
 
+/** The levels a side of an order book read answers when none is asked (the REST book, the market-data stream, a venue's read). */
+export const DEFAULT_BOOK_DEPTH = 10;
 /** The most levels a side of an order book read answers (GET /v1/markets/{id}/orderbook `depth`). */
 export const MAX_BOOK_DEPTH = 100;
 

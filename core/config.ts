@@ -89,6 +89,8 @@ const schema = z.object({
   ANALYST_MAX_ANSWER_BYTES: integer.pipe(z.number().min(65_536).max(1_073_741_824)).default(8_388_608),
   EVENT_STREAM_POLL_MS: integer.pipe(z.number().min(100).max(60_000)).default(2000),
   EVENT_STREAM_MAX_AGE_MS: integer.pipe(z.number().min(1000).max(86_400_000)).default(3_600_000),
+  /** How often a gateway's market-data stream reads its market without a notice (the venue moved on its own, a notice was lost). */
+  MARKET_STREAM_POLL_MS: integer.pipe(z.number().min(50).max(60_000)).default(1000),
   /**
    * How long numbered events are kept (docs/events.md "Retention"): each core's sweeper deletes older
    * ones (each workspace's newest excepted); 0 keeps them for ever. Checked below against

@@ -9,7 +9,7 @@ import { createAnalystYoga } from './graphql/analystYoga';
 import { requireSignedPrincipal } from './graphql/signedPrincipal';
 import { createCoreYoga } from './graphql/yoga';
 import { createRevocationBus, type RevocationBus } from '../contract/revocationBus';
-import { createEventNotices, type EventNotices } from '../contract/eventNotices';
+import { createEventNotices, MARKET_NOTICE_TOPIC, type EventNotices } from '../contract/eventNotices';
 import { startEventSequencer } from './services/events/eventSequencer';
 import { startEventRetention } from './services/events/eventRetention';
 import { startWebhookWorker } from './services/events/webhookDeliveries';
@@ -106,6 +106,8 @@ export async function openCore(
         }
       : {}),
   });
+  // Our orders' activity on a market, told to the gateways' market-data streams (MARKET_NOTICE_TOPIC).
+  venues.marketActivity = (marketId) => events.pubSub.publish(MARKET_NOTICE_TOPIC, { marketId });
   const keepAlive = new DeadMansSwitchKeepAlive(db, logger);
   const inFlightMs = inFlightWindowMs(config.CORE_TIMEOUT_MS);
   const keyRecords = new KeyRecords(db, inFlightMs);

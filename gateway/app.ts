@@ -13,6 +13,9 @@ import { authFailureLimit } from './middleware/authFailures';
 import { authenticate, type Authenticated } from './middleware/authenticate';
 import { errorEnvelope } from './middleware/errorEnvelope';
 import type { EventStreams, StreamRequest } from './eventStreams';
+import type { MarketStreamRequest, MarketStreams } from './marketStreams';
+import type { BookCache } from './bookCache';
+import { DEFAULT_BOOK_DEPTH } from '../contract/inputBounds';
 import { jsonBody } from './middleware/jsonBody';
 import { literalPaths } from './literalPaths';
 import { registerOperatorRoutes, type OperatorDeps } from './operatorRoutes';
@@ -42,6 +45,10 @@ export interface GatewayDeps {
   operator: OperatorDeps;
   /** GET /v1/events/stream. */
   streams: EventStreams;
+  /** GET /v1/markets/stream. */
+  marketStreams: MarketStreams;
+  /** The simulated venues' books (GET /v1/markets/{id}/orderbook in the test environment), kept until their market's next notice. */
+  books: BookCache;
   /** The analysts' GraphQL subscriptions: their per-credential limit (shared with the event streams) and how long one lasts. */
   subscriptions: AnalystSubscriptions;
   /** The analysts' documents: how many run at once per credential, how large an answer may be. */
@@ -151,6 +158,24 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
           ctx.body = await deps.catalog.get(catalogKey(principal, route.operation, variables), load);
           return;
         }
+        if (route.bookCache && 'environment' in principal && principal.environment === 'test') {
+          const load = () =>
+            deps.core.call(route.operation, variables, principal).then(spelling.answer, spelling.refusal).then((result) => JSON.stringify(result.value));
+          ctx.type = 'application/json';
+          ctx.body = await deps.books.get(String(variables.id), catalogKey(principal, route.operation, variables), load);
+          return;
+        }
+        if (route.marketStream) {
+          const auth = ctx.state.auth as Authenticated;
+          await deps.marketStreams.open(ctx, {
+            principal: auth.principal as MarketStreamRequest['principal'],
+            credentialId: auth.id,
+            marketIds: variables.marketIds as string[],
+            depth: (variables.depth as number | undefined) ?? DEFAULT_BOOK_DEPTH,
+            recheck: () => stillAuthenticated(route, ctx),
+          }).catch(spelling.refusal);
+          return;
+        }
         if (route.stream) {
           const auth = ctx.state.auth as Authenticated;
           const lastEventId = ctx.headers['last-event-id'];
@@ -166,6 +191,10 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
         }
         const idempotencyKey = route.idempotent ? idempotencyKeyOf(ctx.headers['idempotency-key']) : undefined;
         const result = await deps.core.call(route.operation, variables, principal, { idempotencyKey }).then(spelling.answer, spelling.refusal);
+        // An order placed or canceled through this gateway: its market's kept book is read again
+        // from the next request here on, before the core's notice reaches this gateway.
+        const moved = route.method !== 'GET' && (result.value as { market_id?: unknown } | null)?.market_id;
+        if (typeof moved === 'string') deps.books.invalidate(moved);
         if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
         ctx.body = answerOf(route, ctx, result.value);
       }),

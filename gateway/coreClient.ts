@@ -46,7 +46,10 @@ interface GraphQLResponse {
 }
 
 export interface CoreResult {
+  /** The value of the operation's first root field (REST operations have one). */
   value: unknown;
+  /** Every root field's value, by its name or alias. */
+  roots: Record<string, unknown>;
   /** The core replayed the stored result of an earlier request with the same Idempotency-Key. */
   replayed: boolean;
 }
@@ -62,6 +65,11 @@ export class CoreClient {
   /** The value of the operation's single root field, or the core's error as an ApiError. */
   async execute(operationName: string, variables: Record<string, unknown>, principal: Principal): Promise<unknown> {
     return (await this.call(operationName, variables, principal)).value;
+  }
+
+  /** Every root field's value of an operation with several (GetMarketDataState), or the core's error as an ApiError. */
+  async executeRoots(operationName: string, variables: Record<string, unknown>, principal: Principal): Promise<Record<string, unknown>> {
+    return (await this.call(operationName, variables, principal)).roots;
   }
 
   async call(
@@ -89,7 +97,7 @@ export class CoreClient {
     if (error) throw toApiError(error, replayed);
     const data = parsed.data;
     if (!data) throw upstreamUnavailable();
-    return { value: Object.values(data)[0], replayed };
+    return { value: Object.values(data)[0], roots: data, replayed };
   }
 
   /**

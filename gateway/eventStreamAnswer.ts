@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Context } from 'koa';
 
@@ -13,13 +14,7 @@ import type { Context } from 'koa';
  * (bench/README.md, "Tenant isolation"). A client that leaves destroys the body without an error.
  */
 export function answerAsEventStream(ctx: Context, body: Readable, status = 200): void {
-  ctx.req.socket.setTimeout(0);
-  ctx.req.socket.setNoDelay(true);
-  ctx.status = status;
-  ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
-  ctx.respond = false;
-  const response = ctx.res;
-  response.flushHeaders();
+  const response = openEventStream(ctx, status);
   body.pipe(response);
   response.once('close', () => {
     body.unpipe(response);
@@ -27,4 +22,20 @@ export function answerAsEventStream(ctx: Context, body: Readable, status = 200):
   });
   // The body's end ends the response (pipe does); an error of its own just closes the connection.
   body.once('error', () => response.destroy());
+}
+
+/**
+ * The head of a Server-Sent Events answer (as above), sent now; the caller writes the events to the
+ * response itself (GET /v1/markets/stream, whose messages go to many streams at once: one write
+ * each, without a stream in between).
+ */
+export function openEventStream(ctx: Context, status = 200): ServerResponse {
+  ctx.req.socket.setTimeout(0);
+  ctx.req.socket.setNoDelay(true);
+  ctx.status = status;
+  ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+  ctx.respond = false;
+  const response = ctx.res;
+  response.flushHeaders();
+  return response;
 }

@@ -5,12 +5,14 @@ import type { Config } from '../core/config';
 import { loadOperations } from '../contract/operations';
 import type { RevocationBus } from '../contract/revocationBus';
 import type { Logger } from '../core/support/logger';
-import { createEventNotices, type EventNotices } from '../contract/eventNotices';
+import { createEventNotices, MARKET_NOTICE_TOPIC, type EventNotices } from '../contract/eventNotices';
 import { buildGatewayApp } from './app';
 import { EventStreams } from './eventStreams';
 import { StreamAdmission } from './streamAdmission';
 import { AuthCache } from './authCache';
 import { CatalogCache } from './catalogCache';
+import { MarketStreams } from './marketStreams';
+import { BookCache } from './bookCache';
 import { CoreClient, type CoreTransport } from './coreClient';
 import type { Authenticated } from './middleware/authenticate';
 import { GatewayMetrics } from './metrics';
@@ -59,6 +61,15 @@ export function openGateway(
     catchUpReads: config.EVENT_CATCH_UP_PER_WORKSPACE,
     catchUpEventsPerSecond: config.EVENT_CATCH_UP_EVENTS_PER_SECOND,
   }, admission);
+  const books = new BookCache(config.MARKET_STREAM_POLL_MS);
+  void (async () => {
+    for await (const notice of (options.events ?? ownNotices!).pubSub.subscribe(MARKET_NOTICE_TOPIC)) books.invalidate(notice.marketId);
+  })();
+  const marketStreams = new MarketStreams(core, options.events ?? ownNotices!, options.logger, {
+    heartbeatMs: config.EVENT_STREAM_HEARTBEAT_MS,
+    pollMs: config.MARKET_STREAM_POLL_MS,
+    maxAgeMs: config.EVENT_STREAM_MAX_AGE_MS,
+  }, admission);
   // A revoked key's streams and subscriptions end with it (docs/events.md).
   options.revocations.subscribe((keyId) => admission.endCredential(keyId));
   metrics.countStreams(() => admission.openHere);
@@ -73,6 +84,8 @@ export function openGateway(
     authFailuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
     trustProxy: config.TRUST_PROXY,
     streams,
+    marketStreams,
+    books,
     subscriptions: { admission, maxAgeMs: config.EVENT_STREAM_MAX_AGE_MS, recheckMs: config.EVENT_STREAM_HEARTBEAT_MS },
     analystQueries: {
       ratePerCredential: config.ANALYST_RATE_LIMIT,

@@ -79,7 +79,7 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
     const operation = operations.get(route.operation);
     if (!operation) throw new Error(`route ${route.method} ${route.path}: no operation ${route.operation}`);
     (paths[route.path] ??= {})[route.method.toLowerCase()] = {
-      operationId: route.stream ? `stream${route.operation.replace(/^List/, '')}` : route.operation.charAt(0).toLowerCase() + route.operation.slice(1),
+      operationId: route.marketStream ? 'streamMarketData' : route.stream ? `stream${route.operation.replace(/^List/, '')}` : route.operation.charAt(0).toLowerCase() + route.operation.slice(1),
       tags: [route.tag],
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
@@ -101,7 +101,9 @@ export function buildOpenApi(routes: Route[]): JsonSchema {
         '200': {
           description: 'OK',
           headers: headersOf(route, 200),
-          content: route.stream
+          content: route.marketStream
+            ? { 'text/event-stream': { schema: MARKET_STREAM_SCHEMA } }
+            : route.stream
             ? { 'text/event-stream': { schema: streamSchema(responseSchema(schema, operation.document, names), names) } }
             : { 'application/json': { schema: answerSchema(route, responseSchema(schema, operation.document, names), names) } },
         },
@@ -167,6 +169,13 @@ function streamSchema(page: JsonSchema, names: SchemaNames): JsonSchema {
     'x-event-data': data,
   };
 }
+
+/** GET /v1/markets/stream's body (Route.marketStream): its messages, described (docs/market-data.md). */
+const MARKET_STREAM_SCHEMA: JsonSchema = {
+  type: 'string',
+  description:
+    'text/event-stream: `retry: 1000` first; then per message `event: <type>` and `data: <one JSON object>` and a blank line; `: keep-alive` comment lines in between. Every message has `type`, `market_id` and `seq` (one more per message of that market). `snapshot`: `yes` and `no` ({bids, asks} of {price, quantity}, best first), `mid`, `quote` (the fields of a market\u2019s quote), `as_of`. `delta`: `changes` [{outcome: yes|no, side: bid|ask, price, quantity ("0": gone)}], `mid`, `as_of`. `trade`: `trade` {id, price (YES), quantity, taker_side, executed_at}. `ticker`: `quote`. `status`: `stale` (true: the market cannot be read now; a snapshot follows when it can), `message`.',
+};
 
 /** The body a route answers with, from its operation's result: see Route.sessionCookie and Route.answerAs. */
 function answerSchema(route: Route, result: JsonSchema, names: SchemaNames): JsonSchema {

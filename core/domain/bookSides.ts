@@ -7,9 +7,6 @@ export interface SideBook {
   readonly asks: readonly BookLevelView[];
 }
 
-/** Levels a side of a book read when none is asked. */
-export const DEFAULT_BOOK_DEPTH = 10;
-
 const complement = (level: BookLevelView): BookLevelView => ({ price: formatDecimal(new Decimal(1).sub(level.price)), quantity: level.quantity });
 
 /**

@@ -124,8 +124,6 @@ export interface QueuePositionView {
   quantityAhead: string;
 }
 
-/** How many price levels of each side `orderBook` answers when the caller does not say. */
-export const DEFAULT_BOOK_DEPTH = 10;
 
 export interface Venue {
   readonly name: VenueName;
@@ -326,6 +324,11 @@ export interface VenueRegistry {
    * venues' service of SIM_VENUE_URL, which lists its markets at its own start).
    */
   listSimulatedMarket?(venue: VenueColumn, market: SimulatedListing): boolean;
+  /**
+   * Says that an order of ours was placed or canceled on a market and recorded: its book may have
+   * moved and its tape grown (the market-data streams read it again). Never throws.
+   */
+  marketActivity?(marketId: string): void;
 }
 
 /** A market as a simulated venue lists it (decimal strings; its module's rules). */

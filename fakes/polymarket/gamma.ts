@@ -47,9 +47,9 @@ import { FaultPlan, type FaultRule } from '../faults';
 import { LoopbackServer, sleep } from '../loopback';
 import { gammaEventFields, listEvents, oneEvent, type GammaEventRecord, type GammaEventSeed, type GammaEventsContext } from './gammaEvents';
 import type { GammaMarketStatsSource } from './gammaStats';
+import type { GammaMarketRecord } from './gammaRecords';
 
 /** A Gamma market object as the venue sends it: free-form JSON, so a test can send a malformed one too. */
-export type GammaMarketRecord = Record<string, unknown> & { readonly id: string; readonly conditionId: string };
 
 export const GAMMA_MAX_PAGE = 100;
 

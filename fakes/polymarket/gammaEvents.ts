@@ -24,7 +24,7 @@
  * `cyom`. The fake's figures are the sums of its markets'; `closed` is true once every market of the
  * event is closed. `openInterest` is 0 and `tags` empty (not modelled).
  */
-import type { GammaMarketRecord } from './gamma';
+import type { GammaMarketRecord } from './gammaRecords';
 
 export interface GammaEventSeed {
   /** Gamma's numeric event id (a string on the wire); given one by the fake when absent. */

@@ -33,7 +33,8 @@
  */
 import { Decimal } from '../../core/domain/decimals';
 import type { OrderRecord, PolymarketExchange } from './exchange';
-import type { GammaFake, GammaMarketRecord, GammaResolution } from './gamma';
+import type { GammaFake, GammaResolution } from './gamma';
+import type { GammaMarketRecord } from './gammaRecords';
 import type { TokenSeed } from './markets';
 import type { MarketChannel, MarketResolvedFrame, NoticeDelivery } from './marketChannel';
 

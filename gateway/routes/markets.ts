@@ -7,8 +7,27 @@ import type { Route } from './route';
 /** A candle interval's REST spelling (1m) of its GraphQL name (minute). */
 const restIntervalSpelling = (name: string): string => Object.entries(CANDLE_INTERVAL_NAMES).find(([, named]) => named === name)?.[0] ?? name;
 
+/** The most markets one market-data stream follows. */
+const MAX_STREAMED_MARKETS = 20;
+
+const marketIds = z
+  .string()
+  .max(MAX_STREAMED_MARKETS * 65)
+  .transform((value) => value.split(','))
+  .pipe(z.array(id('mkt')).min(1).max(MAX_STREAMED_MARKETS))
+  .describe(`Comma-separated market ids, 1 to ${MAX_STREAMED_MARKETS}.`)
+  .meta({ type: 'string', pattern: undefined });
+
 /** The market catalog. */
 export const MARKET_ROUTES: Route[] = [
+  {
+    method: 'GET', path: '/v1/markets/stream', operation: 'GetMarketDataState', marketStream: true, tag: 'Markets', summary: 'Stream market data (Server-Sent Events)',
+    description:
+      'Books, trades and quotes of up to 20 markets as Server-Sent Events (docs/market-data.md, "The market-data stream"). Per market: first a `snapshot` (both outcomes\u2019 books to `depth` levels, the quote), then `delta` (the levels whose quantity changed, "0" when gone, in YES and NO terms), `trade` (each new public trade), `ticker` (the quote changed) and `status` (`stale` when the market cannot be read, then a fresh snapshot); every message carries `market_id` and `seq`, one more per message of that market. A client too slow to read skips messages and then gets a fresh snapshot (seq jumps: replace the book); a new connection starts with snapshots. Counted with the event streams (EVENT_STREAMS_PER_KEY); a stream ends after EVENT_STREAM_MAX_AGE_MS (reconnect). Updates follow our orders at once and the venues\u2019 own changes within MARKET_STREAM_POLL_MS.',
+    auth: 'api_key', session: true,
+    query: z.strictObject({ market_ids: marketIds, depth: depth.optional() }),
+    errors: ['invalid_request', 'not_found', 'venue_unavailable', 'rate_limited'],
+  },
   {
     method: 'GET', path: '/v1/markets', operation: 'SearchMarkets', tag: 'Markets', summary: 'Search markets',
     description: 'Full-text search (every word, as a prefix) over title, ticker, category and description, ranked; without q, catalog order; `sort=volume`: most traded first. Each market carries its quote (top of book in YES and NO terms, last price, volumes, `as_of`, `stale`: docs/market-data.md). Catalog answers may be up to CATALOG_CACHE_MS (1 s) old.',
@@ -27,9 +46,9 @@ export const MARKET_ROUTES: Route[] = [
     params: z.strictObject({ id: id('mkt') }), errors: ['not_found'],
   },
   {
-    method: 'GET', path: '/v1/markets/{id}/orderbook', operation: 'GetOrderBook', tag: 'Markets', summary: 'Get order book',
+    method: 'GET', path: '/v1/markets/{id}/orderbook', operation: 'GetOrderBook', bookCache: true, tag: 'Markets', summary: 'Get order book',
     description:
-      'The market’s book read from its venue now (never cached): `depth` levels a side, bids best first and asks best first, in the terms of each outcome: a NO bid at p is a YES ask at 1 - p, so `yes` and `no` are one book and always agree; `mid` is the YES mid, `as_of` when the book was read. A venue that cannot be asked now answers 503 venue_unavailable (docs/market-data.md).',
+      'The market’s book as its venue has it now: read from a live venue on every request; a simulated venue’s book, which moves only by orders placed here, is kept by the gateway until the next order or cancel on the market is announced (`as_of`: when it was read). `depth` levels a side, bids best first and asks best first, in the terms of each outcome: a NO bid at p is a YES ask at 1 - p, so `yes` and `no` are one book and always agree; `mid` is the YES mid, `as_of` when the book was read. A venue that cannot be asked now answers 503 venue_unavailable (docs/market-data.md).',
     auth: 'api_key', session: true,
     params: z.strictObject({ id: id('mkt') }),
     query: z.strictObject({ depth: depth.optional() }),

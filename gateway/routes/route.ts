@@ -51,6 +51,13 @@ export interface Route {
    * event, from the query's `after` or the Last-Event-ID header on, kept open.
    */
   stream?: boolean;
+  /**
+   * A simulated venue's book: in the test environment the answer is kept until the market's next
+   * notice (gateway/bookCache.ts); live, read every time.
+   */
+  bookCache?: boolean;
+  /** Answers as Server-Sent Events of markets' books, trades and quotes (gateway/marketStreams.ts): the operation is what each of its reads runs. */
+  marketStream?: boolean;
   /** The answer is a page of events: each item's object becomes its `data` (contract/eventShape.ts). */
   events?: boolean;
   /**

@@ -196,15 +196,16 @@ const pmAlice = trader('a11ce000', DEV_KEYS.alice);
 const pmBob = trader('b0b00000', DEV_KEYS.bob);
 
 /** The seeded Fed Yes book (mid 0.45): bids 0.40..0.44, asks 0.46..0.50, 500 far, 100 at the touch; best LAST on each side. */
+// Prices as the venue writes a book's levels: the shortest decimal ("0.5", not "0.50"; docs/polymarket-fake.md).
 const FED_YES_BIDS = [
-  { price: '0.40', size: '500' },
+  { price: '0.4', size: '500' },
   { price: '0.41', size: '400' },
   { price: '0.42', size: '300' },
   { price: '0.43', size: '200' },
   { price: '0.44', size: '100' },
 ];
 const FED_YES_ASKS = [
-  { price: '0.50', size: '500' },
+  { price: '0.5', size: '500' },
   { price: '0.49', size: '400' },
   { price: '0.48', size: '300' },
   { price: '0.47', size: '200' },
@@ -235,8 +236,8 @@ describe('Polymarket fake: seeded books', () => {
     const no = await book(FED_NO.tokenId);
     expect([no.bids.at(-1), no.asks.at(-1)]).toEqual([{ price: '0.54', size: '100' }, { price: '0.56', size: '100' }]);
     const election = await book(ELECTION_YES.tokenId);
-    expect(election.bids.map((l: { price: string }) => l.price)).toEqual(['0.570', '0.580', '0.590', '0.600', '0.610']);
-    expect(election.asks.map((l: { price: string }) => l.price)).toEqual(['0.670', '0.660', '0.650', '0.640', '0.630']);
+    expect(election.bids.map((l: { price: string }) => l.price)).toEqual(['0.57', '0.58', '0.59', '0.6', '0.61']);
+    expect(election.asks.map((l: { price: string }) => l.price)).toEqual(['0.67', '0.66', '0.65', '0.64', '0.63']);
     // Ordinary resting GTC orders of the market maker, whose wallet holds the shares its asks offer.
     const orders = fake.exchange.allOrders();
     expect(orders).toHaveLength(30);

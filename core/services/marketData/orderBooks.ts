@@ -1,6 +1,6 @@
 import type { Db } from '../../db/prismaClient';
-import { MAX_BOOK_DEPTH } from '../../../contract/inputBounds';
-import { bookSides, DEFAULT_BOOK_DEPTH, type SideBook } from '../../domain/bookSides';
+import { DEFAULT_BOOK_DEPTH, MAX_BOOK_DEPTH } from '../../../contract/inputBounds';
+import { bookSides, type SideBook } from '../../domain/bookSides';
 import { DomainError, invalidRequest } from '../../domain/errors';
 import type { VenueRegistry } from '../../venues/venue';
 import { venueName, type VenueName } from '../../venues/venueModules';

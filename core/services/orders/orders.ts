@@ -71,6 +71,7 @@ export async function placeOrder(
 ): Promise<Order> {
   const order = await placeOrSettle(db, venues, scope, input, origin, call);
   if (isUnconfirmed(order.status)) origin.idempotency?.leaveAnswerUnstored();
+  venues.marketActivity?.(order.marketId);
   return order;
 }
 
@@ -401,5 +402,7 @@ export async function cancelOrder(db: Db, venues: VenueRegistry, scope: Scope, i
     if (current) return recordExecution(db, order.id, { fills: [], state: current }); // filled meanwhile
     throw new DomainError('venue_error', `${venueName(order.venue)} refused the cancel (${result.venueCode}): ${result.message}`);
   }
-  return recordExecution(db, order.id, { fills: [], state: result.order });
+  const canceled = await recordExecution(db, order.id, { fills: [], state: result.order });
+  venues.marketActivity?.(order.marketId);
+  return canceled;
 }

@@ -18,9 +18,9 @@ import {
   type OrderBook,
   type OrderRequest,
 } from '../../domain/matching';
+import { DEFAULT_BOOK_DEPTH } from '../../../contract/inputBounds';
 import { validateOrderInput, validatePrice } from '../../domain/venueRules';
 import {
-  DEFAULT_BOOK_DEPTH,
   type OrderAction,
   type OrderBookView,
   type OutcomeSide,
