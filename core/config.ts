@@ -130,6 +130,14 @@ const schema = z.object({
   /** Each live Kalshi account's private stream (`fill`, `user_orders`); `false` leaves fills and order ends to the REST sweeps alone. */
   KALSHI_USER_STREAM_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /**
+   * An operator's Kalshi key for public market data (docs/market-data.md "Live books"): Kalshi's
+   * order book channel needs a signed connection. With both set, books of the catalog's environment
+   * (KALSHI_CATALOG_ENVIRONMENT) are kept from `orderbook_delta`; without, every book read goes to
+   * `GET /markets/{ticker}/orderbook`. The key's PEM file is read at start-up; never logged.
+   */
+  KALSHI_MARKET_DATA_KEY_ID: z.string().min(1).max(200).optional(),
+  KALSHI_MARKET_DATA_PRIVATE_KEY_FILE: z.string().min(1).max(4096).optional(),
+  /**
    * Polymarket CLOB V2 (docs/polymarket.md): the REST base, the chain orders are signed for
    * (137 Polygon, the only live venue; 80002 Amoy for tests against a fake), and every call's limit.
    * One venue, one URL: Polymarket has no separate demo exchange.
@@ -146,6 +154,15 @@ const schema = z.object({
    */
   POLYMARKET_WS_URL: z.url({ protocol: /^wss?$/ }).optional(),
   POLYMARKET_USER_STREAM_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /**
+   * Live Polymarket books kept from the public market channel (docs/market-data.md "Live books"):
+   * whether it runs (`false`: every book read goes to `GET /book`) and its URL (unset: the
+   * production channel for the production REST host, else the REST host's `/ws/market`).
+   */
+  POLYMARKET_MARKET_FEED_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  POLYMARKET_MARKET_WS_URL: z.url({ protocol: /^wss?$/ }).optional(),
+  /** A live book kept from a venue's feed that has heard nothing for this long is checked against the venue's REST book (docs/market-data.md "Live books"). */
+  MARKET_FEED_QUIET_MS: integer.pipe(z.number().min(100).max(600_000)).default(10_000),
   /**
    * The live reconciler (docs/reconciliation.md): how often it resolves orders left `unknown` (a lost
    * answer) or `pending` past LIVE_PENDING_STALE_MS (a core that stopped mid-send), and how often it
@@ -222,6 +239,9 @@ const schema = z.object({
 }).refine((config) => config.EVENT_RETENTION_DAYS === 0 || eventRetentionMs(config) >= config.WEBHOOK_RETRY_WINDOW_MS + RETENTION_MARGIN_MS, {
   path: ['EVENT_RETENTION_DAYS'],
   message: 'must be 0 (keep events for ever) or at least WEBHOOK_RETRY_WINDOW_MS plus one day, so that no webhook delivery still being retried (late, behind a backlog) loses its event',
+}).refine((config) => (config.KALSHI_MARKET_DATA_KEY_ID === undefined) === (config.KALSHI_MARKET_DATA_PRIVATE_KEY_FILE === undefined), {
+  path: ['KALSHI_MARKET_DATA_KEY_ID'],
+  message: 'and KALSHI_MARKET_DATA_PRIVATE_KEY_FILE go together: set both (the operator\'s market-data key) or neither',
 }).refine((config) => config.SIM_VENUE_URL === undefined || (config.SIM_VENUE_TOKEN ?? config.INTERNAL_TOKEN) !== undefined, {
   // A process-random INTERNAL_TOKEN (npm start without one) could never match the service's.
   path: ['SIM_VENUE_TOKEN'],

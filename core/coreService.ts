@@ -14,6 +14,7 @@ import { startEventSequencer } from './services/events/eventSequencer';
 import { startEventRetention } from './services/events/eventRetention';
 import { startWebhookWorker } from './services/events/webhookDeliveries';
 import { eventRenderer } from './graphql/eventRendering';
+import { marketNotices } from './services/marketData/marketNotices';
 import { recordKnownVenues } from './services/catalog/knownVenues';
 import { seedSimulatedMarkets } from './services/catalog/simulatedCatalog';
 import { startComplexOrderScheduler } from './services/complexOrders/scheduler';
@@ -89,7 +90,10 @@ export async function openCore(
   });
   // The live settlement sweep starts once the venues are open; their notices nudge it from then on.
   let settlementSweep: { marketSettled(venue: string, venueMarketId: string): void } | null = null;
-  const sinks = liveSinks(db, logger, (venue, venueMarketId) => settlementSweep?.marketSettled(venue, venueMarketId));
+  const sinks = liveSinks(db, logger, {
+    marketSettled: (venue, venueMarketId) => settlementSweep?.marketSettled(venue, venueMarketId),
+    marketMoved: marketNotices(db, (marketId) => events.pubSub.publish(MARKET_NOTICE_TOPIC, { marketId })),
+  });
   const venues = await openVenues(db, logger, (orderId, fills) => recordExecution(db, orderId, { fills }), {
     live: VENUE_MODULES.flatMap((module) => (module.openLive ? [module.openLive({ db, config, keyring: credentialKeys.keyring, logger, observer: metrics, sinks })] : [])),
     observer: metrics,
@@ -219,9 +223,9 @@ export async function openCore(
 }
 
 /** Where the live venues' accounts report fills and order changes: the core's bookkeeping (VenueModule.openLive). */
-function liveSinks(db: Db, logger: Logger, marketSettled: LiveVenueSinks['marketSettled']): LiveVenueSinks {
+function liveSinks(db: Db, logger: Logger, notices: Pick<LiveVenueSinks, 'marketSettled' | 'marketMoved'>): LiveVenueSinks {
   return {
-    marketSettled,
+    ...notices,
     recordFills: (venue, fills) => recordNewFills(db, venue, fills, logger),
     recordFillsAndFailures: (venue, listed) => recordFillsAndFailures(db, venue, listed, logger),
     recordState: (orderId, state) => recordExecution(db, orderId, { fills: [], state }),

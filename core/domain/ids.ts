@@ -22,6 +22,7 @@ export const ID_PREFIX = {
   market: 'mkt',
   deadMansSwitch: 'dms',
   webhookEndpoint: 'whe',
+  marketEvent: 'mev',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

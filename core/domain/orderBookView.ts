@@ -10,4 +10,11 @@ export interface OrderBookView {
   bids: BookLevelView[];
   asks: BookLevelView[];
   mid: string | null;
+  /**
+   * The venue's time of the book when it comes from a live venue's feed (core/venues/bookFeed.ts);
+   * absent when the book was read just now.
+   */
+  asOf?: Date;
+  /** True for a fed book not known to be current, answered only when the venue cannot be read. */
+  stale?: boolean;
 }

@@ -32,6 +32,18 @@ export interface CatalogListing {
   readonly yesTokenId?: string;
   readonly noTokenId?: string;
   readonly negRisk?: boolean;
+  /** The venue's grouping it belongs to (a Kalshi event, a Polymarket event); left out when the venue names none. */
+  readonly event?: CatalogEvent;
+}
+
+/** A venue's event, as a listing names it (the `market_events` row). */
+export interface CatalogEvent {
+  readonly venueEventId: string;
+  readonly title: string;
+  /** Lower case; `other` when the venue gives none. */
+  readonly category: string;
+  /** Kalshi's series ticker. */
+  readonly seriesKey?: string | null;
 }
 
 /**

@@ -78,6 +78,8 @@ export interface LiveVenueSinks {
    * venue's records are read for the truth, so a notice lost, repeated or late changes nothing.
    */
   marketSettled(venue: VenueColumn, venueMarketId: string): void;
+  /** A live book kept from the venue's feed changed (core/venues/bookFeed.ts): the market-data streams read it again. Never throws. */
+  marketMoved(venue: VenueColumn, venueMarketId: string): void;
 }
 
 /**

@@ -247,7 +247,16 @@ export class Exchange implements MarketDataSource {
   eventJson(eventTicker: string): object | undefined {
     const market = [...this.markets.values()].find((m) => m.seed.event_ticker === eventTicker);
     if (market === undefined) return undefined;
-    return { event_ticker: eventTicker, series_ticker: market.seed.series_ticker, title: market.seed.title, mutually_exclusive: false };
+    // `title` the seed's event title, else its first market's; `category` its series' (Kalshi still sends the event's own).
+    const series = this.series.get(market.seed.series_ticker);
+    return {
+      event_ticker: eventTicker,
+      series_ticker: market.seed.series_ticker,
+      title: market.seed.event_title ?? market.seed.title,
+      sub_title: '',
+      category: series?.category ?? '',
+      mutually_exclusive: false,
+    };
   }
 
   marketJson(ticker: string): object | undefined {

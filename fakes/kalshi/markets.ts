@@ -64,6 +64,8 @@ export interface MarketSeed {
   readonly yes_sub_title?: string;
   readonly no_sub_title?: string;
   readonly rules_primary?: string;
+  /** Not a market field: its event's title (GET /events); the market's title when absent. */
+  readonly event_title?: string;
   /**
    * Not a Kalshi field: the YES price the fake's market maker quotes around when books are seeded
    * (marketMaker.ts; "0.5000" when absent). Never shown in the market's JSON.

@@ -136,6 +136,22 @@ export function route(exchange: Exchange, req: RestRequest): ExchangeAnswer {
     const series = exchange.seriesJson(parts[1]!);
     return series === undefined ? fail(errors.notFound()) : { status: 200, body: { series } };
   }
+  if (method === 'GET' && parts[0] === 'events' && parts.length === 1) {
+    // GET /events (openapi.yaml 3.28.0 GetEvents): `status` (open, closed, settled: an event is
+    // listed under a status when one of its markets has it), `series_ticker`, `limit` (1..200,
+    // default 200), `cursor`; `{events: [...], cursor}`, "" on the last page.
+    const statuses = optional(query, 'status')?.split(',');
+    const seriesTicker = optional(query, 'series_ticker');
+    const tickers = [...new Set(
+      exchange
+        .marketList()
+        .filter((m) => (statuses === undefined || statuses.some((st) => (STATUS_FILTER[st] ?? []).includes(m.status ?? 'active'))) && (seriesTicker === undefined || m.series_ticker === seriesTicker))
+        .map((m) => m.event_ticker),
+    )];
+    const p = page(tickers, query, 200, 'GetEvents');
+    if (isError(p)) return fail(p);
+    return { status: 200, body: { cursor: p.cursor, events: p.items.map((ticker) => exchange.eventJson(ticker)) } };
+  }
   if (method === 'GET' && parts[0] === 'events' && parts.length === 2) {
     const event = exchange.eventJson(parts[1]!);
     return event === undefined ? fail(errors.notFound()) : { status: 200, body: { event, markets: [] } };

@@ -46,6 +46,20 @@ export const MARKET_ROUTES: Route[] = [
     params: z.strictObject({ id: id('mkt') }), errors: ['not_found'],
   },
   {
+    method: 'GET', path: '/v1/market_events', operation: 'ListMarketEvents', tag: 'Markets', summary: 'Search market events',
+    description: 'Markets grouped as their venue groups them: Kalshi events (with their series), Polymarket events, the simulated venues’ groups (docs/market-data.md, "Events"). Every word of q as a prefix over the title, the venue’s event id and the category; exact venue and category filters; id order. Not the workspace’s event log, which is GET /v1/events.',
+    auth: 'api_key', session: true, catalog: true,
+    query: z.strictObject({ q: z.string().max(200).optional(), venue: venue.optional(), category: z.string().max(64).optional(), ...page }),
+    errors: ['invalid_request'],
+  },
+  {
+    method: 'GET', path: '/v1/market_events/{id}', operation: 'GetMarketEvent', tag: 'Markets', summary: 'Get market event',
+    description: 'One venue event with its markets (the ones the key sees, with their quotes, at most 200, in id order).',
+    auth: 'api_key', session: true, catalog: true,
+    params: z.strictObject({ id: id('mev') }),
+    errors: ['not_found'],
+  },
+  {
     method: 'GET', path: '/v1/markets/{id}/orderbook', operation: 'GetOrderBook', bookCache: true, tag: 'Markets', summary: 'Get order book',
     description:
       'The market’s book as its venue has it now: read from a live venue on every request; a simulated venue’s book, which moves only by orders placed here, is kept by the gateway until the next order or cancel on the market is announced (`as_of`: when it was read). `depth` levels a side, bids best first and asks best first, in the terms of each outcome: a NO bid at p is a YES ask at 1 - p, so `yes` and `no` are one book and always agree; `mid` is the YES mid, `as_of` when the book was read. A venue that cannot be asked now answers 503 venue_unavailable (docs/market-data.md).',

@@ -45,6 +45,7 @@ const FED_500 = 'KXLCFED-26DEC-T5.00';
 const ODD = 'KXLCODD-26DEC-T1';
 
 const fed = (ticker: string, overrides: Partial<MarketSeed> = {}): MarketSeed => ({
+  event_title: 'Fed decision in December 2026',
   ticker,
   event_ticker: 'KXLCFED-26DEC',
   series_ticker: 'KXLCFED',
@@ -124,7 +125,7 @@ describe('the Kalshi catalog, synced against the fake', () => {
     await db?.$disconnect();
   });
 
-  it('two cores syncing at once fill the live environment once, paging GET /markets, each event and series read once per sync', async () => {
+  it('two cores syncing at once fill the live environment once, paging GET /markets, the open events listed and each series read once per sync', async () => {
     const [first, second] = await Promise.all([
       sync(before, { pageLimit: 2 }),
       sync(before, { pageLimit: 2 }),
@@ -133,11 +134,19 @@ describe('the Kalshi catalog, synced against the fake', () => {
     expect(second).toMatchObject({ listed: 4, closed: 0, skipped: 0 });
     expect(first.upserted + second.upserted).toBe(4);
     expect((await liveKalshi(db)).map((m) => m.venueMarketId)).toEqual([FED, FED_425, FED_450, HIGH]);
-    // Per sync: two pages of GET /markets?status=open, two events, two series.
+    // Per sync: one page of GET /events?status=open, two pages of GET /markets?status=open, two series; no event read by ticker.
     const paths = before.requests.map((r) => r.path.replace('/trade-api/v2', ''));
     expect(paths.filter((p) => p === '/markets')).toHaveLength(4);
-    expect(paths.filter((p) => p.startsWith('/events/')).sort()).toEqual(['/events/KXLCFED-26DEC', '/events/KXLCFED-26DEC', '/events/KXLCHIGH-26DEC31', '/events/KXLCHIGH-26DEC31']);
+    expect(paths.filter((p) => p === '/events')).toHaveLength(2);
+    expect(paths.filter((p) => p.startsWith('/events/'))).toEqual([]);
     expect(paths.filter((p) => p.startsWith('/series/')).sort()).toEqual(['/series/KXLCFED', '/series/KXLCFED', '/series/KXLCHIGH', '/series/KXLCHIGH']);
+    // Each market in its Kalshi event (GET /v1/market_events): the event ticker, its title, category and series.
+    const events = await db.marketEvent.findMany({ where: { venue: 'kalshi' }, orderBy: { venueEventId: 'asc' }, include: { markets: { select: { venueMarketId: true }, orderBy: { venueMarketId: 'asc' } } } });
+    expect(events.map((e) => [e.environment, e.venueEventId, e.seriesKey, e.category, e.markets.map((m) => m.venueMarketId)])).toEqual([
+      ['live', 'KXLCFED-26DEC', 'KXLCFED', 'economics', [FED, FED_425, FED_450]],
+      ['live', 'KXLCHIGH-26DEC31', 'KXLCHIGH', 'climate', [HIGH]],
+    ]);
+    expect(events[0]!.title).toBe('Fed decision in December 2026');
   });
 
   it('rows carry exact decimals: price ranges as Kalshi wrote them, tick = smallest step, fee type and multiplier, quantity step', async () => {
@@ -194,16 +203,19 @@ describe('the Kalshi catalog, synced against the fake', () => {
     expect(validateOrderInput(rules, { type: 'limit', price: '0.035', quantity: '2.50' })).toEqual({ ok: true, priceTicks: 350, quantityUnits: 250 });
   });
 
-  it('a second sync changes nothing and writes nothing; events are remembered across syncs when the caller keeps them', async () => {
+  it('a second sync changes nothing and writes nothing; the events are listed again (titles can change), none read one by one', async () => {
     const stamps = (await liveKalshi(db)).map((m) => [m.venueMarketId, m.updatedAt.toISOString()]);
+    const eventStamps = (await db.marketEvent.findMany({ where: { venue: 'kalshi' } })).map((e) => [e.id, e.updatedAt.toISOString()]);
     const knownEvents = new Map<string, KalshiEvent | null>();
     await expect(sync(before, { knownEvents })).resolves.toEqual({ listed: 4, upserted: 0, closed: 0, skipped: 0, malformed: 0 });
     expect((await liveKalshi(db)).map((m) => [m.venueMarketId, m.updatedAt.toISOString()])).toEqual(stamps);
-    const eventCalls = () => before.requests.filter((r) => r.path.includes('/events/')).length;
+    expect((await db.marketEvent.findMany({ where: { venue: 'kalshi' } })).map((e) => [e.id, e.updatedAt.toISOString()])).toEqual(eventStamps);
+    const listCalls = () => before.requests.filter((r) => r.path.endsWith('/events')).length;
+    const tickerCalls = () => before.requests.filter((r) => r.path.includes('/events/')).length;
     const seriesCalls = () => before.requests.filter((r) => r.path.includes('/series/')).length;
-    const [events, series] = [eventCalls(), seriesCalls()];
+    const [lists, series] = [listCalls(), seriesCalls()];
     await expect(sync(before, { knownEvents })).resolves.toEqual({ listed: 4, upserted: 0, closed: 0, skipped: 0, malformed: 0 });
-    expect(eventCalls()).toBe(events); // remembered
+    expect([listCalls(), tickerCalls()]).toEqual([lists + 1, 0]);
     expect(seriesCalls()).toBe(series + 2); // fees are read again each sync
   });
 

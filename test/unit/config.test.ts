@@ -69,6 +69,8 @@ describe('loadConfig', () => {
       POLYMARKET_TIMEOUT_MS: 5000,
       POLYMARKET_DATA_API_URL: 'https://data-api.polymarket.com',
       POLYMARKET_USER_STREAM_ENABLED: true,
+      POLYMARKET_MARKET_FEED_ENABLED: true,
+      MARKET_FEED_QUIET_MS: 10000,
       KALSHI_CATALOG_SYNC_MS: 300000,
       LIVE_RECONCILER_ENABLED: true,
       SIM_RECONCILER_ENABLED: true,

@@ -196,7 +196,11 @@ describe('GET /markets, page by page', () => {
     await expect(data.series('KXMDHIGH')).resolves.toEqual({ ticker: 'KXMDHIGH', category: 'Climate', feeType: 'quadratic_with_maker_fees', feeMultiplier: '0.5' });
     await expect(data.series('KXMDFED')).resolves.toEqual({ ticker: 'KXMDFED', category: 'Economics', feeType: 'quadratic', feeMultiplier: '1' });
     await expect(data.series('KXNOPE')).resolves.toBeNull();
-    await expect(data.event('KXMDHIGH-26DEC31')).resolves.toEqual({ eventTicker: 'KXMDHIGH-26DEC31', seriesTicker: 'KXMDHIGH', category: '' });
+    // The fake's event: its series' category, its first market's title (no event title seeded).
+    await expect(data.event('KXMDHIGH-26DEC31')).resolves.toEqual({ eventTicker: 'KXMDHIGH-26DEC31', seriesTicker: 'KXMDHIGH', category: 'Climate', title: `Market ${HIGH}` });
+    const listed = [];
+    for await (const page of data.openEvents()) listed.push(...page);
+    expect(listed.map((e) => e.eventTicker).sort()).toEqual(['KXMDFED-26DEC', 'KXMDHIGH-26DEC31']);
     await expect(data.event('KXNOPE-1')).resolves.toBeNull();
   });
 });

@@ -11,6 +11,7 @@ import './riskLimits';
 import './market';
 import './orderBook';
 import './marketTape';
+import './marketEvent';
 import './executionRecords';
 import './order';
 import './position';

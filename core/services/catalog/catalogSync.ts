@@ -74,6 +74,7 @@ export async function syncCatalog(db: Db, venue: Venue, source: CatalogSource, o
 async function upsertListings(db: Db, environment: Venue['environment'], venue: VenueColumn, listings: readonly CatalogListing[]): Promise<number> {
   if (listings.length === 0) return 0;
   const linked = await linkedQuestionKeys(db, venue, listings.filter((l) => l.questionKey === null).map((l) => l.venueMarketId));
+  const events = await upsertEvents(db, environment, venue, listings);
   const rows = listings.map((l) => ({
     id: newId('market'),
     venue_market_id: l.venueMarketId,
@@ -92,34 +93,55 @@ async function upsertListings(db: Db, environment: Venue['environment'], venue: 
     yes_token_id: l.yesTokenId ?? null,
     no_token_id: l.noTokenId ?? null,
     neg_risk: l.negRisk ?? false,
+    event_id: l.event ? (events.get(l.event.venueEventId) ?? null) : null,
   }));
   const written = await db.$queryRaw<{ id: string }[]>`
     INSERT INTO markets AS m (id, environment, venue, venue_market_id, question_key, title, description, category, status,
                               tick_size, min_size, close_time, price_ranges, fee_type, fee_multiplier, fractional_trading,
-                              yes_token_id, no_token_id, neg_risk)
+                              yes_token_id, no_token_id, neg_risk, event_id)
     SELECT r.id, ${environment}::"Environment", ${venue}::text, r.venue_market_id, r.question_key, r.title, r.description, r.category,
            r.status::"MarketStatus", r.tick_size::numeric, r.min_size::numeric, r.close_time::timestamptz, r.price_ranges,
-           r.fee_type, r.fee_multiplier::numeric, r.fractional_trading, r.yes_token_id, r.no_token_id, r.neg_risk
+           r.fee_type, r.fee_multiplier::numeric, r.fractional_trading, r.yes_token_id, r.no_token_id, r.neg_risk, r.event_id
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
              id text, venue_market_id text, question_key text, title text, description text, category text, status text,
              tick_size text, min_size text, close_time text, price_ranges jsonb, fee_type text, fee_multiplier text,
-             fractional_trading boolean, yes_token_id text, no_token_id text, neg_risk boolean)
+             fractional_trading boolean, yes_token_id text, no_token_id text, neg_risk boolean, event_id text)
     ON CONFLICT (venue, venue_market_id) DO UPDATE SET
       question_key = EXCLUDED.question_key, title = EXCLUDED.title, description = EXCLUDED.description,
       category = EXCLUDED.category, status = EXCLUDED.status, tick_size = EXCLUDED.tick_size, min_size = EXCLUDED.min_size,
       close_time = EXCLUDED.close_time, price_ranges = EXCLUDED.price_ranges, fee_type = EXCLUDED.fee_type,
       fee_multiplier = EXCLUDED.fee_multiplier, fractional_trading = EXCLUDED.fractional_trading,
       yes_token_id = EXCLUDED.yes_token_id, no_token_id = EXCLUDED.no_token_id, neg_risk = EXCLUDED.neg_risk,
-      updated_at = now()
+      event_id = EXCLUDED.event_id, updated_at = now()
     WHERE m.environment = ${environment}::"Environment"
       AND (m.question_key, m.title, m.description, m.category, m.status, m.tick_size, m.min_size, m.close_time, m.price_ranges,
-           m.fee_type, m.fee_multiplier, m.fractional_trading, m.yes_token_id, m.no_token_id, m.neg_risk)
+           m.fee_type, m.fee_multiplier, m.fractional_trading, m.yes_token_id, m.no_token_id, m.neg_risk, m.event_id)
           IS DISTINCT FROM
           (EXCLUDED.question_key, EXCLUDED.title, EXCLUDED.description, EXCLUDED.category, EXCLUDED.status, EXCLUDED.tick_size,
            EXCLUDED.min_size, EXCLUDED.close_time, EXCLUDED.price_ranges, EXCLUDED.fee_type, EXCLUDED.fee_multiplier,
-           EXCLUDED.fractional_trading, EXCLUDED.yes_token_id, EXCLUDED.no_token_id, EXCLUDED.neg_risk)
+           EXCLUDED.fractional_trading, EXCLUDED.yes_token_id, EXCLUDED.no_token_id, EXCLUDED.neg_risk, EXCLUDED.event_id)
     RETURNING m.id`;
   return written.length;
+}
+
+/**
+ * The events the page's listings name, inserted or brought up to date (title, category, series),
+ * by (venue, venue event id): answers each one's id by its venue event id.
+ */
+async function upsertEvents(db: Db, environment: Venue['environment'], venue: VenueColumn, listings: readonly CatalogListing[]): Promise<Map<string, string>> {
+  const byKey = new Map(listings.flatMap((l) => (l.event ? [[l.event.venueEventId, l.event] as const] : [])));
+  if (byKey.size === 0) return new Map();
+  const rows = [...byKey.values()].map((e) => ({ id: newId('marketEvent'), venue_event_id: e.venueEventId, title: e.title, category: e.category, series_key: e.seriesKey ?? null }));
+  // A row is written only when something in it changed, as for markets.
+  await db.$executeRaw`
+    INSERT INTO market_events AS e (id, environment, venue, venue_event_id, title, category, series_key)
+    SELECT r.id, ${environment}::"Environment", ${venue}::text, r.venue_event_id, r.title, r.category, r.series_key
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(id text, venue_event_id text, title text, category text, series_key text)
+    ON CONFLICT (venue, venue_event_id) DO UPDATE SET
+      title = EXCLUDED.title, category = EXCLUDED.category, series_key = EXCLUDED.series_key, updated_at = now()
+    WHERE (e.title, e.category, e.series_key) IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.category, EXCLUDED.series_key)`;
+  const ids = await db.marketEvent.findMany({ where: { venue, venueEventId: { in: [...byKey.keys()] } }, select: { id: true, venueEventId: true } });
+  return new Map(ids.map((row) => [row.venueEventId, row.id]));
 }
 
 /** Closes (or settles) the venue's open rows the complete listing did not name; answers how many changed. */

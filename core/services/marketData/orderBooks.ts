@@ -16,8 +16,10 @@ export interface MarketOrderBook {
   no: SideBook;
   /** The YES mid; null without a two-sided book. */
   mid: string | null;
-  /** When this answer was read from the venue's book. */
+  /** When this answer was read from the venue's book, or the venue's time of the fed book's last change. */
   asOf: Date;
+  /** True when the venue could not be read and a live venue's last fed book is answered (docs/market-data.md, "Live books"). */
+  stale: boolean;
 }
 
 /**
@@ -33,7 +35,7 @@ export async function marketOrderBook(db: Db, venues: VenueRegistry, scope: Scop
   const data = venues.marketData(market.venue);
   if (!data) throw new DomainError('venue_unavailable', `The venue ${venueName(market.venue)} is not running here: its book cannot be read.`);
   const book = await data.orderBook(market.venueMarketId, levels);
-  const asOf = new Date();
+  const asOf = book.asOf ?? new Date();
   return {
     marketId: market.id,
     venue: venueName(market.venue),
@@ -41,5 +43,6 @@ export async function marketOrderBook(db: Db, venues: VenueRegistry, scope: Scop
     ...bookSides({ bids: book.bids.slice(0, levels), asks: book.asks.slice(0, levels) }),
     mid: book.mid,
     asOf,
+    stale: book.stale ?? false,
   };
 }

@@ -9,15 +9,17 @@ import type { KalshiSessionSettings } from './session';
  * The live Kalshi catalog (docs/kalshi.md "Live catalog"; Kalshi Trade API v2, as of 2026-08), as
  * the catalog sync reads it (core/services/catalog/catalogSync.ts writes the rows).
  *
- * A listing pages every open market (`GET /markets?status=open`, combos left out), finds each
- * market's series through its event (`GET /events/{event_ticker}`, remembered across syncs: an
- * event never changes series) and reads the series' fee schedule and category
+ * A listing reads every open event (`GET /events?status=open`, 200 a page: title, series,
+ * category), pages every open market (`GET /markets?status=open`, combos left out), finds each
+ * market's series through its event (an event opened since the events were listed is read by its
+ * ticker, `GET /events/{event_ticker}`) and reads the series' fee schedule and category
  * (`GET /series/{ticker}`, once per series per sync: fees change):
  *
  * - title; description = `rules_primary`, else the market's subtitle; category = the event's,
  *   else the series', lowercased, else `other`; status `open`; close time;
  * - `price_ranges` exactly as Kalshi wrote them, tick size = their smallest step, `fee_type`,
  *   `fee_multiplier`, `fractional_trading`, and a minimum size of one quantity step (0.01 or 1);
+ * - its event (GET /v1/market_events): the event ticker, its title, category and series;
  * - the question key is the Kalshi market ticker: one ticker is one binary question (an event
  *   groups several strikes, so the event ticker is too coarse), and a Polymarket listing linked to
  *   the same question takes this ticker as its key (question links), as the simulated catalog keys
@@ -29,7 +31,7 @@ import type { KalshiSessionSettings } from './session';
  * answer for the ticker (Kalshi moves old markets to its historical API), `closed`; a ticker Kalshi
  * still says is active stays open.
  */
-export type KalshiCatalogReads = Pick<KalshiMarketData, 'markets' | 'series' | 'event' | 'close'>;
+export type KalshiCatalogReads = Pick<KalshiMarketData, 'markets' | 'series' | 'event' | 'openEvents' | 'close'>;
 
 /**
  * Kalshi's market status (`initialized|inactive|active|closed|determined|settled|finalized`) in our
@@ -90,6 +92,12 @@ function entryOf(market: KalshiListedMarket, event: KalshiEvent | null, series: 
       feeType: series?.feeType ?? null,
       feeMultiplier: series?.feeMultiplier ?? null,
       fractionalTrading: market.fractionalTrading,
+      event: {
+        venueEventId: market.eventTicker,
+        title: event?.title ?? market.eventTicker,
+        category: categoryOf(event, series),
+        seriesKey: market.seriesTicker ?? event?.seriesTicker ?? null,
+      },
     },
   };
 }
@@ -103,10 +111,13 @@ export function kalshiCatalogSource(reads: KalshiCatalogReads, knownEvents = new
     async *listOpen(options = {}) {
       const seriesOf = new Map<string, KalshiSeries | null>();
       const eventsListed = new Set<string>();
+      // Every open event once a sync (GET /events, 200 a page): titles and categories can change.
+      for await (const events of reads.openEvents()) for (const event of events) knownEvents.set(event.eventTicker, event);
       for await (const page of reads.markets({ status: 'open', limit: options.pageLimit })) {
         const open = page.filter((market) => catalogStatusOf(market.status) === 'open');
         for (const market of open) eventsListed.add(market.eventTicker);
-        const unknownEvents = [...new Set(open.filter((m) => m.seriesTicker === null && !knownEvents.has(m.eventTicker)).map((m) => m.eventTicker))];
+        // An event the listing of events did not give (opened since): read by its ticker.
+        const unknownEvents = [...new Set(open.filter((m) => !knownEvents.has(m.eventTicker)).map((m) => m.eventTicker))];
         await eachLimited(unknownEvents, CONCURRENT_LOOKUPS, async (ticker) => {
           knownEvents.set(ticker, await reads.event(ticker));
         });

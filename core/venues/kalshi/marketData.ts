@@ -57,12 +57,21 @@ export interface KalshiSeries {
   readonly feeMultiplier: string | null;
 }
 
-/** An event (`GET /events/{event_ticker}`): the series it belongs to and, where Kalshi sends it, its category. */
+/** An event (`GET /events/{event_ticker}`, `GET /events`): its title, the series it belongs to and, where Kalshi sends it, its category. */
 export interface KalshiEvent {
   readonly eventTicker: string;
   readonly seriesTicker: string | null;
   readonly category: string;
+  /** `title`; the event ticker when Kalshi sends none. */
+  readonly title: string;
 }
+
+const readEvent = (event: WireRecord, eventTicker: string): KalshiEvent => ({
+  eventTicker,
+  seriesTicker: str(event.series_ticker) || null,
+  category: str(event.category) ?? '',
+  title: str(event.title) || eventTicker,
+});
 
 export interface KalshiMarketsQuery {
   /** The `status` filter of GET /markets (`unopened`, `open`, `paused`, `closed`, `settled`); none: every status. */
@@ -90,6 +99,8 @@ const KALSHI_MAX_DEPTH = 100;
 const CONTRACT_UNITS = 100;
 /** Markets a quote read asks for at once (`tickers=`). */
 const QUOTE_BATCH = 100;
+/** Events a page of `GET /events` asks for (Kalshi's most). */
+const EVENTS_PAGE = 200;
 /** Markets whose series is kept. */
 const SERIES_CACHE_SIZE = 10_000;
 
@@ -250,7 +261,29 @@ export class KalshiMarketData implements MarketData {
   async event(eventTicker: string): Promise<KalshiEvent | null> {
     const event = await this.readOne(`/events/${encodeURIComponent(eventTicker)}`, 'event');
     if (event === null) return null;
-    return { eventTicker, seriesTicker: str(event.series_ticker) || null, category: str(event.category) ?? '' };
+    return readEvent(event, eventTicker);
+  }
+
+  /** `GET /events?status=open`, page by page (200 a page, Kalshi's cursor): every open event, read. An entry without a ticker is left out. */
+  async *openEvents(): AsyncGenerator<KalshiEvent[]> {
+    const seen = new Set<string>();
+    let cursor = '';
+    for (;;) {
+      const outcome = await this.read('/events', { status: 'open', limit: EVENTS_PAGE, cursor: cursor === '' ? undefined : cursor });
+      if (outcome.kind !== 'answered') throw readFailure(outcome);
+      const body = recordOf(outcome.body);
+      if (body === null || !Array.isArray(body.events)) throw unreadable('GET /events');
+      yield body.events.flatMap((value) => {
+        const event = recordOf(value);
+        const ticker = str(event?.event_ticker);
+        return event === null || !ticker ? [] : [readEvent(event, ticker)];
+      });
+      const next = str(body.cursor) ?? '';
+      if (next === '') return;
+      if (seen.has(next)) throw new DomainError('venue_unavailable', 'Kalshi answered GET /events with a cursor it had already given; paging stopped.');
+      seen.add(next);
+      cursor = next;
+    }
   }
 
   /**

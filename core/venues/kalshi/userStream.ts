@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { ReconnectingStream, type StreamBackoff, type StreamConnection, type StreamOptions, type StreamState } from '../reconnectingStream';
-import { readKalshiError } from './errors';
+import { readHandshakeRefusal } from './handshakeRefusal';
 import type { KalshiSigner } from './signing';
 
 /**
@@ -117,7 +117,6 @@ export interface KalshiUserStreamOptions extends StreamOptions {
 
 /** Data frame type -> channel: the `user_orders` channel's frames are typed `user_order`. */
 const DATA_TYPES: Readonly<Record<string, KalshiStreamChannel>> = { fill: 'fill', user_order: 'user_orders', market_lifecycle_v2: 'market_lifecycle_v2' };
-const MAX_REFUSAL_BODY = 4096;
 
 interface Connection extends StreamConnection<KalshiStreamProblemKind> {
   readonly subscribeId: number;
@@ -176,25 +175,9 @@ export class KalshiUserStream extends ReconnectingStream<KalshiStreamProblemKind
 
   /** The handshake was answered with something other than 101: read Kalshi's code, then end the attempt. */
   protected override refused(conn: Connection, res: IncomingMessage): void {
-    let body = '';
-    const finish = () => {
-      if (conn.endedBecause !== null) return;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(body);
-      } catch {
-        parsed = undefined;
-      }
-      const status = res.statusCode ?? 0;
-      this.end(conn, { kind: 'handshake_refused', status, venueCode: readKalshiError(status, parsed).code });
-    };
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => {
-      if (body.length < MAX_REFUSAL_BODY) body += chunk.slice(0, MAX_REFUSAL_BODY - body.length);
+    readHandshakeRefusal(res, (status, venueCode) => {
+      if (conn.endedBecause === null) this.end(conn, { kind: 'handshake_refused', status, venueCode });
     });
-    res.on('end', finish);
-    res.on('error', finish);
-    res.on('close', finish);
   }
 
   protected frame(conn: Connection, text: string): void {

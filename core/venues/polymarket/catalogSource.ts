@@ -67,6 +67,9 @@ export function polymarketEntryOf(market: GammaListedMarket): CatalogEntry {
       yesTokenId: yesToken!,
       noTokenId: noToken!,
       negRisk: market.negRisk,
+      ...(market.event
+        ? { event: { venueEventId: market.event.id, title: market.event.title, category: market.event.category.trim().toLowerCase() || (category === '' ? 'other' : category) } }
+        : {}),
     },
   };
 }

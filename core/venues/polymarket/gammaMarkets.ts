@@ -43,6 +43,8 @@ export interface GammaListedMarket {
   readonly minSize: string | null;
   /** `umaResolutionStatus` is `resolved`: the oracle has settled it. */
   readonly resolved: boolean;
+  /** Its first event (`events[0]`: Gamma's id, title, category); null when Gamma sends none. */
+  readonly event: { readonly id: string; readonly title: string; readonly category: string } | null;
 }
 
 /** One entry of a page: a market, or one Gamma sent that we cannot read (and why). */
@@ -106,6 +108,14 @@ function dateOf(value: unknown): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+/** The market's first event as Gamma embeds it: `id` (a string or a number), `title` (else `slug`), `category`. */
+function eventOf(m: WireRecord): GammaListedMarket['event'] {
+  const event = recordOf(Array.isArray(m.events) ? m.events[0] : undefined);
+  const id = typeof event?.id === 'number' && Number.isInteger(event.id) ? String(event.id) : str(event?.id);
+  if (event === null || !id) return null;
+  return { id, title: str(event.title) || str(event.slug) || id, category: str(event.category) ?? '' };
+}
+
 function categoryOf(m: WireRecord): string {
   const own = str(m.category);
   if (own) return own;
@@ -142,6 +152,7 @@ export function readGammaMarket(value: unknown): GammaEntry {
       tickSize: decimalOf(m.orderPriceMinTickSize),
       minSize: decimalOf(m.orderMinSize),
       resolved: m.umaResolutionStatus === 'resolved',
+      event: eventOf(m),
     },
   };
 }

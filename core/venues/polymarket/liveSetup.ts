@@ -1,7 +1,9 @@
 import { liveAccountOptions } from '../liveAccounts';
 import type { LiveVenueDeps, LiveVenueSetup } from '../venueModule';
 import { PolymarketBooks } from './marketData';
-import { polymarketAccounts, polymarketMarketTermsOf, type PolymarketSettings } from './polymarketAccounts';
+import { polymarketAccounts, polymarketMarketChannelUrl, polymarketMarketTermsOf, type PolymarketSettings } from './polymarketAccounts';
+import { PolymarketBookFeed } from './bookFeed';
+import { fedMarketData } from '../fedMarketData';
 import { PolymarketPublicReads } from './publicReads';
 import { PolymarketSession } from './session';
 
@@ -9,6 +11,9 @@ import { PolymarketSession } from './session';
 export interface PolymarketLiveSettings extends PolymarketSettings {
   readonly POLYMARKET_USER_STREAM_ENABLED: boolean;
   readonly LIVE_FILL_SWEEP_WINDOW_MS: number;
+  readonly POLYMARKET_MARKET_FEED_ENABLED: boolean;
+  readonly POLYMARKET_MARKET_WS_URL?: string;
+  readonly MARKET_FEED_QUIET_MS: number;
 }
 
 /**
@@ -20,7 +25,14 @@ export interface PolymarketLiveSettings extends PolymarketSettings {
 export function openPolymarketLive(deps: LiveVenueDeps<PolymarketLiveSettings>): LiveVenueSetup {
   const { db, config, sinks } = deps;
   const dataApi = new PolymarketPublicReads({ baseUrl: config.POLYMARKET_DATA_API_URL, timeoutMs: config.POLYMARKET_TIMEOUT_MS, name: 'The Polymarket Data API' });
-  const books = new PolymarketBooks(new PolymarketSession({ baseUrl: config.POLYMARKET_CLOB_URL, timeoutMs: config.POLYMARKET_TIMEOUT_MS }), polymarketMarketTermsOf(db), dataApi);
+  const publicSession = new PolymarketSession({ baseUrl: config.POLYMARKET_CLOB_URL, timeoutMs: config.POLYMARKET_TIMEOUT_MS });
+  const terms = polymarketMarketTermsOf(db);
+  const books = new PolymarketBooks(publicSession, terms, dataApi);
+  // The books of markets read here kept from the public market channel (docs/market-data.md "Live books").
+  const feed = config.POLYMARKET_MARKET_FEED_ENABLED
+    ? new PolymarketBookFeed({ wsUrl: polymarketMarketChannelUrl(config), markets: terms, session: publicSession, quietMs: config.MARKET_FEED_QUIET_MS })
+    : undefined;
+  feed?.onChange((conditionId) => sinks.marketMoved('polymarket', conditionId));
   const accounts = polymarketAccounts(db, {
     ...liveAccountOptions(deps, config.POLYMARKET_USER_STREAM_ENABLED),
     dataApi,
@@ -29,5 +41,10 @@ export function openPolymarketLive(deps: LiveVenueDeps<PolymarketLiveSettings>):
       recordState: sinks.recordState,
     },
   });
-  return { venue: 'polymarket', accounts, marketData: books, close: async () => void (await Promise.all([books.close(), dataApi.close()])) };
+  return {
+    venue: 'polymarket',
+    accounts,
+    marketData: feed ? fedMarketData(books, feed) : books,
+    close: async () => void (await Promise.all([feed?.close(), books.close(), dataApi.close()])),
+  };
 }

@@ -71,6 +71,17 @@ export function polymarketUserChannelUrl(config: Pick<PolymarketSettings, 'POLYM
   return `${rest.protocol === 'https:' ? 'wss:' : 'ws:'}//${rest.host}/ws/user`;
 }
 
+/** The production market channel (docs.polymarket.com "Market Channel"). */
+export const POLYMARKET_MARKET_CHANNEL_URL = 'wss://ws-subscriptions-clob.polymarket.com/ws/market';
+
+/** The market channel's URL: `POLYMARKET_MARKET_WS_URL` when set; the production channel for the production REST host; else the REST host's `/ws/market` (the fake). */
+export function polymarketMarketChannelUrl(config: { POLYMARKET_CLOB_URL: string; POLYMARKET_MARKET_WS_URL?: string }): string {
+  if (config.POLYMARKET_MARKET_WS_URL) return config.POLYMARKET_MARKET_WS_URL;
+  const rest = new URL(config.POLYMARKET_CLOB_URL);
+  if (rest.hostname === 'clob.polymarket.com') return POLYMARKET_MARKET_CHANNEL_URL;
+  return `${rest.protocol === 'https:' ? 'wss:' : 'ws:'}//${rest.host}/ws/market`;
+}
+
 /**
  * Polymarket accounts, one per subaccount credential (CLOB V2). Opening one decrypts the stored
  * credential (the key lives in the session's signer, in memory only), reads the venue's clock, and

@@ -36,6 +36,36 @@ const CATALOG: CatalogEntry[] = [
 
 const DAY_MS = 86_400_000;
 
+/** The seeded questions grouped by category, as the venues group markets into events: each group's title. */
+const GROUP_TITLES: Record<string, string> = {
+  economics: 'US economy: the next decisions and releases',
+  crypto: 'Crypto prices this year',
+  politics: 'Washington this term',
+  weather: 'Weather and climate records',
+  sports: 'The next championships',
+  science: 'Science milestones',
+  tech: 'Tech markets',
+};
+
+/** A simulated venue's group (its event) of one category: Kalshi-style ticker on sim-kalshi, Gamma-style slug on sim-polymarket. */
+export function seededEventKey(venue: 'sim_kalshi' | 'sim_polymarket', category: string): string {
+  return venue === 'sim_kalshi' ? `SIM-${category.toUpperCase()}` : `sim-${category}`;
+}
+
+/** The simulated venues' events: one per category and venue, with the venue's key, title and category. */
+export function seededEventRows() {
+  const categories = [...new Set(CATALOG.map((entry) => entry.category))];
+  return categories.flatMap((category) =>
+    (['sim_kalshi', 'sim_polymarket'] as const).map((venue) => ({
+      environment: 'test' as const,
+      venue,
+      venueEventId: seededEventKey(venue, category),
+      title: GROUP_TITLES[category] ?? category,
+      category,
+    })),
+  );
+}
+
 /** One question's listings: its venue rules on each simulated venue. */
 function listingsOf(entry: CatalogEntry) {
   return [
