@@ -34,6 +34,8 @@ export interface CatalogListing {
   readonly negRisk?: boolean;
   /** The venue's grouping it belongs to (a Kalshi event, a Polymarket event); left out when the venue names none. */
   readonly event?: CatalogEvent;
+  /** Contracts traded as the venue reports (a decimal string); left out when it does not. */
+  readonly volume?: string | null;
 }
 
 /** A venue's event, as a listing names it (the `market_events` row). */

@@ -4,6 +4,7 @@ import { Header } from './components/Header';
 import { Nav, isTabId, type TabId } from './components/Nav';
 import { ErrorProvider, useErrors } from './errors';
 import { AccountPage } from './pages/AccountPage';
+import { MarketPage } from './pages/MarketPage';
 import { ApiKeysPage } from './pages/ApiKeysPage';
 import { CredentialsPage } from './pages/CredentialsPage';
 import { FillsPage } from './pages/FillsPage';
@@ -33,43 +34,68 @@ function Gate() {
   return <Shell />;
 }
 
-const tabFromHash = (): TabId => {
+/** What the hash shows: a section (`#/<tab>`), or one market (`#/market/<id>`, linked from the tables' market names). */
+type Route = { kind: 'tab'; tab: TabId } | { kind: 'market'; marketId: string };
+
+/** A path segment as written by `segment()`; as it is when it is not valid percent-encoding. */
+const decoded = (text: string) => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+
+const routeFromHash = (): Route => {
   const value = window.location.hash.replace(/^#\/?/, '');
-  return isTabId(value) ? value : 'overview';
+  const market = /^market\/(.+)$/.exec(value);
+  if (market) return { kind: 'market', marketId: decoded(market[1]!) };
+  return { kind: 'tab', tab: isTabId(value) ? value : 'overview' };
 };
 
 function Shell() {
   const { environment } = useSession();
   const { clear } = useErrors();
-  const [tab, setTab] = useState<TabId>(tabFromHash);
+  const [route, setRoute] = useState<Route>(routeFromHash);
 
   useEffect(() => {
-    const onHash = () => setTab(tabFromHash());
+    // A link followed (a market's name) or Back: what the user was doing changed, and its errors go.
+    const onHash = () => {
+      clear();
+      setRoute(routeFromHash());
+    };
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
-  }, []);
+  }, [clear]);
 
   // Errors belong to what the user was doing; leaving the shell (sign-out, expiry) clears them.
   useEffect(() => clear, [clear]);
 
   const open = (next: TabId) => {
     clear();
-    setTab(next);
+    setRoute({ kind: 'tab', tab: next });
     if (window.location.hash !== `#/${next}`) window.history.replaceState(null, '', `#/${next}`);
   };
 
-  const CurrentPage = PAGES[tab];
   return (
     <div className="shell">
       <Header />
-      <Nav current={tab} onChange={open} />
+      {/* A market's page is no section of its own (it is reached from the orders, fills, positions and
+          settlements alike): no tab is current on it, and the browser's Back returns to the table. */}
+      <Nav current={route.kind === 'tab' ? route.tab : null} onChange={open} />
       <main className="content">
         <ErrorBanner />
-        {/* Keyed by environment: switching it remounts the page, which loads everything again. */}
-        <CurrentPage key={`${tab}:${environment}`} />
+        {pageOf(route, environment)}
       </main>
     </div>
   );
+}
+
+/** The page a route shows, keyed by it and the environment: switching either remounts the page, which loads everything again. */
+function pageOf(route: Route, environment: string): ReactNode {
+  if (route.kind === 'market') return <MarketPage key={`market/${route.marketId}:${environment}`} marketId={route.marketId} />;
+  const CurrentPage = PAGES[route.tab];
+  return <CurrentPage key={`${route.tab}:${environment}`} />;
 }
 
 const PAGES: Record<TabId, () => ReactNode> = {

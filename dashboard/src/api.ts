@@ -79,10 +79,22 @@ export async function request<T>(
  * which EventSource cannot send), from just after `lastEventId` when given: the open response, whose
  * body the caller reads as Server-Sent Events, or the refusal as an ApiRequestError.
  */
-export async function openEventStream(query: Query, lastEventId: string | undefined, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
-  const headers: Record<string, string> = { Accept: 'text/event-stream', 'X-Environment': environment };
-  if (lastEventId !== undefined) headers['Last-Event-ID'] = lastEventId;
-  const response = await fetch(withQuery('/v1/events/stream', query), { headers, credentials: 'same-origin', cache: 'no-store', signal });
+export function openEventStream(query: Query, lastEventId: string | undefined, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+  return openStream('/v1/events/stream', query, lastEventId === undefined ? {} : { 'Last-Event-ID': lastEventId }, signal);
+}
+
+/**
+ * GET /v1/markets/stream (`market_ids`, `depth`) the same way: the open response's body, or the
+ * refusal (an unknown market: 404) as an ApiRequestError. Nothing to resume from: a new connection
+ * starts with snapshots.
+ */
+export function openMarketStream(query: Query, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+  return openStream('/v1/markets/stream', query, {}, signal);
+}
+
+async function openStream(path: string, query: Query, extraHeaders: Record<string, string>, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+  const headers: Record<string, string> = { Accept: 'text/event-stream', 'X-Environment': environment, ...extraHeaders };
+  const response = await fetch(withQuery(path, query), { headers, credentials: 'same-origin', cache: 'no-store', signal });
   if (response.ok && response.body) return response.body;
   throw await refusalOf(response, false);
 }

@@ -17,12 +17,15 @@
 
 export const NONE = '—';
 
-/** `2026-11-22 10:00 UTC` from an RFC 3339 timestamp; the text as it came when it is not one. */
-export function formatTime(value: string | null | undefined): string {
+/**
+ * `2026-11-22 10:00 UTC` from an RFC 3339 timestamp (`seconds`: `2026-11-22 10:00:07 UTC`, for
+ * quotes and trades); the text as it came when it is not one.
+ */
+export function formatTime(value: string | null | undefined, options: { seconds?: boolean } = {}): string {
   if (!value) return NONE;
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return value;
-  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return `${date.toISOString().slice(0, options.seconds ? 19 : 16).replace('T', ' ')} UTC`;
 }
 
 type DecimalText = string | number | null | undefined;
@@ -123,6 +126,11 @@ export function formatQuantity(value: DecimalText): string {
   const parts = partsOf(text);
   if (!parts) return text;
   return joined(parts.negative, parts.integer, parts.fraction.replace(/0+$/, ''), false);
+}
+
+/** A quantity a chart computed (a sum of sizes, an axis tick): the same display from a number. */
+export function formatQuantityNumber(value: number): string {
+  return Number.isFinite(value) ? formatQuantity(String(Number(value.toFixed(6)))) : String(value);
 }
 
 /** A share (`0.4567`, a limit's utilisation) as a percentage, the point moved two places: `45.67%`. */

@@ -275,3 +275,92 @@ export interface SubaccountBalance {
   gross_exposure: Decimal;
   equity: Decimal;
 }
+
+/** A market's quote (docs/market-data.md, "Quotes"): the top of its book in YES and NO terms, its tape's activity; a side nobody quotes is null. */
+export interface MarketQuote {
+  yes_bid: Decimal | null;
+  yes_ask: Decimal | null;
+  no_bid: Decimal | null;
+  no_ask: Decimal | null;
+  yes_bid_size: Decimal | null;
+  yes_ask_size: Decimal | null;
+  no_bid_size: Decimal | null;
+  no_ask_size: Decimal | null;
+  /** The YES price of the last trade; null before the first. */
+  last_price: Decimal | null;
+  /** Contracts traded in the last 24 hours, and since the market opened. */
+  volume_24h: Decimal | null;
+  volume: Decimal | null;
+  open_interest: Decimal | null;
+  /** When the book behind the quote was read; null when the venue could not be asked. */
+  as_of: Timestamp | null;
+  /** True when the venue cannot be asked now: the book fields are null, never made up. */
+  stale: boolean;
+}
+
+/** GET /v1/markets/{id}: the market with its quote. */
+export type QuotedMarket = Market & MarketQuote;
+
+/** One price level of a book: the contracts resting at that price. */
+export interface BookLevel {
+  price: Decimal;
+  quantity: Decimal;
+}
+
+/** One outcome's view of a book (the market-data stream's snapshot, as GET /v1/markets/{id}/orderbook): bids best (highest) first, asks best (lowest) first. */
+export interface SideBook {
+  bids: BookLevel[];
+  asks: BookLevel[];
+}
+
+/** One public trade (GET /v1/markets/{id}/trades): `price` is the YES price, `taker_side` the outcome the taker bought. */
+export interface MarketTrade {
+  id: string;
+  price: Decimal;
+  quantity: Decimal;
+  taker_side: 'yes' | 'no' | string;
+  executed_at: Timestamp;
+}
+
+/** The candle intervals GET /v1/markets/{id}/candles takes. */
+export type CandleInterval = '1m' | '1h' | '1d';
+
+/** One period's OHLC of the trades' YES prices; `volume` null where the venue gives prices without sizes. */
+export interface Candle {
+  start: Timestamp;
+  end: Timestamp;
+  open: Decimal;
+  high: Decimal;
+  low: Decimal;
+  close: Decimal;
+  volume: Decimal | null;
+  open_interest: Decimal | null;
+}
+
+/** GET /v1/markets/{id}/candles: oldest first; a period without a trade is left out. */
+export interface Candles {
+  market_id: string;
+  interval: CandleInterval;
+  from: Timestamp;
+  to: Timestamp;
+  candles: Candle[];
+}
+
+/** A change of one level of the book (a `delta`): its new quantity, "0" when the level is gone. */
+export interface LevelChange {
+  outcome: 'yes' | 'no';
+  side: 'bid' | 'ask';
+  price: Decimal;
+  quantity: Decimal;
+}
+
+/** The quote as the market-data stream sends it: without `as_of` (the message's book says when it was read). */
+export type StreamedQuote = Omit<MarketQuote, 'as_of'> & { as_of?: Timestamp | null };
+
+/** GET /v1/markets/stream's messages (docs/market-data.md, "The market-data stream"); `seq` one more each message of a market. */
+export type MarketStreamMessage =
+  | { type: 'snapshot'; market_id: string; seq: number; yes: SideBook; no: SideBook; mid: Decimal | null; quote: StreamedQuote; as_of: Timestamp }
+  | { type: 'delta'; market_id: string; seq: number; changes: LevelChange[]; mid: Decimal | null; as_of: Timestamp }
+  | { type: 'trade'; market_id: string; seq: number; trade: MarketTrade }
+  | { type: 'ticker'; market_id: string; seq: number; quote: StreamedQuote }
+  | { type: 'status'; market_id: string; seq: number; stale: boolean; message?: string };

@@ -1,6 +1,6 @@
-import { createParser } from 'eventsource-parser';
 import { useEffect, useRef, useState } from 'react';
 import { ApiRequestError, isAbort, openEventStream } from './api';
+import { readEventStream } from './eventStreamReader';
 
 /** Following the event log: connecting, live, reconnecting after a drop, or off (signed out, refused). */
 export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'off';
@@ -49,7 +49,7 @@ export function useLiveEvents(types: string | null, handlers: LiveHandlers): Liv
           const body = await openEventStream({ types }, lastEventId, signal);
           setState('live');
           current.current.onOpen();
-          const parser = createParser({
+          await readEventStream(body, {
             onEvent: (message) => {
               if (message.id) lastEventId = message.id;
               current.current.onEvent(JSON.parse(message.data) as LiveEvent);
@@ -58,9 +58,6 @@ export function useLiveEvents(types: string | null, handlers: LiveHandlers): Liv
               retryMs = ms;
             },
           });
-          const reader = body.getReader();
-          const decoder = new TextDecoder();
-          for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) parser.feed(decoder.decode(chunk.value, { stream: true }));
         } catch (error) {
           if (signal.aborted || isAbort(error)) return;
           if (error instanceof ApiRequestError && error.code === 'events_expired') {

@@ -114,6 +114,23 @@ it('a sequence gap is repaired by a snapshot; a frozen feed is not served as fre
   await eventually('served from the feed again', fromFeed);
   expect(await sameAsVenue()).toBeDefined();
 });
+
+it('a stream whose market cannot be read says stale, then sends a fresh snapshot (its seq jumps) when it can', async () => {
+  const stream = await MarketStreamClient.open(trader.base, trader.live, `market_ids=${fed}&depth=5`);
+  streams.push(stream);
+  const first = await stream.next((m) => m.type === 'snapshot');
+  // The venue's public tape away: the stream's reads of the market fail (its book still comes from the feed).
+  kalshi.injectFault({ fault: { kind: 'server_error', status: 503 }, method: 'GET', pathPrefix: '/trade-api/v2/markets/trades', times: 1000 });
+  rest('bid', '0.3700', '2.00'); // a change at the venue: the stream reads the market, and cannot
+  const stale = await stream.next((m) => m.type === 'status', { what: 'the stale status' });
+  expect(stale).toMatchObject({ stale: true, seq: expect.any(Number) });
+  kalshi.clearFaults();
+  rest('bid', '0.3600', '2.00'); // the next change: read again, a fresh snapshot with what happened meanwhile
+  const fresh = await stream.next((m) => m.type === 'snapshot', { from: stream.messages.indexOf(stale) + 1, what: 'the snapshot after the gap' });
+  expect(fresh.seq).toBe(stale.seq + 1);
+  expect(fresh.seq).toBeGreaterThan(first.seq);
+  expect(fresh.yes.bids.some((l: Level) => Number(l.price) === 0.37)).toBe(true);
+});
 });
 
 describe('Polymarket, over the public market channel', () => {

@@ -255,8 +255,9 @@ describe('webhooks', () => {
     expect(hooks.at('/up').map((r) => JSON.parse(r.body).data.id)).toEqual([later.id]);
 
     // Finished deliveries go with the log: once their last attempt is older than the window, with their attempts.
-    await sql.query("UPDATE webhook_deliveries SET next_attempt_at = now() - make_interval(days => $2) WHERE endpoint_id = $1 AND status <> 'pending'", [down.id, RETENTION_DAYS + 1]);
-    expect((await sweep()).deliveries).toBe(1);
+    // (The endpoint's other deliveries may have finished meanwhile on a loaded machine: they go too.)
+    const finished = await sql.query("UPDATE webhook_deliveries SET next_attempt_at = now() - make_interval(days => $2) WHERE endpoint_id = $1 AND status <> 'pending'", [down.id, RETENTION_DAYS + 1]);
+    expect((await sweep()).deliveries).toBe(finished.rowCount);
     expect((await deliveriesOf(down.id)).map((d) => d.event_id)).not.toContain(pending!.event_id);
     const attempts = await sql.query<{ count: string }>('SELECT count(*) FROM webhook_attempts WHERE endpoint_id = $1 AND event_seq = $2', [down.id, seqOf(pending!.event_id)]);
     expect(Number(attempts.rows[0]!.count)).toBe(0);

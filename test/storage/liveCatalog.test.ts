@@ -186,6 +186,8 @@ describe('the Kalshi catalog, synced against the fake', () => {
       fractionalTrading: false,
     });
     expect([formatDecimal(cents.tickSize), formatDecimal(cents.minSize), formatDecimal(cents.feeMultiplier)]).toEqual(['0.01', '1', '1']);
+    // Kalshi's volume_fp ("0.00" before any trade), for GET /v1/markets?sort=volume.
+    expect(formatDecimal(cents.venueVolume)).toBe('0');
     // The strings are stored as sent (jsonb keeps them as strings, not numbers).
     const [raw] = await db.$queryRaw<{ ranges: string }[]>`SELECT price_ranges::text AS ranges FROM markets WHERE venue_market_id = ${HIGH}`;
     expect(raw!.ranges).toBe(

@@ -32,7 +32,7 @@ export const MarketType = builder.prismaObject('Market', {
     settledAt: t.expose('settledAt', { type: 'DateTime', nullable: true, description: 'When its positions were settled.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    eventId: t.exposeID('eventId', { nullable: true, description: 'The venue’s event it belongs to (GET /v1/market_events/{id}); null when the venue names none.' }),
+    eventId: t.exposeID('eventId', { nullable: true, description: 'The venue’s event it belongs to (marketEvent(id)); null when the venue names none.' }),
     // The quote (docs/market-data.md, "Quotes"): read together for a page of markets (loaders.ts), only when selected.
     yesBid: quote(t, 'yesBid', 'The best YES bid, dollars; null when no one bids.'),
     yesAsk: quote(t, 'yesAsk', 'The best YES ask; null when no one offers.'),

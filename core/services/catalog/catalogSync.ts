@@ -94,32 +94,33 @@ async function upsertListings(db: Db, environment: Venue['environment'], venue: 
     no_token_id: l.noTokenId ?? null,
     neg_risk: l.negRisk ?? false,
     event_id: l.event ? (events.get(l.event.venueEventId) ?? null) : null,
+    venue_volume: l.volume ?? null,
   }));
   const written = await db.$queryRaw<{ id: string }[]>`
     INSERT INTO markets AS m (id, environment, venue, venue_market_id, question_key, title, description, category, status,
                               tick_size, min_size, close_time, price_ranges, fee_type, fee_multiplier, fractional_trading,
-                              yes_token_id, no_token_id, neg_risk, event_id)
+                              yes_token_id, no_token_id, neg_risk, event_id, venue_volume)
     SELECT r.id, ${environment}::"Environment", ${venue}::text, r.venue_market_id, r.question_key, r.title, r.description, r.category,
            r.status::"MarketStatus", r.tick_size::numeric, r.min_size::numeric, r.close_time::timestamptz, r.price_ranges,
-           r.fee_type, r.fee_multiplier::numeric, r.fractional_trading, r.yes_token_id, r.no_token_id, r.neg_risk, r.event_id
+           r.fee_type, r.fee_multiplier::numeric, r.fractional_trading, r.yes_token_id, r.no_token_id, r.neg_risk, r.event_id, r.venue_volume::numeric
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
              id text, venue_market_id text, question_key text, title text, description text, category text, status text,
              tick_size text, min_size text, close_time text, price_ranges jsonb, fee_type text, fee_multiplier text,
-             fractional_trading boolean, yes_token_id text, no_token_id text, neg_risk boolean, event_id text)
+             fractional_trading boolean, yes_token_id text, no_token_id text, neg_risk boolean, event_id text, venue_volume text)
     ON CONFLICT (venue, venue_market_id) DO UPDATE SET
       question_key = EXCLUDED.question_key, title = EXCLUDED.title, description = EXCLUDED.description,
       category = EXCLUDED.category, status = EXCLUDED.status, tick_size = EXCLUDED.tick_size, min_size = EXCLUDED.min_size,
       close_time = EXCLUDED.close_time, price_ranges = EXCLUDED.price_ranges, fee_type = EXCLUDED.fee_type,
       fee_multiplier = EXCLUDED.fee_multiplier, fractional_trading = EXCLUDED.fractional_trading,
       yes_token_id = EXCLUDED.yes_token_id, no_token_id = EXCLUDED.no_token_id, neg_risk = EXCLUDED.neg_risk,
-      event_id = EXCLUDED.event_id, updated_at = now()
+      event_id = EXCLUDED.event_id, venue_volume = EXCLUDED.venue_volume, updated_at = now()
     WHERE m.environment = ${environment}::"Environment"
       AND (m.question_key, m.title, m.description, m.category, m.status, m.tick_size, m.min_size, m.close_time, m.price_ranges,
-           m.fee_type, m.fee_multiplier, m.fractional_trading, m.yes_token_id, m.no_token_id, m.neg_risk, m.event_id)
+           m.fee_type, m.fee_multiplier, m.fractional_trading, m.yes_token_id, m.no_token_id, m.neg_risk, m.event_id, m.venue_volume)
           IS DISTINCT FROM
           (EXCLUDED.question_key, EXCLUDED.title, EXCLUDED.description, EXCLUDED.category, EXCLUDED.status, EXCLUDED.tick_size,
            EXCLUDED.min_size, EXCLUDED.close_time, EXCLUDED.price_ranges, EXCLUDED.fee_type, EXCLUDED.fee_multiplier,
-           EXCLUDED.fractional_trading, EXCLUDED.yes_token_id, EXCLUDED.no_token_id, EXCLUDED.neg_risk, EXCLUDED.event_id)
+           EXCLUDED.fractional_trading, EXCLUDED.yes_token_id, EXCLUDED.no_token_id, EXCLUDED.neg_risk, EXCLUDED.event_id, EXCLUDED.venue_volume)
     RETURNING m.id`;
   return written.length;
 }

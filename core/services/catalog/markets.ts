@@ -54,11 +54,13 @@ export async function searchMarkets(db: Db, scope: Scope, search: MarketSearch) 
   if (search.q != null && search.q !== '') filters.push(Prisma.sql`search_vector @@ to_tsquery('simple', ${toPrefixTsQuery(search.q)})`);
 
   if (search.sort === 'volume') {
-    // Contracts traded: the tape of the simulated venues (ours). A page follows volumes as they are
-    // when it is read: a market that trades between two pages may be seen twice or not at all.
+    // Contracts traded: a live market's as its venue reported at the last catalog sync; a simulated
+    // one's counted from its tape (ours). A page follows volumes as they are when it is read: a
+    // market that trades between two pages may be seen twice or not at all.
     const after = decodeCursor(search.cursor, isVolumeCursor);
+    const volume = scope.environment === 'test' ? ourVolumeOf(Prisma.sql`markets.id`) : Prisma.sql`coalesce(venue_volume, 0)`;
     const rows = await db.$queryRaw<{ id: string; volume: Prisma.Decimal }[]>`
-      SELECT id, volume FROM (SELECT id, ${ourVolumeOf(Prisma.sql`markets.id`)} AS volume FROM markets WHERE ${Prisma.join(filters, ' AND ')}) AS traded
+      SELECT id, volume FROM (SELECT id, ${volume} AS volume FROM markets WHERE ${Prisma.join(filters, ' AND ')}) AS traded
       ${after ? Prisma.sql`WHERE volume < ${after.volume}::numeric OR (volume = ${after.volume}::numeric AND id > ${after.id})` : Prisma.empty}
       ORDER BY volume DESC, id LIMIT ${limit + 1}`;
     const volumeOf = new Map(rows.map((row) => [row.id, row.volume.toFixed()]));

@@ -18,7 +18,7 @@ export async function seedSimulatedMarkets(db: Db, now = new Date()): Promise<nu
  * The simulated venues' events (one per category and venue: seededCatalog.ts), and each seeded
  * listing put in its event, once (listings seeded before events existed too). Idempotent.
  */
-async function seedSimulatedEvents(db: Db, listings: readonly { venue: 'sim_kalshi' | 'sim_polymarket'; venueMarketId: string; category: string }[]): Promise<void> {
+async function seedSimulatedEvents(db: Db, listings: readonly ReturnType<typeof seededCatalogRows>[number][]): Promise<void> {
   await db.marketEvent.createMany({ data: seededEventRows().map((row) => ({ ...row, id: newId('marketEvent') })), skipDuplicates: true });
   const placed = listings.map((l) => ({ venue: l.venue, venue_market_id: l.venueMarketId, event_key: seededEventKey(l.venue, l.category) }));
   await db.$executeRaw`

@@ -92,6 +92,7 @@ function entryOf(market: KalshiListedMarket, event: KalshiEvent | null, series: 
       feeType: series?.feeType ?? null,
       feeMultiplier: series?.feeMultiplier ?? null,
       fractionalTrading: market.fractionalTrading,
+      volume: market.volume,
       event: {
         venueEventId: market.eventTicker,
         title: event?.title ?? market.eventTicker,

@@ -45,6 +45,8 @@ export interface KalshiListedMarket {
   readonly priceRanges: KalshiPriceRange[] | null;
   /** `fractional_trading_enabled`: counts in steps of 0.01 contract. */
   readonly fractionalTrading: boolean;
+  /** `volume_fp` as a decimal string; null when not sent. */
+  readonly volume: string | null;
 }
 
 /** A series (`GET /series/{ticker}`): its fee schedule and category. */
@@ -165,6 +167,7 @@ function readMarket(value: unknown): KalshiListedMarket | null {
     closeTime: closeTime !== null && Number.isNaN(closeTime.getTime()) ? null : closeTime,
     priceRanges: readPriceRanges(m.price_ranges),
     fractionalTrading: m.fractional_trading_enabled === true,
+    volume: formatDecimal(parseDecimalString(m.volume_fp)),
   };
 }
 

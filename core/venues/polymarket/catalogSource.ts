@@ -67,6 +67,7 @@ export function polymarketEntryOf(market: GammaListedMarket): CatalogEntry {
       yesTokenId: yesToken!,
       noTokenId: noToken!,
       negRisk: market.negRisk,
+      volume: market.volume,
       ...(market.event
         ? { event: { venueEventId: market.event.id, title: market.event.title, category: market.event.category.trim().toLowerCase() || (category === '' ? 'other' : category) } }
         : {}),

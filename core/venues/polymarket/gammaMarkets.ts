@@ -43,6 +43,8 @@ export interface GammaListedMarket {
   readonly minSize: string | null;
   /** `umaResolutionStatus` is `resolved`: the oracle has settled it. */
   readonly resolved: boolean;
+  /** `volumeNum` (shares traded, a JSON number) as a decimal string; null when absent. */
+  readonly volume: string | null;
   /** Its first event (`events[0]`: Gamma's id, title, category); null when Gamma sends none. */
   readonly event: { readonly id: string; readonly title: string; readonly category: string } | null;
 }
@@ -153,6 +155,7 @@ export function readGammaMarket(value: unknown): GammaEntry {
       minSize: decimalOf(m.orderMinSize),
       resolved: m.umaResolutionStatus === 'resolved',
       event: eventOf(m),
+      volume: decimalOf(m.volumeNum),
     },
   };
 }

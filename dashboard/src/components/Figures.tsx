@@ -1,4 +1,4 @@
-import { formatMoney, formatPrice, formatShare, signClass } from '../format';
+import { formatMoney, formatPrice, formatQuantity, formatShare, signClass } from '../format';
 import { useMarket } from '../useMarkets';
 
 /**
@@ -25,6 +25,15 @@ export function Price({ value, marketId }: { value: Value; marketId: string }) {
   return (
     <span className="figure" title={exact(value)} data-exact={exact(value)}>
       {formatPrice(value, market?.tick_size)}
+    </span>
+  );
+}
+
+/** A quantity (contracts), trailing zeros trimmed. */
+export function Quantity({ value }: { value: Value }) {
+  return (
+    <span className="figure" title={exact(value)} data-exact={exact(value)}>
+      {formatQuantity(value)}
     </span>
   );
 }

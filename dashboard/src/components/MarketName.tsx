@@ -1,3 +1,4 @@
+import { segment } from '../api';
 import { formatPrice } from '../format';
 import type { Market } from '../types';
 import { useMarket } from '../useMarkets';
@@ -17,20 +18,26 @@ export function marketStanding(market: Market): string | null {
 /**
  * A market in a table: its title, and the venue's ticker (or market id) small under it, with where
  * it stands once it is not open (closed, determined, settled and its result); the title again, the
- * venue and our id on hover. The id alone while the market is being read, or when the API does not
- * know it.
+ * venue and our id on hover. A link to the market's page (`#/market/<id>`). The id alone while the
+ * market is being read, or when the API does not know it.
  */
 export function MarketName({ id }: { id: string }) {
   const market = useMarket(id);
   if (!market) return <Id value={id} />;
   const standing = marketStanding(market);
   return (
-    <span className="market" data-market-id={id} data-status={market.status} title={`${market.title}\n${market.venue} ${market.venue_market_id}\n${market.id}`}>
+    <a
+      className="market"
+      href={`#/market/${segment(id)}`}
+      data-market-id={id}
+      data-status={market.status}
+      title={`${market.title}\n${market.venue} ${market.venue_market_id}\n${market.id}`}
+    >
       <span className="market-title">{market.title}</span>
       <code className="market-ticker">
         {market.venue_market_id}
         {standing !== null && <span className="market-standing"> · {standing}</span>}
       </code>
-    </span>
+    </a>
   );
 }

@@ -14,7 +14,8 @@ export type TabId = (typeof TABS)[number]['id'];
 
 export const isTabId = (value: string): value is TabId => TABS.some((tab) => tab.id === value);
 
-export function Nav({ current, onChange }: { current: TabId; onChange: (tab: TabId) => void }) {
+/** The sections; `current` null on a page that is none of them (a market's). */
+export function Nav({ current, onChange }: { current: TabId | null; onChange: (tab: TabId) => void }) {
   return (
     <nav className="tabs" aria-label="Sections">
       {TABS.map((tab) => (

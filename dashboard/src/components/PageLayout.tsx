@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 
 /** A page of the dashboard: its title, with its filters (if any) beside it, then its content. */
-export function PageLayout({ title, filters, children }: { title: string; filters?: ReactNode; children: ReactNode }) {
+export function PageLayout({ title, filters, testId, children }: { title: string; filters?: ReactNode; testId?: string; children: ReactNode }) {
   return (
-    <section className="page">
+    <section className="page" data-testid={testId}>
       <div className="page-head">
         <h2>{title}</h2>
         {filters && <div className="filters">{filters}</div>}

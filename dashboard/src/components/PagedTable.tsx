@@ -2,9 +2,10 @@ import { useEffect, useRef, useState } from 'react';
 import { withQuery, type Query } from '../api';
 import type { Market, Page } from '../types';
 import { useApiData } from '../useApiData';
-import { useLiveEvents, type LiveEvent, type LiveState } from '../useLiveEvents';
+import { useLiveEvents, type LiveEvent } from '../useLiveEvents';
 import { rememberMarket } from '../useMarkets';
 import { DataTable, type Column } from './DataTable';
+import { LiveMarker } from './LiveMarker';
 
 export interface PagedTableProps<T> {
   /** Test ids `${name}-table`, `${name}-next`, `${name}-prev`. */
@@ -29,8 +30,6 @@ export interface PagedTableProps<T> {
 
 /** Reads after events are gathered for this long: a burst (an order and its fills) is one read. */
 const LIVE_READ_DELAY_MS = 150;
-
-const LIVE_LABELS: Record<LiveState, string> = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', off: 'Not live' };
 
 /**
  * A table over a `{ data, has_more, next_cursor }` list. Next follows next_cursor; Previous pops
@@ -87,11 +86,7 @@ export function PagedTable<T>({
 
   return (
     <div className="table-block">
-      {liveTypes && (
-        <p className={`live live-${live}`} data-testid={`${name}-live`} data-state={live}>
-          {LIVE_LABELS[live]}
-        </p>
-      )}
+      {liveTypes && <LiveMarker state={live} testId={`${name}-live`} />}
       <DataTable<T>
         testId={`${name}-table`}
         columns={columns}

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "markets" ADD COLUMN     "venue_volume" DECIMAL(24,6);
