@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { graphqlEnum } from '../graphqlEnums';
-import { action, createdWindow, id, page, positive, price, side } from './inputs';
+import { action, createdWindow, id, page, positive, price, side, venue } from './inputs';
 import type { Route } from './route';
 
 const placeOrderBody = z.strictObject({
@@ -38,6 +38,14 @@ export const ORDER_ROUTES: Route[] = [
     method: 'GET', path: '/v1/orders/{id}', operation: 'GetOrder', tag: 'Orders', summary: 'Get order',
     description: 'A resting order carries its queue_position at the venue.',
     auth: 'api_key', session: true, params: z.strictObject({ id: id('ord') }), errors: ['not_found'],
+  },
+  {
+    method: 'DELETE', path: '/v1/orders', operation: 'CancelOrders', tag: 'Orders', summary: 'Cancel many orders',
+    description:
+      'Cancels the resting orders (open or partly filled) that match every filter given, at least one of subaccount_id, market_id, venue, side; oldest first, at most 200 a request (`has_more`: ask again). Each is canceled as DELETE /v1/orders/{id} would: `canceled` lists them as they now are; `failed` each one that could not be, with the code and message it would have had alone (`conflict`: filled or canceled meanwhile; `venue_unavailable`). Safe to repeat (docs/trading.md, "Cancel many").',
+    auth: 'api_key', session: true,
+    query: z.strictObject({ subaccount_id: id('sa').optional(), market_id: id('mkt').optional(), venue: venue.optional(), side: side.optional() }),
+    errors: ['invalid_request'],
   },
   {
     method: 'DELETE', path: '/v1/orders/{id}', operation: 'CancelOrder', tag: 'Orders', summary: 'Cancel order',

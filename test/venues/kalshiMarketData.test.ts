@@ -183,6 +183,7 @@ describe('GET /markets, page by page', () => {
         closeTime: new Date('2026-12-16T19:00:00Z'),
         priceRanges: TAPERED,
         fractionalTrading: true,
+        volume: '0', // volume_fp "0.00": nothing traded yet
       },
       expect.objectContaining({ ticker: 'KXMDFED-26DEC-T4.50', status: 'finalized', priceRanges: [{ start: '0.0000', end: '1.0000', step: '0.0100' }], fractionalTrading: false }),
     ]);

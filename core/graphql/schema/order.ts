@@ -1,11 +1,12 @@
 import { cancelOrder, getOrder, listOrders, placeOrder } from '../../services/orders/orders';
+import { cancelOrders, MAX_CANCELED_PER_REQUEST, type CancelManyResult } from '../../services/orders/cancelMany';
 import { isResting, isWorking } from '../../domain/orderLifecycle';
 import { CLAIMS_IN_WRITE } from '../idempotency';
 import { venueName } from '../../venues/venueModules';
 import { builder } from '../builder';
 import { checkFilterIds } from '../filterIds';
 import { requestScope, tradingScope } from '../context';
-import { OrderActionEnum, OrderSideEnum, OrderStatusEnum, OrderStatusFilterEnum, OrderTypeEnum, TimeInForceEnum } from './enums';
+import { OrderActionEnum, OrderSideEnum, OrderStatusEnum, OrderStatusFilterEnum, OrderTypeEnum, TimeInForceEnum, VenueEnum } from './enums';
 import { pageArgs, pageOf } from './page';
 
 const QueuePosition = builder
@@ -120,4 +121,32 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.string({ required: true }) },
     resolve: (_query, _root, args, ctx) => cancelOrder(ctx.db, ctx.venues, requestScope(ctx), args.id, { deadline: ctx.deadline }),
   }),
+  cancelOrders: t.field({
+    type: CancelOrdersResultType,
+    description: `Cancels the resting orders matching every filter given (at least one), oldest first, at most ${MAX_CANCELED_PER_REQUEST}; hasMore when more match.`,
+    args: {
+      subaccountId: t.arg.string({ required: false }),
+      marketId: t.arg.string({ required: false }),
+      venue: t.arg({ type: VenueEnum, required: false }),
+      side: t.arg({ type: OrderSideEnum, required: false }),
+    },
+    resolve: (_root, args, ctx) => cancelOrders(ctx.db, ctx.venues, requestScope(ctx), args, { deadline: ctx.deadline }),
+  }),
 }));
+
+const CancelFailureType = builder.objectRef<CancelManyResult['failed'][number]>('CancelFailure').implement({
+  description: 'An order that could not be canceled, and why (the error code and message it would have had alone).',
+  fields: (t) => ({
+    orderId: t.exposeID('orderId'),
+    code: t.exposeString('code'),
+    message: t.exposeString('message'),
+  }),
+});
+
+const CancelOrdersResultType = builder.objectRef<CancelManyResult>('CancelOrdersResult').implement({
+  fields: (t) => ({
+    canceled: t.field({ type: [OrderType], complexity: { field: 1, multiplier: MAX_CANCELED_PER_REQUEST }, resolve: (result) => result.canceled }),
+    failed: t.field({ type: [CancelFailureType], complexity: { field: 1, multiplier: MAX_CANCELED_PER_REQUEST }, resolve: (result) => result.failed }),
+    hasMore: t.exposeBoolean('hasMore', { description: 'More orders matched than one request cancels: ask again.' }),
+  }),
+});
