@@ -31,6 +31,10 @@ export interface VenueOrderRequest {
   price?: string;
   quantity: string;
   timeInForce: VenueTimeInForce;
+  /** Refuse rather than take: the venue rejects it, placing nothing, if it would cross on arrival. */
+  postOnly?: boolean;
+  /** Only reduce the position (Kalshi's `reduce_only`); our pre-trade check enforces it everywhere. */
+  reduceOnly?: boolean;
 }
 
 export interface VenueFill {

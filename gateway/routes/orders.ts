@@ -13,6 +13,8 @@ const placeOrderBody = z.strictObject({
   quantity: positive.describe('Contracts, greater than 0.'),
   time_in_force: graphqlEnum('TimeInForce').optional(),
   client_order_id: z.string().min(1).max(64).optional(),
+  post_only: z.boolean().optional().describe('A resting limit order (gtc) that never takes: refused (400, param post_only) and not placed if it would cross on arrival; sent as the venue\'s own flag (Kalshi post_only, Polymarket postOnly).'),
+  reduce_only: z.boolean().optional().describe('A sell that may only shrink the position: a buy is refused (400); more than is held and not already offered is 422 insufficient_position. Sent to Kalshi as reduce_only.'),
 });
 
 /** Orders: place, list, read, cancel. */

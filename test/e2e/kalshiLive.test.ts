@@ -238,6 +238,19 @@ describe('whose key signs what, and where it goes', () => {
 });
 
 describe('errors a live trader can act on', () => {
+  it('a post-only order is sent as one: it rests below the ask; at the ask Kalshi refuses it (400, param post_only) and holds nothing', async () => {
+    maker(production, FED, 'ask', '0.6300', '2.00');
+    const ask = (await get(`/v1/markets/${fed}/orderbook?depth=1`)).body.yes.asks[0].price as string;
+    const rests = await placeLive(trader, { subaccount_id: aliceSub, market_id: fed, side: 'yes', action: 'buy', type: 'limit', price: '0.05', quantity: '1', post_only: true });
+    expect(rests.body).toMatchObject({ status: 'open', post_only: true });
+    const crossing = await placeLive(trader, { subaccount_id: aliceSub, market_id: fed, side: 'yes', action: 'buy', type: 'limit', price: ask, quantity: '1', post_only: true });
+    expect([crossing.status, envelopeOf(crossing).code, envelopeOf(crossing).param]).toEqual([400, 'invalid_request', 'post_only']);
+    expect(envelopeOf(crossing).message).toContain('post only cross');
+    const [refused] = (await get(`/v1/orders?subaccount_id=${aliceSub}&status=rejected`)).body.data.filter((o: { post_only: boolean }) => o.post_only);
+    expect(atFake(production, refused.id)).toEqual([]);
+    await call(trader.base, 'DELETE', `/v1/orders/${rests.body.id}`, { key: trader.live });
+  });
+
   it('no credentials: 403 naming the fix; nothing recorded or sent', async () => {
     const bare = await liveSubaccount(trader, 'bare');
     const before = production.requests.length;

@@ -106,6 +106,17 @@ describe('a live key trades on Polymarket (CLOB V2 fake) through REST', () => {
     expect(portfolio).toMatchObject({ cash_balance: '995.14' });
   });
 
+  it('a post-only order is sent as one (postOnly): it rests below the ask; at the ask Polymarket refuses it (400, param post_only) and holds nothing', async () => {
+    expect(await makerClient.post({ tokenId: PM_FED.yesTokenId, side: 'SELL', price: '0.62', size: '10' })).toMatchObject({ kind: 'answered' });
+    const rests = await placeLive(trader, { subaccount_id: aliceSub, market_id: fed, side: 'yes', action: 'buy', type: 'limit', price: '0.05', quantity: '5', post_only: true });
+    expect(rests.body).toMatchObject({ status: 'open', post_only: true });
+    const before = aliceOrders().length;
+    const crossing = await placeLive(trader, { subaccount_id: aliceSub, market_id: fed, side: 'yes', action: 'buy', type: 'limit', price: '0.62', quantity: '5', post_only: true });
+    expect([crossing.status, crossing.body.error?.code, crossing.body.error?.param]).toEqual([400, 'invalid_request', 'post_only']);
+    expect(aliceOrders()).toHaveLength(before);
+    expect((await call(trader.base, 'DELETE', `/v1/orders/${rests.body.id}`, { key: trader.live })).status).toBe(200);
+  });
+
   it('a resting order filled by another participant reaches us through the REST sweep', async () => {
     const resting = await placeLive(trader, { subaccount_id: aliceSub, market_id: fed, side: 'yes', action: 'buy', type: 'limit', price: '0.45', quantity: '8' });
     expect(resting.body).toMatchObject({ status: 'open' });

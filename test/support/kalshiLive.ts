@@ -102,6 +102,8 @@ export interface LiveOrder {
   price?: string;
   quantity: string;
   time_in_force?: 'gtc' | 'ioc' | 'fok';
+  post_only?: boolean;
+  reduce_only?: boolean;
 }
 
 export const placeLive = (trader: LiveTrader, body: LiveOrder, headers: Record<string, string> = {}) =>

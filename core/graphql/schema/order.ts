@@ -32,6 +32,8 @@ export const OrderType = builder.prismaObject('Order', {
     action: t.expose('action', { type: OrderActionEnum }),
     type: t.expose('type', { type: OrderTypeEnum }),
     timeInForce: t.expose('timeInForce', { type: TimeInForceEnum }),
+    postOnly: t.exposeBoolean('postOnly', { description: 'Never takes: refused by the venue, placing nothing, if it would cross when it arrives.' }),
+    reduceOnly: t.exposeBoolean('reduceOnly', { description: 'Only shrinks the position: a sell of what is held.' }),
     price: t.expose('price', { type: 'Decimal', nullable: true }),
     quantity: t.expose('quantity', { type: 'Decimal' }),
     filledQuantity: t.expose('filledQuantity', { type: 'Decimal' }),
@@ -77,6 +79,8 @@ const PlaceOrderInput = builder.inputType('PlaceOrderInput', {
     quantity: t.field({ type: 'Decimal', required: true }),
     timeInForce: t.field({ type: TimeInForceEnum, required: false, description: 'gtc for limit orders, ioc for market orders when left out.' }),
     clientOrderId: t.string({ required: false }),
+    postOnly: t.boolean({ required: false, description: 'A resting limit order (gtc) that never takes: the venue refuses it, placing nothing, if it would cross on arrival.' }),
+    reduceOnly: t.boolean({ required: false, description: 'A sell that may only shrink the position (never more than is held and not already offered).' }),
   }),
 });
 

@@ -34,6 +34,10 @@ export interface PlaceOrderInput {
   quantity: string;
   timeInForce?: 'gtc' | 'ioc' | 'fok' | null;
   clientOrderId?: string | null;
+  /** Never takes: a resting limit order (gtc) the venue refuses if it would cross (docs/trading.md). */
+  postOnly?: boolean | null;
+  /** Only shrinks the position: a sell of what is held (docs/trading.md). */
+  reduceOnly?: boolean | null;
 }
 
 const CLIENT_ORDER_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
@@ -94,6 +98,12 @@ async function placeOrSettle(
     throw invalidRequest('timeInForce', 'A market order never rests: timeInForce is ioc or fok.');
   }
   if (input.type === 'limit' && input.price == null) throw invalidRequest('price', 'price is required for a limit order.');
+  if (input.postOnly && (input.type !== 'limit' || timeInForce !== 'gtc')) {
+    throw invalidRequest('postOnly', 'A post-only order is a resting limit order (type limit, time in force gtc): it never takes, so it cannot be immediate.');
+  }
+  if (input.reduceOnly && input.action !== 'sell') {
+    throw invalidRequest('reduceOnly', 'A reduce-only order sells what the subaccount holds (YES and NO are held apart here: to reduce a YES position, sell YES).');
+  }
   if (input.clientOrderId != null && !CLIENT_ORDER_ID.test(input.clientOrderId)) {
     throw invalidRequest('clientOrderId', 'clientOrderId is 1 to 64 of A-Z a-z 0-9 _ . : -');
   }
@@ -166,6 +176,8 @@ async function placeOrSettle(
       quantity: quantity.toFixed(),
       clientOrderId,
       complexOrderId: child?.complexOrderId ?? null,
+      postOnly: input.postOnly === true,
+      reduceOnly: input.reduceOnly === true,
     };
     const [order] = await tx.together((c) =>
       allInOrder([createOrderRow(c, row), child ? linkChildOrder(c, child.childOrderId, row.id) : Promise.resolve(), tx.commit(c)]),
@@ -286,6 +298,8 @@ export function venueRequestOf(order: Order, venueMarketId: string): VenueOrderR
     ...(order.price ? { price: formatDecimal(order.price) } : {}),
     quantity: formatDecimal(order.quantity),
     timeInForce: order.timeInForce,
+    ...(order.postOnly ? { postOnly: true } : {}),
+    ...(order.reduceOnly ? { reduceOnly: true } : {}),
   };
 }
 
@@ -313,7 +327,7 @@ async function recordPlacement(db: Db, order: Order, result: Exclude<VenuePlaceR
       throw new RateLimited(message, retryAfterSeconds(result.retryAfterMs));
     case 'invalid_request':
       // The venue's own rules refused what ours let through (e.g. a price off Kalshi's price_ranges): the client's to fix.
-      throw new DomainError('invalid_request', message, result.venueCode === 'invalid_price' ? 'price' : undefined);
+      throw new DomainError('invalid_request', message, result.venueCode === 'invalid_price' ? 'price' : /post.only/i.test(result.message) ? 'postOnly' : undefined);
     default:
       throw new DomainError('venue_error', message);
   }

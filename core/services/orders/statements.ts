@@ -9,7 +9,8 @@ import { Prisma, type Order, type OrderStatus } from '../../generated/prisma/cli
 /** Every column of orders, named: a prepared `*` is refused once a migration adds a column (sql.ts). */
 const ORDER_COLUMNS = Prisma.raw(
   'id, workspace_id, environment, subaccount_id, market_id, complex_order_id, venue, side, action, type, time_in_force, price, quantity, ' +
-    'filled_quantity, average_fill_price, filled_notional, working_notional, fees_paid, status, client_order_id, venue_order_id, reject_reason, created_at, updated_at',
+    'filled_quantity, average_fill_price, filled_notional, working_notional, fees_paid, status, client_order_id, venue_order_id, reject_reason, created_at, updated_at, ' +
+    'post_only, reduce_only',
 );
 
 /** Locks the subaccount's row for the transaction (every order of one subaccount passes its checks in turn); undefined if it is not the scope's or not active. */
@@ -39,6 +40,8 @@ export interface NewOrder {
   quantity: string;
   clientOrderId: string;
   complexOrderId: string | null;
+  postOnly: boolean;
+  reduceOnly: boolean;
 }
 
 /** The pending order row, as stored. */
@@ -47,10 +50,10 @@ export async function insertPendingOrder(sql: SqlClient, o: NewOrder): Promise<O
     sql,
     Prisma.sql`
       INSERT INTO orders (id, workspace_id, environment, subaccount_id, market_id, venue, side, action, type, time_in_force,
-                          price, quantity, client_order_id, complex_order_id, status)
+                          price, quantity, client_order_id, complex_order_id, post_only, reduce_only, status)
       VALUES (${o.id}, ${o.workspaceId}, ${o.environment}::"Environment", ${o.subaccountId}, ${o.marketId}, ${o.venue}::text,
               ${o.side}::"OrderSide", ${o.action}::"OrderAction", ${o.type}::"OrderType", ${o.timeInForce}::"TimeInForce",
-              ${o.price}::numeric, ${o.quantity}::numeric, ${o.clientOrderId}, ${o.complexOrderId}, 'pending')
+              ${o.price}::numeric, ${o.quantity}::numeric, ${o.clientOrderId}, ${o.complexOrderId}, ${o.postOnly}, ${o.reduceOnly}, 'pending')
       RETURNING ${ORDER_COLUMNS}`,
   );
   return row!;

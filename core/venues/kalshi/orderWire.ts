@@ -23,6 +23,9 @@ export interface KalshiCreateOrderBody {
   readonly time_in_force: KalshiTimeInForce;
   readonly self_trade_prevention_type: 'taker_at_cross';
   readonly client_order_id: string;
+  /** V2 create's flags, sent only when set (openapi.yaml 3.28.0 CreateOrderV2: `post_only`, `reduce_only`). */
+  readonly post_only?: true;
+  readonly reduce_only?: true;
 }
 
 export type KalshiBookSide = 'bid' | 'ask';
@@ -122,6 +125,8 @@ export function createOrderBody(request: VenueOrderRequest): KalshiCreateBodyRes
       time_in_force: TIME_IN_FORCE[request.timeInForce],
       self_trade_prevention_type: 'taker_at_cross',
       client_order_id: request.clientOrderId,
+      ...(request.postOnly ? { post_only: true as const } : {}),
+      ...(request.reduceOnly ? { reduce_only: true as const } : {}),
     },
   };
 }

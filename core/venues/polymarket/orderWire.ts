@@ -49,6 +49,8 @@ export interface PolymarketOrderTerms {
   readonly quantity: string;
   readonly timeInForce: VenueTimeInForce;
   readonly createdAt: Date;
+  /** Sent as the request's `postOnly` (CLOB V2; not part of the signed order, so not of its hash). */
+  readonly postOnly?: boolean;
 }
 
 export type PolymarketOrderType = 'GTC' | 'FOK' | 'FAK';

@@ -338,7 +338,7 @@ export class PolymarketVenue implements LiveVenue {
       if (error instanceof PolymarketOrderInputError) return { ok: false, rejection: rejected('invalid_request', error.param, error.message) };
       throw error;
     }
-    return { ok: true, value: { body: polymarketOrderPayload(signed, apiKey, OrderType[wire.orderType]), hash: hash.toLowerCase(), size: order.quantity, price: wire.price, market } };
+    return { ok: true, value: { body: polymarketOrderPayload(signed, apiKey, OrderType[wire.orderType], order.postOnly === true), hash: hash.toLowerCase(), size: order.quantity, price: wire.price, market } };
   }
 
   /** The hash of one of our orders: recorded, or rebuilt from our record (null when its market is gone from our catalog). */

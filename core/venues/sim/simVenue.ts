@@ -10,6 +10,7 @@
  */
 import {
   MatchingEngine,
+  toYesTerms,
   quantityToUnits,
   ticksToPrice,
   unitsToQuantity,
@@ -35,7 +36,7 @@ import {
 import { isMarketMakerOrderId, MarketMaker, type MarketMakerOptions } from './marketMaker';
 import { feesForOperation, indexesBy } from './operationFees';
 import { simMarketOf, type SimMarket, type SimMarketConfig } from './simMarketRules';
-import { invalidOrder, marketNotTradable, orderNotFound, SimVenueError, venueError, type VenueRejection } from './venueRejections';
+import { invalidOrder, marketNotTradable, orderNotFound, postOnlyCrosses, SimVenueError, venueError, type VenueRejection } from './venueRejections';
 
 export interface SimVenueOptions {
   /** sim-kalshi, sim-polymarket, or another simulated venue whose markets bring their rules (SimMarketConfig.rules). */
@@ -251,10 +252,20 @@ export class SimVenue implements Venue {
     if (listed === undefined) return marketNotTradable(this.name, String(request.venueMarketId));
     const parsed = this.parseRequest(listed.market, request);
     if ('outcome' in parsed) return parsed;
+    if (request.postOnly === true && this.wouldTake(listed.book, parsed)) return postOnlyCrosses(this.name);
 
     const order = this.register(clientOrderId, listed.market, parsed.quantity, 0);
     const fills = this.execute(listed, order, { ...parsed, orderId: order.venueOrderId });
     return { outcome: 'accepted', order: stateOf(order), fills: fills.filter((fill) => fill.clientOrderId === clientOrderId) };
+  }
+
+  /** Whether a post-only order would trade on arrival: a limit order at or through the best price of the other side (YES terms). */
+  private wouldTake(book: OrderBook, order: OrderRequest): boolean {
+    if (order.type !== 'limit') return true; // a market order always takes
+    const { bookSide, yesPriceTicks } = toYesTerms(order.side, order.action, order.priceTicks);
+    const opposite = bookSide === 'bid' ? book.bestAskTicks() : book.bestBidTicks();
+    if (opposite === null) return false;
+    return bookSide === 'bid' ? yesPriceTicks >= opposite : yesPriceTicks <= opposite;
   }
 
   /** The request's fields checked against the market's rules and turned into a book order. */

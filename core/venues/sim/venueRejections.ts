@@ -49,3 +49,14 @@ export function orderNotFound(venue: string, message: string): VenueRejection {
 export function venueError(venue: string, message: string): VenueRejection {
   return rejection('venue_error', venue === 'sim-kalshi' ? 'internal_server_error' : 'INTERNAL_ERROR', message);
 }
+
+/**
+ * A post-only order that would trade on arrival, refused and not placed, as each venue refuses it:
+ * Kalshi 400 `invalid_order` "post only cross" (recorded on demo), Polymarket "invalid post-only
+ * order: order crosses book".
+ */
+export function postOnlyCrosses(venue: string): VenueRejection {
+  return venue === 'sim-kalshi'
+    ? rejection('invalid_request', 'invalid_order', 'post only cross')
+    : rejection('invalid_request', 'INVALID_POST_ONLY_ORDER', 'invalid post-only order: order crosses book');
+}

@@ -48,6 +48,8 @@ export const REQUEST_BODIES = {
       price: z.string().max(64).optional(),
       quantity: z.string().max(64),
       timeInForce: z.string().max(20),
+      postOnly: z.boolean().optional(),
+      reduceOnly: z.boolean().optional(),
     }),
   }),
   cancelOrder: z.strictObject({ clientOrderId }),
