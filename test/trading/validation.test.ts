@@ -127,7 +127,7 @@ describe('other refusals of POST /v1/orders', () => {
     expectError(await placeOrder(trader, order(markets.kalshi, { side: 'maybe' })), 400, 'invalid_request', { param: 'side' });
     expectError(await placeOrder(trader, order(markets.kalshi, { action: 'hold' })), 400, 'invalid_request', { param: 'action' });
     expectError(await placeOrder(trader, order(markets.kalshi, { type: 'stop' })), 400, 'invalid_request', { param: 'type' });
-    expectError(await placeOrder(trader, order(markets.kalshi, { post_only: true })), 400, 'invalid_request', { param: 'post_only' });
+    expectError(await placeOrder(trader, order(markets.kalshi, { stop_price: '0.5' })), 400, 'invalid_request', { param: 'stop_price' });
   });
 
   it('a malformed client_order_id or Idempotency-Key: 400 with the param, nothing written', async () => {
