@@ -33,5 +33,7 @@ export const MAX_BOOK_DEPTH = 100;
 export const CANDLE_INTERVALS = { '1m': 60_000, '1h': 3_600_000, '1d': 86_400_000 } as const;
 /** The candle periods as the GraphQL enum CandleInterval names them (a name cannot start with a digit): minute is 1m in REST. */
 export const CANDLE_INTERVAL_NAMES = { '1m': 'minute', '1h': 'hour', '1d': 'day' } as const satisfies Record<keyof typeof CANDLE_INTERVALS, string>;
+/** A candle interval's REST spelling (1m) of its GraphQL name (minute); a name of no interval as it is. */
+export const candleIntervalOfName = (name: string): string => Object.entries(CANDLE_INTERVAL_NAMES).find(([, named]) => named === name)?.[0] ?? name;
 /** The most periods one candle read spans. */
 export const MAX_CANDLE_PERIODS = 1000;

@@ -151,18 +151,14 @@ export function buildGatewayApp(deps: GatewayDeps): Koa {
         ctx.set('Cache-Control', 'no-store');
         // The dashboard's session routes run the gateway's internal operations, with the cookie's hash.
         const principal = route.auth === 'none' || route.auth === 'session' ? GATEWAY : (ctx.state.auth as Authenticated).principal;
-        if (route.catalog && 'environment' in principal) {
+        // A kept answer (catalog routes; the simulated venues' books): the exact JSON the core's answer was sent as.
+        const kept = 'environment' in principal && (route.catalog || (route.bookCache && principal.environment === 'test'));
+        if (kept) {
+          const key = catalogKey(principal, route.operation, variables);
           const load = () =>
             deps.core.call(route.operation, variables, principal).then(spelling.answer, spelling.refusal).then((result) => JSON.stringify(result.value));
           ctx.type = 'application/json';
-          ctx.body = await deps.catalog.get(catalogKey(principal, route.operation, variables), load);
-          return;
-        }
-        if (route.bookCache && 'environment' in principal && principal.environment === 'test') {
-          const load = () =>
-            deps.core.call(route.operation, variables, principal).then(spelling.answer, spelling.refusal).then((result) => JSON.stringify(result.value));
-          ctx.type = 'application/json';
-          ctx.body = await deps.books.get(String(variables.id), catalogKey(principal, route.operation, variables), load);
+          ctx.body = await (route.catalog ? deps.catalog.get(key, load) : deps.books.get(String(variables.id), key, load));
           return;
         }
         if (route.marketStream) {

@@ -184,12 +184,12 @@ class MarketHub {
     return this.core.executeRoots('GetMarketDataState', { id: this.marketId, depth: this.depth }, principal) as Promise<unknown> as Promise<MarketState>;
   }
 
-  /** Reads the market first with the principal of a stream about to join (its refusal is that stream's answer). */
+  /**
+   * Reads the market first with the principal of a stream about to join (its refusal is that
+   * stream's answer); a hub that has read it already is the workspace's, which sees it.
+   */
   async start(principal: Principal): Promise<void> {
-    if (this.state) {
-      await this.read(principal); // the same workspace sees the same market; a read also checks it now
-      return;
-    }
+    if (this.state) return;
     const state = await this.read(principal);
     if (!this.state) {
       this.state = state;

@@ -11,8 +11,9 @@ export interface OrderBookView {
   asks: BookLevelView[];
   mid: string | null;
   /**
-   * The venue's time of the book when it comes from a live venue's feed (core/venues/bookFeed.ts);
-   * absent when the book was read just now.
+   * The venue's time of the book's last change, where the venue knows it (a simulated venue; a live
+   * venue's feed, core/venues/bookFeed.ts); absent for a book read just now from a venue that does
+   * not say.
    */
   asOf?: Date;
   /** True for a fed book not known to be current, answered only when the venue cannot be read. */

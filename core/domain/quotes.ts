@@ -37,7 +37,7 @@ export const NO_ACTIVITY: MarketActivity = { lastPrice: null, volume24h: null, v
 const complement = (price: string | undefined): string | null => (price === undefined ? null : formatDecimal(new Decimal(1).sub(price)));
 
 /** A quote from the top of a YES book (prices as the book reads them, their complements as bookSides.ts writes them) and the market's activity, read at `asOf`. Pure. */
-export function quoteOf(book: Pick<OrderBookView, 'bids' | 'asks'>, activity: MarketActivity, asOf: Date, stale = false): MarketQuote {
+export function quoteOf(book: Pick<OrderBookView, 'bids' | 'asks'>, activity: MarketActivity, asOf: Date | null, stale = false): MarketQuote {
   const bid = book.bids[0];
   const ask = book.asks[0];
   return {
@@ -57,5 +57,5 @@ export function quoteOf(book: Pick<OrderBookView, 'bids' | 'asks'>, activity: Ma
 
 /** A market whose venue could not be asked now: nothing made up, said stale. Pure. */
 export function unavailableQuote(activity: MarketActivity = NO_ACTIVITY): MarketQuote {
-  return { ...quoteOf({ bids: [], asks: [] }, activity, new Date(0), true), asOf: null };
+  return quoteOf({ bids: [], asks: [] }, activity, null, true);
 }

@@ -35,3 +35,29 @@ export interface BookFeed {
   onChange(listener: (venueMarketId: string) => void): () => void;
   close(): Promise<void>;
 }
+
+/** A feed's `onChange` listeners: each told of a change in turn; one that throws harms neither the feed nor the others. */
+export class BookChangeListeners {
+  private readonly listeners = new Set<(venueMarketId: string) => void>();
+
+  /** Adds a listener (the same function twice counts twice); answers its remover. */
+  add(listener: (venueMarketId: string) => void): () => void {
+    const own = (id: string) => listener(id);
+    this.listeners.add(own);
+    return () => void this.listeners.delete(own);
+  }
+
+  tell(venueMarketId: string): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(venueMarketId);
+      } catch {
+        // A reader's failure is its own: the feed carries on.
+      }
+    }
+  }
+
+  clear(): void {
+    this.listeners.clear();
+  }
+}

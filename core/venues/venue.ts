@@ -74,6 +74,8 @@ export interface VenueRejection {
   message: string;
   /** `rate_limited`: when a retry may be carried out, if the venue or our buckets say. */
   retryAfterMs?: number;
+  /** `invalid_request`: the field of our order the venue refused (our GraphQL name: `price`, `postOnly`), when the adapter can tell. */
+  param?: string;
 }
 
 export type VenuePlaceResult =

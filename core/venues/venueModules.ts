@@ -1,5 +1,6 @@
 import type { Environment } from '../../contract/environment';
 import { columnVenueSpelling, restVenueSpelling } from '../../contract/venueSpelling';
+import { invalidRequest } from '../domain/errors';
 import type { MarketRulesRow } from '../domain/marketRules';
 import type { MarketRules } from '../domain/venueRules';
 import { kalshiVenueModule } from './kalshi/venueModule';
@@ -65,6 +66,13 @@ export function venueName(venue: string): VenueName {
   return venueModule(venue).name as VenueName;
 }
 export const isVenueName = (value: string): value is VenueName => byName.has(value);
+
+/** A request's optional venue filter (REST spelling) as the column the database stores; null when none; an unknown venue is 400 (param venue). */
+export function venueFilterColumn(venue: string | null | undefined): VenueColumn | null {
+  if (venue == null) return null;
+  if (!isVenueName(venue)) throw invalidRequest('venue', `venue must be one of ${VENUE_NAMES.join(', ')}.`);
+  return venueColumn(venue);
+}
 export const isExchangeName = (value: string): value is ExchangeName => (EXCHANGE_NAMES as readonly string[]).includes(value);
 
 /** The module of a venue, by either spelling. */

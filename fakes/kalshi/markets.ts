@@ -79,6 +79,12 @@ export interface CatalogSeed {
 }
 
 export const WHOLE_CENT_RANGES: readonly PriceRange[] = [{ start: '0.0000', end: '1.0000', step: '0.0100' }];
+/** Kalshi's `tapered_deci_cent` structure: tenths of a cent near 0 and 1, cents between. */
+export const TAPERED_DECI_CENT_RANGES: readonly PriceRange[] = [
+  { start: '0.0000', end: '0.1000', step: '0.0010' },
+  { start: '0.1000', end: '0.9000', step: '0.0100' },
+  { start: '0.9000', end: '1.0000', step: '0.0010' },
+];
 
 /** Valid YES price in engine ticks, or null when the price is not on the market's price_ranges. */
 export function priceTicksOnRanges(price: string, ranges: readonly PriceRange[]): number | null {
@@ -243,11 +249,7 @@ export function defaultCatalog(): CatalogSeed {
         series_ticker: 'KXFAKEHIGH',
         title: 'Will the high temperature in New York exceed 40F on Dec 31, 2026?',
         close_time: '2026-12-31T23:59:00Z',
-        price_ranges: [
-          { start: '0.0000', end: '0.1000', step: '0.0010' },
-          { start: '0.1000', end: '0.9000', step: '0.0100' },
-          { start: '0.9000', end: '1.0000', step: '0.0010' },
-        ],
+        price_ranges: TAPERED_DECI_CENT_RANGES,
         price_level_structure: 'tapered_deci_cent',
         fractional_trading_enabled: true,
         fake_mid_dollars: '0.3000',

@@ -1,11 +1,8 @@
 import { z } from 'zod';
 import { graphqlEnum } from '../graphqlEnums';
-import { CANDLE_INTERVAL_NAMES, MAX_CANDLE_PERIODS } from '../../contract/inputBounds';
+import { candleIntervalOfName, MAX_CANDLE_PERIODS } from '../../contract/inputBounds';
 import { createdWindow, depth, id, page, timestamp, venue } from './inputs';
 import type { Route } from './route';
-
-/** A candle interval's REST spelling (1m) of its GraphQL name (minute). */
-const restIntervalSpelling = (name: string): string => Object.entries(CANDLE_INTERVAL_NAMES).find(([, named]) => named === name)?.[0] ?? name;
 
 /** The most markets one market-data stream follows. */
 const MAX_STREAMED_MARKETS = 20;
@@ -62,7 +59,7 @@ export const MARKET_ROUTES: Route[] = [
   {
     method: 'GET', path: '/v1/markets/{id}/orderbook', operation: 'GetOrderBook', bookCache: true, tag: 'Markets', summary: 'Get order book',
     description:
-      'The market’s book as its venue has it now: read from a live venue on every request; a simulated venue’s book, which moves only by orders placed here, is kept by the gateway until the next order or cancel on the market is announced (`as_of`: when it was read). `depth` levels a side, bids best first and asks best first, in the terms of each outcome: a NO bid at p is a YES ask at 1 - p, so `yes` and `no` are one book and always agree; `mid` is the YES mid, `as_of` when the book was read. A venue that cannot be asked now answers 503 venue_unavailable (docs/market-data.md).',
+      'The market’s book as its venue has it now: a live venue’s from its feed when current, else read on the request; a simulated venue’s book, which moves only by orders placed here, is kept by the gateway until the next order or cancel on the market is announced. `depth` levels a side, bids best first and asks best first, in the terms of each outcome: a NO bid at p is a YES ask at 1 - p, so `yes` and `no` are one book and always agree; `mid` is the YES mid; `as_of` the book’s last change where the venue says (a simulated venue, a live feed), else when it was read; `stale` true only for a live feed’s last book answered because the venue cannot be read. A venue that cannot be asked now answers 503 venue_unavailable (docs/market-data.md).',
     auth: 'api_key', session: true,
     params: z.strictObject({ id: id('mkt') }),
     query: z.strictObject({ depth: depth.optional() }),
@@ -84,7 +81,7 @@ export const MARKET_ROUTES: Route[] = [
     auth: 'api_key', session: true,
     params: z.strictObject({ id: id('mkt') }),
     query: z.strictObject({
-      interval: graphqlEnum('CandleInterval', restIntervalSpelling).describe('1m, 1h or 1d.'),
+      interval: graphqlEnum('CandleInterval', candleIntervalOfName).describe('1m, 1h or 1d.'),
       from: timestamp.optional().describe('From the period holding this instant.'),
       to: timestamp.optional().describe('Up to the end of the period holding this instant; now when left out.'),
     }),

@@ -12,9 +12,10 @@
 import WebSocket from 'ws';
 import { createKalshiSigner } from '../../core/venues/kalshi/signing';
 import { D } from '../../fakes/kalshi/fixedPoint';
-import type { CatalogSeed } from '../../fakes/kalshi/markets';
+import { TAPERED_DECI_CENT_RANGES, type CatalogSeed } from '../../fakes/kalshi/markets';
 import { KalshiFake } from '../../fakes/kalshi/server';
 import { newKalshiKey, type KalshiKey } from '../support/kalshiKeys';
+import { kalshiFakeRequests, until, type Reply } from '../support/kalshiFakeRequests';
 
 const alice = newKalshiKey('a1b2c3d4-0000-4000-8000-00000000a11c');
 const bob = newKalshiKey('b0b0b0b0-0000-4000-8000-0000000000b0');
@@ -43,21 +44,12 @@ const catalog: CatalogSeed = {
       series_ticker: 'KXMD',
       title: `Market data test ${C}`,
       close_time: '2099-12-31T23:59:00Z',
-      price_ranges: [
-        { start: '0.0000', end: '0.1000', step: '0.0010' },
-        { start: '0.1000', end: '0.9000', step: '0.0100' },
-        { start: '0.9000', end: '1.0000', step: '0.0010' },
-      ],
+      price_ranges: TAPERED_DECI_CENT_RANGES,
       price_level_structure: 'tapered_deci_cent',
       fractional_trading_enabled: true,
     },
   ],
 };
-
-interface Reply {
-  readonly status: number;
-  readonly body: any;
-}
 
 interface Frame {
   type: string;
@@ -103,29 +95,7 @@ afterEach(async () => {
   await fake.close();
 });
 
-async function call(key: KalshiKey | null, method: string, pathAndQuery: string, body?: unknown): Promise<Reply> {
-  const fullPath = `/trade-api/v2${pathAndQuery}`;
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (key !== null) Object.assign(headers, createKalshiSigner(key.keyId, key.privateKey).request(method, fullPath.split('?')[0]!));
-  const res = await fetch(`${fake.origin}${fullPath}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
-}
-
-async function control(route: string, body: unknown = {}): Promise<Reply> {
-  const res = await fetch(`${fake.origin}/_fake${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, body: await res.json() };
-}
-
-async function until<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const { call, control } = kalshiFakeRequests(() => fake);
 
 /** Another participant's good-till-canceled order (or `extra` says otherwise), straight onto the book. */
 function order(userId: string, ticker: string, side: 'bid' | 'ask', price: string, count: string, extra: Record<string, unknown> = {}): any {

@@ -15,6 +15,7 @@ import type { CatalogSeed, MarketSeed } from '../../fakes/kalshi/markets';
 import { KalshiFake } from '../../fakes/kalshi/server';
 import { newKalshiKey, type KalshiKey } from '../support/kalshiKeys';
 import { v2OrderBody } from '../support/kalshiOrders';
+import { kalshiFakeRequests, until, type Reply } from '../support/kalshiFakeRequests';
 
 const alice = newKalshiKey('a1b2c3d4-0000-4000-8000-00000000a11c');
 const bob = newKalshiKey('b0b0b0b0-0000-4000-8000-0000000000b0');
@@ -39,11 +40,6 @@ const catalog: CatalogSeed = {
   series: [{ ticker: 'KXLIFE', title: 'Lifecycle (fake)', fee_type: 'quadratic', fee_multiplier: '1' }],
   markets: [MAIN, SCALAR, VOID, PAUSE, ...NOTICE, ...SENTINEL].map(market),
 };
-
-interface Reply {
-  readonly status: number;
-  readonly body: any;
-}
 
 interface Frame {
   type: string;
@@ -86,29 +82,7 @@ afterAll(async () => {
   await fake.close();
 });
 
-async function call(key: KalshiKey | null, method: string, pathAndQuery: string, body?: unknown): Promise<Reply> {
-  const fullPath = `/trade-api/v2${pathAndQuery}`;
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (key !== null) Object.assign(headers, createKalshiSigner(key.keyId, key.privateKey).request(method, fullPath));
-  const res = await fetch(`${fake.origin}${fullPath}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
-}
-
-async function control(route: string, body: unknown = {}): Promise<Reply> {
-  const res = await fetch(`${fake.origin}/_fake${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, body: await res.json() };
-}
-
-async function until<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 3000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const { call, control } = kalshiFakeRequests(() => fake);
 
 async function openSocket(key: KalshiKey, channels: string[]): Promise<Socket & { sids: Record<string, number> }> {
   const ws = new WebSocket(fake.wsUrl, { headers: { ...createKalshiSigner(key.keyId, key.privateKey).webSocket() } });

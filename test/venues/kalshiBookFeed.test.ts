@@ -15,7 +15,7 @@ import { KalshiMarketData } from '../../core/venues/kalshi/marketData';
 import { createKalshiSigner } from '../../core/venues/kalshi/signing';
 import { KALSHI_RATE_TIERS } from '../../core/venues/kalshi/tokenBuckets';
 import type { OrderBookView } from '../../core/venues/venue';
-import type { CatalogSeed } from '../../fakes/kalshi/markets';
+import { TAPERED_DECI_CENT_RANGES, type CatalogSeed } from '../../fakes/kalshi/markets';
 import { KalshiFake } from '../../fakes/kalshi/server';
 import { newKalshiKey } from '../support/kalshiKeys';
 
@@ -42,11 +42,7 @@ const catalog: CatalogSeed = {
       series_ticker: 'KXFEED',
       title: `Book feed ${C}`,
       close_time: '2099-12-31T23:59:00Z',
-      price_ranges: [
-        { start: '0.0000', end: '0.1000', step: '0.0010' },
-        { start: '0.1000', end: '0.9000', step: '0.0100' },
-        { start: '0.9000', end: '1.0000', step: '0.0010' },
-      ],
+      price_ranges: TAPERED_DECI_CENT_RANGES,
       price_level_structure: 'tapered_deci_cent',
       fractional_trading_enabled: true,
     },

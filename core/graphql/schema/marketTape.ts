@@ -1,4 +1,4 @@
-import { CANDLE_INTERVAL_NAMES, MAX_CANDLE_PERIODS } from '../../../contract/inputBounds';
+import { candleIntervalOfName, MAX_CANDLE_PERIODS } from '../../../contract/inputBounds';
 import { CandleIntervalEnum } from './enums';
 import type { Candle } from '../../domain/candles';
 import type { PublicTrade } from '../../domain/publicTrades';
@@ -46,8 +46,6 @@ const CandlesType = builder.objectRef<MarketCandles>('MarketCandles').implement(
 
 const TradePage = pageOf('Trade', TradeType);
 
-const intervalOfName = (name: string): string => Object.entries(CANDLE_INTERVAL_NAMES).find(([, named]) => named === name)?.[0] ?? name;
-
 builder.queryFields((t) => ({
   marketTrades: t.field({
     type: TradePage,
@@ -69,6 +67,6 @@ builder.queryFields((t) => ({
       from: t.arg({ type: 'DateTime', required: false, description: 'From this period on; 100 periods before `to` when left out.' }),
       to: t.arg({ type: 'DateTime', required: false, description: 'Up to the end of this period; now when left out. At most 1,000 periods.' }),
     },
-    resolve: (_root, args, ctx) => marketCandles(ctx.db, ctx.venues, requestScope(ctx), String(args.marketId), { ...args, interval: intervalOfName(args.interval) }),
+    resolve: (_root, args, ctx) => marketCandles(ctx.db, ctx.venues, requestScope(ctx), String(args.marketId), { ...args, interval: candleIntervalOfName(args.interval) }),
   }),
 }));

@@ -30,7 +30,7 @@ const OrderBookType = builder.objectRef<MarketOrderBook>('OrderBook').implement(
     yes: t.expose('yes', { type: SideBookType }),
     no: t.expose('no', { type: SideBookType }),
     mid: t.expose('mid', { type: 'Decimal', nullable: true, description: 'The YES mid; null without a two-sided book.' }),
-    asOf: t.expose('asOf', { type: 'DateTime', description: 'When the book was read from the venue, or the venue’s time of the last change of a live book kept from its feed.' }),
+    asOf: t.expose('asOf', { type: 'DateTime', description: 'The book’s last change where the venue says (a simulated venue, a live venue’s feed), else when it was read.' }),
     stale: t.exposeBoolean('stale', { description: 'True only when the venue cannot be read now and the last book its feed gave is answered (its as_of says how old).' }),
   }),
 });

@@ -1,9 +1,9 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Db } from '../../db/prismaClient';
-import { invalidRequest, notFound } from '../../domain/errors';
+import { notFound } from '../../domain/errors';
 import { toPrefixTsQuery } from '../../domain/marketSearch';
 import { decodeCursor, isIdCursor, parseLimit, toPage } from '../../domain/pagination';
-import { isVenueName, venueColumn, VENUE_NAMES } from '../../venues/venueModules';
+import { venueFilterColumn } from '../../venues/venueModules';
 import type { Scope } from '../scope';
 
 export interface MarketEventSearch {
@@ -24,9 +24,9 @@ export const MAX_EVENT_MARKETS = 200;
  */
 export async function searchMarketEvents(db: Db, scope: Scope, search: MarketEventSearch) {
   const limit = parseLimit(search.limit);
-  if (search.venue != null && !isVenueName(search.venue)) throw invalidRequest('venue', `venue must be one of ${VENUE_NAMES.join(', ')}.`);
+  const venue = venueFilterColumn(search.venue);
   const filters = [Prisma.sql`environment = ${scope.environment}::"Environment"`];
-  if (search.venue != null) filters.push(Prisma.sql`venue = ${venueColumn(search.venue as never)}::text`);
+  if (venue !== null) filters.push(Prisma.sql`venue = ${venue}::text`);
   if (search.category != null) filters.push(Prisma.sql`lower(category) = lower(${search.category})`);
   if (search.q != null && search.q !== '') {
     filters.push(Prisma.sql`to_tsvector('simple', title || ' ' || venue_event_id || ' ' || category) @@ to_tsquery('simple', ${toPrefixTsQuery(search.q)})`);

@@ -6,7 +6,7 @@ import { ourVolumeOf } from '../marketData/ourTape';
 import { invalidRequest, notFound } from '../../domain/errors';
 import { MARKET_SORTS, toPrefixTsQuery } from '../../domain/marketSearch';
 import { decodeCursor, isIdCursor, parseLimit, toPage } from '../../domain/pagination';
-import { isVenueName, venueColumn, VENUE_NAMES } from '../../venues/venueModules';
+import { venueFilterColumn } from '../../venues/venueModules';
 import { MARKET_STATUSES } from '../../domain/marketLifecycle';
 
 
@@ -36,22 +36,21 @@ const isRankCursor = (value: unknown): value is RankCursor =>
  */
 export async function searchMarkets(db: Db, scope: Scope, search: MarketSearch) {
   const limit = parseLimit(search.limit);
-  if (search.venue != null && !isVenueName(search.venue)) {
-    throw invalidRequest('venue', `venue must be one of ${VENUE_NAMES.join(', ')}.`);
-  }
+  const venue = venueFilterColumn(search.venue);
   if (search.status != null && !(MARKET_STATUSES as readonly string[]).includes(search.status)) {
     throw invalidRequest('status', `status must be one of ${MARKET_STATUSES.join(', ')}.`);
   }
   // The scope's markets: its environment's venues', and its own workspace's test-helper markets.
   const filters = [Prisma.sql`environment = ${scope.environment}::"Environment"`, Prisma.sql`(workspace_id IS NULL OR workspace_id = ${scope.workspaceId})`];
-  if (search.venue != null) filters.push(Prisma.sql`venue = ${venueColumn(search.venue as never)}::text`);
+  if (venue !== null) filters.push(Prisma.sql`venue = ${venue}::text`);
   if (search.status != null) filters.push(Prisma.sql`status = ${search.status}::"MarketStatus"`);
   if (search.category != null) filters.push(Prisma.sql`lower(category) = lower(${search.category})`);
 
   if (search.sort != null && !(MARKET_SORTS as readonly string[]).includes(search.sort)) {
     throw invalidRequest('sort', `sort must be one of ${MARKET_SORTS.join(', ')}.`);
   }
-  if (search.q != null && search.q !== '') filters.push(Prisma.sql`search_vector @@ to_tsquery('simple', ${toPrefixTsQuery(search.q)})`);
+  const tsquery = search.q == null || search.q === '' ? null : toPrefixTsQuery(search.q);
+  if (tsquery !== null) filters.push(Prisma.sql`search_vector @@ to_tsquery('simple', ${tsquery})`);
 
   if (search.sort === 'volume') {
     // Contracts traded: a live market's as its venue reported at the last catalog sync; a simulated
@@ -67,7 +66,7 @@ export async function searchMarkets(db: Db, scope: Scope, search: MarketSearch) 
     return toPage(await loadInOrder(db, rows), limit, (m) => ({ volume: volumeOf.get(m.id)!, id: m.id }));
   }
 
-  if (search.q == null || search.q === '') {
+  if (tsquery === null) {
     const after = decodeCursor(search.cursor, isIdCursor);
     if (after) filters.push(Prisma.sql`id > ${after.id}`);
     const ids = await db.$queryRaw<{ id: string }[]>`
@@ -75,7 +74,6 @@ export async function searchMarkets(db: Db, scope: Scope, search: MarketSearch) 
     return toPage(await loadInOrder(db, ids), limit, (m) => ({ id: m.id }));
   }
 
-  const tsquery = toPrefixTsQuery(search.q);
   const after = decodeCursor(search.cursor, isRankCursor);
   const ranked = Prisma.sql`
     SELECT id, ts_rank(search_vector, to_tsquery('simple', ${tsquery}))::float8 AS rank

@@ -14,7 +14,7 @@ import { invalidRequest, notFound } from '../../domain/errors';
 import { daysBefore } from '../../../contract/instants';
 import { BPS_DECIMALS, Decimal, formatDecimal, RATIO_DECIMALS, roundBps, roundRatio } from '../../domain/decimals';
 import { requireStrategy } from '../../domain/planning';
-import { isVenueName, venueColumn, venueName, VENUE_NAMES, type VenueColumn, type VenueName } from '../../venues/venueModules';
+import { venueFilterColumn, venueName, type VenueColumn, type VenueName } from '../../venues/venueModules';
 import { marketVisibleTo, type Scope } from '../scope';
 import { getSubaccount } from '../accounts/subaccounts';
 
@@ -133,9 +133,7 @@ export async function executionAnalytics(db: Db, scope: Scope, filter: Execution
   const { from, to } = rangeOf(filter.from ?? null, filter.to ?? null);
   const strategy = filter.strategy ?? null;
   if (strategy !== null) requireStrategy(strategy);
-  const venueFilter = filter.venue ?? null;
-  if (venueFilter !== null && !isVenueName(venueFilter)) throw invalidRequest('venue', `venue must be one of ${VENUE_NAMES.join(', ')}.`);
-  const venue: VenueColumn | null = venueFilter === null ? null : venueColumn(venueFilter as VenueName);
+  const venue = venueFilterColumn(filter.venue);
   const subaccountId = filter.subaccountId ?? null;
   if (subaccountId !== null) await getSubaccount(db, scope, subaccountId);
   const marketId = filter.marketId ?? null;

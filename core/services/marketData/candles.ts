@@ -1,10 +1,8 @@
 import type { Db } from '../../db/prismaClient';
 import { candleWindow, type Candle, type CandleInterval } from '../../domain/candles';
-import { DomainError } from '../../domain/errors';
 import type { VenueRegistry } from '../../venues/venue';
-import { venueName } from '../../venues/venueModules';
-import { getMarket } from '../catalog/markets';
 import type { Scope } from '../scope';
+import { marketWithData } from './marketSource';
 import { ourCandles } from './ourTape';
 
 export interface MarketCandles {
@@ -28,9 +26,7 @@ export async function marketCandles(
   now: Date = new Date(),
 ): Promise<MarketCandles> {
   const window = candleWindow(query.interval, query.from, query.to, now);
-  const market = await getMarket(db, scope, marketId);
-  const data = venues.marketData(market.venue);
-  if (!data) throw new DomainError('venue_unavailable', `The venue ${venueName(market.venue)} is not running here: its candles cannot be read.`);
+  const { market, data } = await marketWithData(db, venues, scope, marketId, 'its candles');
   const candles = data.candles
     ? await data.candles(market, window.interval, window.from, window.to)
     : await ourCandles(db, market.id, window.interval, window.from, window.to);

@@ -1,11 +1,11 @@
 import type { Db } from '../../db/prismaClient';
 import { DEFAULT_BOOK_DEPTH, MAX_BOOK_DEPTH } from '../../../contract/inputBounds';
 import { bookSides, type SideBook } from '../../domain/bookSides';
-import { DomainError, invalidRequest } from '../../domain/errors';
+import { invalidRequest } from '../../domain/errors';
 import type { VenueRegistry } from '../../venues/venue';
 import { venueName, type VenueName } from '../../venues/venueModules';
-import { getMarket } from '../catalog/markets';
 import type { Scope } from '../scope';
+import { marketWithData } from './marketSource';
 
 /** A market's book now, in both outcomes' terms. */
 export interface MarketOrderBook {
@@ -31,9 +31,7 @@ export interface MarketOrderBook {
 export async function marketOrderBook(db: Db, venues: VenueRegistry, scope: Scope, marketId: string, depth?: number | null): Promise<MarketOrderBook> {
   const levels = depth ?? DEFAULT_BOOK_DEPTH;
   if (!Number.isInteger(levels) || levels < 1 || levels > MAX_BOOK_DEPTH) throw invalidRequest('depth', `depth must be an integer from 1 to ${MAX_BOOK_DEPTH}.`);
-  const market = await getMarket(db, scope, marketId);
-  const data = venues.marketData(market.venue);
-  if (!data) throw new DomainError('venue_unavailable', `The venue ${venueName(market.venue)} is not running here: its book cannot be read.`);
+  const { market, data } = await marketWithData(db, venues, scope, marketId, 'its book');
   const book = await data.orderBook(market.venueMarketId, levels);
   const asOf = book.asOf ?? new Date();
   return {

@@ -31,7 +31,8 @@ export async function marketQuotes(db: Db, venues: VenueRegistry, markets: reado
       if (!data) return unavailableQuote(activity);
       try {
         const book = await data.orderBook(market.venueMarketId, 1);
-        return quoteOf(book, activity, new Date());
+        // A live venue's fed book says when and whether it is current (core/venues/fedMarketData.ts).
+        return quoteOf(book, activity, book.asOf ?? new Date(), book.stale ?? false);
       } catch {
         return unavailableQuote(activity);
       }
@@ -42,7 +43,11 @@ export async function marketQuotes(db: Db, venues: VenueRegistry, markets: reado
 /** The quotes of the markets whose venue reports them in batches: one read per venue; a venue that fails makes its markets stale. */
 async function venueQuotes(venues: VenueRegistry, markets: readonly QuotedMarket[]): Promise<Map<string, MarketQuote>> {
   const byVenue = new Map<string, QuotedMarket[]>();
-  for (const market of markets) byVenue.set(market.venue, [...(byVenue.get(market.venue) ?? []), market]);
+  for (const market of markets) {
+    const listed = byVenue.get(market.venue);
+    if (listed) listed.push(market);
+    else byVenue.set(market.venue, [market]);
+  }
   const quotes = new Map<string, MarketQuote>();
   await Promise.all(
     [...byVenue].map(async ([venue, listed]) => {

@@ -1,11 +1,10 @@
 import type { Db } from '../../db/prismaClient';
-import { DomainError, invalidRequest } from '../../domain/errors';
+import { invalidRequest } from '../../domain/errors';
 import { decodeCursor, encodeCursor, parseLimit, timeWindow, type Page } from '../../domain/pagination';
 import type { PublicTrade } from '../../domain/publicTrades';
 import type { VenueRegistry } from '../../venues/venue';
-import { venueName } from '../../venues/venueModules';
-import { getMarket } from '../catalog/markets';
 import type { Scope } from '../scope';
+import { marketWithData } from './marketSource';
 import { ourTradesPage, type TapePosition } from './ourTape';
 
 export interface TradesQuery {
@@ -33,9 +32,7 @@ export async function marketTrades(db: Db, venues: VenueRegistry, scope: Scope, 
   const limit = parseLimit(query.limit);
   const window = timeWindow(query.since, query.until);
   const cursor = decodeCursor(query.cursor, isTradesCursor);
-  const market = await getMarket(db, scope, marketId);
-  const data = venues.marketData(market.venue);
-  if (!data) throw new DomainError('venue_unavailable', `The venue ${venueName(market.venue)} is not running here: its trades cannot be read.`);
+  const { market, data } = await marketWithData(db, venues, scope, marketId, 'its trades');
   if (data.publicTrades) {
     if (cursor && !('venue' in cursor)) throw invalidRequest('cursor', 'cursor is not one this API returned.');
     const page = await data.publicTrades(market, { since: window?.gte, until: window?.lt, limit, cursor: cursor?.venue });

@@ -3,7 +3,7 @@ import { DomainError, invalidRequest } from '../../domain/errors';
 import { RESTING_STATUSES } from '../../domain/orderLifecycle';
 import type { Order } from '../../generated/prisma/client';
 import type { VenueCallOptions, VenueRegistry } from '../../venues/venue';
-import { isVenueName, venueColumn, VENUE_NAMES } from '../../venues/venueModules';
+import { venueFilterColumn } from '../../venues/venueModules';
 import { scopedRows, type Scope } from '../scope';
 import { cancelOrder } from './orders';
 
@@ -37,11 +37,11 @@ export async function cancelOrders(db: Db, venues: VenueRegistry, scope: Scope, 
   if (subaccountId == null && marketId == null && venue == null && side == null) {
     throw invalidRequest('subaccountId', 'Say which orders to cancel: at least one of subaccountId, marketId, venue, side.');
   }
-  if (venue != null && !isVenueName(venue)) throw invalidRequest('venue', `venue must be one of ${VENUE_NAMES.join(', ')}.`);
+  const column = venueFilterColumn(venue);
   const matching = await db.order.findMany({
     where: {
       ...scopedRows(scope, { subaccountId, marketId }),
-      ...(venue != null ? { venue: venueColumn(venue as never) } : {}),
+      ...(column !== null ? { venue: column } : {}),
       ...(side != null ? { side } : {}),
       status: { in: [...RESTING_STATUSES] },
     },

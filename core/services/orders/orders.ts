@@ -327,7 +327,7 @@ async function recordPlacement(db: Db, order: Order, result: Exclude<VenuePlaceR
       throw new RateLimited(message, retryAfterSeconds(result.retryAfterMs));
     case 'invalid_request':
       // The venue's own rules refused what ours let through (e.g. a price off Kalshi's price_ranges): the client's to fix.
-      throw new DomainError('invalid_request', message, result.venueCode === 'invalid_price' ? 'price' : /post.only/i.test(result.message) ? 'postOnly' : undefined);
+      throw new DomainError('invalid_request', message, result.param);
     default:
       throw new DomainError('venue_error', message);
   }

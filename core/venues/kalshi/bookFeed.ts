@@ -1,14 +1,12 @@
-import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
-import type { BookFeed, FedBook } from '../bookFeed';
+import { BookChangeListeners, type BookFeed, type FedBook } from '../bookFeed';
 import type { OrderBookView } from '../venue';
-import { ReconnectingStream, type CommonStreamProblem, type StreamConnection, type StreamOptions, type StreamStatus } from '../reconnectingStream';
+import type { CommonStreamProblem, StreamConnection, StreamOptions, StreamStatus } from '../reconnectingStream';
 import { recordOf } from '../wireRecords';
 import { applyDelta, emptyLadders, laddersFromSnapshot, laddersFromView, messageTimeMs, sameBook, viewOfLadders, type KalshiLadders } from './bookDeltas';
-import { readHandshakeRefusal } from './handshakeRefusal';
+import { KalshiSignedStream, type KalshiConnection, type KalshiHandshakeRefused } from './signedStream';
 import type { KalshiMarketData } from './marketData';
 import type { KalshiSigner } from './signing';
-import { KALSHI_STREAM_DEFAULT_HANDSHAKE_TIMEOUT_MS, KALSHI_STREAM_DEFAULT_STALE_AFTER_MS } from './userStream';
 
 /**
  * Kalshi's live books (core/venues/bookFeed.ts), kept from the `orderbook_delta` channel of one
@@ -64,7 +62,7 @@ import { KALSHI_STREAM_DEFAULT_HANDSHAKE_TIMEOUT_MS, KALSHI_STREAM_DEFAULT_STALE
 /** Why the last connection or attempt ended, or what the venue complained about. */
 export type KalshiBookFeedProblemKind =
   | CommonStreamProblem
-  | { readonly kind: 'handshake_refused'; readonly status: number; readonly venueCode: string }
+  | KalshiHandshakeRefused
   /** An error frame answering our `subscribe`: Kalshi's code and message. */
   | { readonly kind: 'subscribe_refused'; readonly code: number; readonly message: string }
   /** Any other error frame (e.g. 7 "Unknown subscription ID" answering an update). */
@@ -113,7 +111,7 @@ const MAX_COMMANDS_KEPT = 256;
 
 // ---- the connection --------------------------------------------------------------
 
-interface BookConnection extends StreamConnection<KalshiBookFeedProblemKind> {
+interface BookConnection extends KalshiConnection<KalshiBookFeedProblemKind> {
   /** The `orderbook_delta` subscription; null before its `subscribed` (or after `unsubscribe`). */
   sid: number | null;
   /** The id of a `subscribe` sent and not yet answered. */
@@ -125,7 +123,6 @@ interface BookConnection extends StreamConnection<KalshiBookFeedProblemKind> {
   /** Commands sent and not answered by an error: id -> what they were. */
   readonly commands: Map<number, 'subscribe' | 'update' | 'unsubscribe'>;
   subscribedMarkets: readonly string[] | null;
-  probed: boolean;
   lost: boolean;
 }
 
@@ -145,15 +142,15 @@ interface BookStreamOwner {
 
 const DATA_TYPES = new Set(['orderbook_snapshot', 'orderbook_delta']);
 
-class KalshiBookStream extends ReconnectingStream<KalshiBookFeedProblemKind, BookConnection> {
+class KalshiBookStream extends KalshiSignedStream<KalshiBookFeedProblemKind, BookConnection> {
   private nextCommandId = 1;
 
   constructor(
-    private readonly signer: KalshiSigner,
+    signer: KalshiSigner,
     options: StreamOptions,
     private readonly owner: BookStreamOwner,
   ) {
-    super('Kalshi', options, { staleAfterMs: KALSHI_STREAM_DEFAULT_STALE_AFTER_MS, handshakeTimeoutMs: KALSHI_STREAM_DEFAULT_HANDSHAKE_TIMEOUT_MS });
+    super(signer, options);
   }
 
   get handshakeTimeoutMs(): number {
@@ -237,10 +234,6 @@ class KalshiBookStream extends ReconnectingStream<KalshiBookFeedProblemKind, Boo
 
   // ---- the venue's protocol ------------------------------------------------------
 
-  protected handshakeHeaders(): Record<string, string> {
-    return { ...this.signer.webSocket() };
-  }
-
   protected newConnection(common: StreamConnection<KalshiBookFeedProblemKind>): BookConnection {
     return Object.assign(common, {
       sid: null,
@@ -261,36 +254,17 @@ class KalshiBookStream extends ReconnectingStream<KalshiBookFeedProblemKind, Boo
   }
 
   protected isRefusal(problem: KalshiBookFeedProblemKind): boolean {
-    if (problem.kind === 'subscribe_refused') return true;
-    return problem.kind === 'handshake_refused' && problem.status >= 400 && problem.status < 500 && problem.status !== 429;
+    return problem.kind === 'subscribe_refused' || this.isHandshakeRefusal(problem);
   }
 
   protected connected(): undefined {
     return undefined;
   }
 
-  protected override onHeard(conn: BookConnection): void {
-    conn.probed = false;
-  }
-
-  /** Half the stale period quiet: one ping of our own (Kalshi: "Client sends Ping frame to elicit Pong"). */
-  protected override idle(conn: BookConnection, silentMs: number): void {
-    if (silentMs < this.settings.staleAfterMs / 2 || conn.probed) return;
-    conn.probed = true;
-    conn.socket.ping();
-  }
-
   protected override ending(conn: BookConnection): void {
     if (conn.lost || this.isStopped) return;
     conn.lost = true;
     this.owner.lost();
-  }
-
-  /** The handshake was answered with something other than 101: read Kalshi's code, then end the attempt. */
-  protected override refused(conn: BookConnection, res: IncomingMessage): void {
-    readHandshakeRefusal(res, (status, venueCode) => {
-      if (conn.endedBecause === null) this.end(conn, { kind: 'handshake_refused', status, venueCode });
-    });
   }
 
   protected frame(conn: BookConnection, text: string): void {
@@ -394,7 +368,7 @@ function frozenView(view: OrderBookView): OrderBookView {
 export class KalshiBookFeed implements BookFeed {
   private readonly stream: KalshiBookStream;
   private readonly markets = new Map<string, Market>();
-  private readonly listeners = new Set<(venueMarketId: string) => void>();
+  private readonly listeners = new BookChangeListeners();
   private readonly checks = new Set<Promise<void>>();
   private readonly clock: () => number;
   private readonly quietMs: number;
@@ -462,9 +436,7 @@ export class KalshiBookFeed implements BookFeed {
   }
 
   onChange(listener: (venueMarketId: string) => void): () => void {
-    const own = (id: string) => listener(id);
-    this.listeners.add(own);
-    return () => void this.listeners.delete(own);
+    return this.listeners.add(listener);
   }
 
   async close(): Promise<void> {
@@ -531,7 +503,7 @@ export class KalshiBookFeed implements BookFeed {
   private unfollow(m: Market): void {
     this.markets.delete(m.ticker);
     this.scheduleSync();
-    this.emit(m.ticker);
+    this.listeners.tell(m.ticker);
   }
 
   // ---- what the stream says --------------------------------------------------------
@@ -606,7 +578,7 @@ export class KalshiBookFeed implements BookFeed {
       }
     }
     if (ask.length > 0) this.stream.askSnapshot(ask);
-    for (const m of flipped) this.emit(m.ticker);
+    for (const m of flipped) this.listeners.tell(m.ticker);
   }
 
   private onLost(): void {
@@ -622,7 +594,7 @@ export class KalshiBookFeed implements BookFeed {
         flipped.push(m);
       }
     }
-    for (const m of flipped) this.emit(m.ticker);
+    for (const m of flipped) this.listeners.tell(m.ticker);
   }
 
   // ---- the quiet check ---------------------------------------------------------------
@@ -695,16 +667,6 @@ export class KalshiBookFeed implements BookFeed {
 
   private changed(m: Market): void {
     m.fed = null;
-    this.emit(m.ticker);
-  }
-
-  private emit(ticker: string): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(ticker);
-      } catch {
-        // A reader's failure is its own: the feed carries on.
-      }
-    }
+    this.listeners.tell(m.ticker);
   }
 }

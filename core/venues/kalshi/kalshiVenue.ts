@@ -68,9 +68,21 @@ const BY_ERROR_CODE: Partial<Readonly<Record<ErrorCode, VenueErrorCode>>> = {
   rate_limited: 'rate_limited', // 429 after our backoff
 };
 
-const rejected = (code: VenueErrorCode, venueCode: string, message: string, retryAfterMs?: number): VenueRejection =>
+/**
+ * The field of our order a refusal names: Kalshi's `invalid_price` is the price; its `invalid_order`
+ * "post only cross" (recorded on demo: Kalshi has no code of its own for it) the post-only flag.
+ */
+function refusedParam(venueCode: string, message: string): string | undefined {
+  if (venueCode === 'invalid_price') return 'price';
+  if (venueCode === 'invalid_order' && /post only cross/i.test(message)) return 'postOnly';
+  return undefined;
+}
+
+const rejected = (code: VenueErrorCode, venueCode: string, message: string, retryAfterMs?: number): VenueRejection => {
+  const param = code === 'invalid_request' ? refusedParam(venueCode, message) : undefined;
   // Kalshi's 429 says no Retry-After: a refused rate_limited may be retried once its buckets refill.
-  ({ outcome: 'rejected', code, venueCode, message, ...(code === 'rate_limited' ? { retryAfterMs: retryAfterMs ?? KALSHI_429_RETRY_AFTER_MS } : {}) });
+  return { outcome: 'rejected', code, venueCode, message, ...(code === 'rate_limited' ? { retryAfterMs: retryAfterMs ?? KALSHI_429_RETRY_AFTER_MS } : {}), ...(param ? { param } : {}) };
+};
 
 /** A create the session never sent: over our rate limit (its tokens are `retryAfterMs` away), no connection, or no time left. */
 function notSent(outcome: Extract<KalshiOutcome, { kind: 'unavailable' }>): VenueNotSent {

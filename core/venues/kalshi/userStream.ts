@@ -1,6 +1,5 @@
-import type { IncomingMessage } from 'node:http';
-import { ReconnectingStream, type StreamBackoff, type StreamConnection, type StreamOptions, type StreamState } from '../reconnectingStream';
-import { readHandshakeRefusal } from './handshakeRefusal';
+import type { StreamBackoff, StreamConnection, StreamOptions, StreamState } from '../reconnectingStream';
+import { KalshiSignedStream, type KalshiConnection, type KalshiHandshakeRefused } from './signedStream';
 import type { KalshiSigner } from './signing';
 
 /**
@@ -47,10 +46,6 @@ export type KalshiStreamChannel = 'fill' | 'user_orders' | 'market_lifecycle_v2'
 
 export type KalshiStreamBackoff = StreamBackoff;
 
-/** 2.5 x Kalshi's 10 s ping interval. */
-export const KALSHI_STREAM_DEFAULT_STALE_AFTER_MS = 25_000;
-export const KALSHI_STREAM_DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
-
 export interface KalshiStreamGap {
   readonly channel: KalshiStreamChannel;
   readonly sid: number;
@@ -60,7 +55,7 @@ export interface KalshiStreamGap {
 
 /** Why the last connection or attempt ended, or what the venue complained about. */
 export type KalshiStreamProblemKind =
-  | { readonly kind: 'handshake_refused'; readonly status: number; readonly venueCode: string }
+  | KalshiHandshakeRefused
   | { readonly kind: 'handshake_failed' }
   | { readonly kind: 'handshake_timeout' }
   | { readonly kind: 'subscribe_timeout' }
@@ -118,21 +113,20 @@ export interface KalshiUserStreamOptions extends StreamOptions {
 /** Data frame type -> channel: the `user_orders` channel's frames are typed `user_order`. */
 const DATA_TYPES: Readonly<Record<string, KalshiStreamChannel>> = { fill: 'fill', user_order: 'user_orders', market_lifecycle_v2: 'market_lifecycle_v2' };
 
-interface Connection extends StreamConnection<KalshiStreamProblemKind> {
+interface Connection extends KalshiConnection<KalshiStreamProblemKind> {
   readonly subscribeId: number;
   readonly sids: Map<number, KalshiStreamChannel>;
   readonly lastSeq: Map<number, number>;
-  probed: boolean;
 }
 
-export class KalshiUserStream extends ReconnectingStream<KalshiStreamProblemKind, Connection> {
+export class KalshiUserStream extends KalshiSignedStream<KalshiStreamProblemKind, Connection> {
   private nextCommandId = 1;
   private gaps = 0;
   /** `fill` and `user_orders`, and `market_lifecycle_v2` when its notices are wanted. */
   private readonly channels: readonly KalshiStreamChannel[];
 
   constructor(private readonly options: KalshiUserStreamOptions) {
-    super('Kalshi', options, { staleAfterMs: KALSHI_STREAM_DEFAULT_STALE_AFTER_MS, handshakeTimeoutMs: KALSHI_STREAM_DEFAULT_HANDSHAKE_TIMEOUT_MS });
+    super(options.signer, options);
     this.channels = options.onMarketLifecycle ? ['fill', 'user_orders', 'market_lifecycle_v2'] : ['fill', 'user_orders'];
   }
 
@@ -141,10 +135,6 @@ export class KalshiUserStream extends ReconnectingStream<KalshiStreamProblemKind
   }
 
   // ---- Kalshi's protocol --------------------------------------------------------
-
-  protected handshakeHeaders(): Record<string, string> {
-    return { ...this.options.signer.webSocket() };
-  }
 
   protected newConnection(common: StreamConnection<KalshiStreamProblemKind>): Connection {
     return Object.assign(common, { subscribeId: this.nextCommandId++, sids: new Map(), lastSeq: new Map(), probed: false });
@@ -155,29 +145,11 @@ export class KalshiUserStream extends ReconnectingStream<KalshiStreamProblemKind
   }
 
   protected isRefusal(problem: KalshiStreamProblemKind): boolean {
-    return problem.kind === 'handshake_refused' && problem.status >= 400 && problem.status < 500 && problem.status !== 429;
+    return this.isHandshakeRefusal(problem);
   }
 
   protected connected(info: { reconnect: boolean }): Settled | undefined {
     return this.options.onConnected?.(info);
-  }
-
-  protected override onHeard(conn: Connection): void {
-    conn.probed = false;
-  }
-
-  /** Half the stale period quiet: one ping of our own (Kalshi: "Client sends Ping frame to elicit Pong"). */
-  protected override idle(conn: Connection, silentMs: number): void {
-    if (silentMs < this.settings.staleAfterMs / 2 || conn.probed) return;
-    conn.probed = true;
-    conn.socket.ping();
-  }
-
-  /** The handshake was answered with something other than 101: read Kalshi's code, then end the attempt. */
-  protected override refused(conn: Connection, res: IncomingMessage): void {
-    readHandshakeRefusal(res, (status, venueCode) => {
-      if (conn.endedBecause === null) this.end(conn, { kind: 'handshake_refused', status, venueCode });
-    });
   }
 
   protected frame(conn: Connection, text: string): void {

@@ -1,4 +1,4 @@
-import type { BookFeed, FedBook } from '../bookFeed';
+import { BookChangeListeners, type BookFeed, type FedBook } from '../bookFeed';
 import type { OrderBookView } from '../../domain/orderBookView';
 import type { StreamOptions } from '../reconnectingStream';
 import { KeptBook, readBook, readFrame, sameLevels, type BookMessage, type BookStatics, type PriceChangeEntry } from './bookMessages';
@@ -120,7 +120,7 @@ interface Followed {
 export class PolymarketBookFeed implements BookFeed {
   private readonly followed = new Map<string, Followed>();
   private readonly byToken = new Map<string, Followed>();
-  private readonly listeners = new Set<(venueMarketId: string) => void>();
+  private readonly listeners = new BookChangeListeners();
   private readonly clock: () => number;
   private readonly quietMs: number;
   private readonly idleMs: number;
@@ -193,9 +193,7 @@ export class PolymarketBookFeed implements BookFeed {
   }
 
   onChange(listener: (venueMarketId: string) => void): () => void {
-    const own = (id: string) => listener(id);
-    this.listeners.add(own);
-    return () => void this.listeners.delete(own);
+    return this.listeners.add(listener);
   }
 
   async close(): Promise<void> {
@@ -498,13 +496,7 @@ export class PolymarketBookFeed implements BookFeed {
     if (Number.isFinite(asOfMs)) market.asOfMs = asOfMs;
     market.fed = null;
     if (!notify) return;
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(market.venueMarketId);
-      } catch {
-        // A listener's failure is its own.
-      }
-    }
+    this.listeners.tell(market.venueMarketId);
   }
 }
 

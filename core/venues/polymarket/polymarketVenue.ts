@@ -66,8 +66,13 @@ export interface PolymarketVenueOptions {
   readonly alsoClose?: readonly { close(): Promise<void> }[];
 }
 
-const rejected = (code: VenueErrorCode, venueCode: string, message: string): VenueRejection =>
-  ({ outcome: 'rejected', code, venueCode, message, ...(code === 'rate_limited' ? { retryAfterMs: POLYMARKET_429_RETRY_AFTER_MS } : {}) });
+/** The field of our order a refusal names (errors.ts' venue codes). */
+const REFUSED_PARAM: Readonly<Record<string, string>> = { post_only_crosses: 'postOnly' };
+
+const rejected = (code: VenueErrorCode, venueCode: string, message: string): VenueRejection => {
+  const param = code === 'invalid_request' ? REFUSED_PARAM[venueCode] : undefined;
+  return { outcome: 'rejected', code, venueCode, message, ...(code === 'rate_limited' ? { retryAfterMs: POLYMARKET_429_RETRY_AFTER_MS } : {}), ...(param ? { param } : {}) };
+};
 
 /** The pages the client reads until `LTE=` (src/constants.ts END_CURSOR); a bound so a venue that kept answering cursors cannot loop us. */
 const END_CURSOR = 'LTE=';

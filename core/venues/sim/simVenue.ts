@@ -75,6 +75,8 @@ interface ListedMarket {
   readonly market: SimMarket;
   readonly book: OrderBook;
   readonly maker: MarketMaker;
+  /** When its book last changed (listed, an order placed or canceled, orders restored): the book's `asOf`. */
+  changedAt: Date;
 }
 
 interface RestoredOrder {
@@ -125,7 +127,7 @@ export class SimVenue implements Venue {
     const book = this.engine.openMarket(market.venueMarketId);
     const maker = new MarketMaker(market, this.seed, this.name, this.marketMakerOptions);
     maker.quote(book);
-    this.markets.set(market.venueMarketId, { market, book, maker });
+    this.markets.set(market.venueMarketId, { market, book, maker, changedAt: this.clock() });
   }
 
   /** The venue's market ids, in listing order. */
@@ -145,6 +147,7 @@ export class SimVenue implements Venue {
     const canceled = this.engine.cancel(order.venueOrderId);
     if (!canceled.ok) return venueError(this.name, `order ${clientOrderId} was not on the book`);
     order.status = 'canceled';
+    this.markets.get(order.venueMarketId)!.changedAt = this.clock();
     return { outcome: 'canceled', order: stateOf(order) };
   }
 
@@ -181,7 +184,7 @@ export class SimVenue implements Venue {
       quantity: unitsToQuantity(level.quantity, perWhole),
     });
     const mid = book.midPriceTicks();
-    return { venueMarketId, bids: bids.map(view), asks: asks.map(view), mid: mid === null ? null : ticksToPrice(mid) };
+    return { venueMarketId, bids: bids.map(view), asks: asks.map(view), mid: mid === null ? null : ticksToPrice(mid), asOf: listed.changedAt };
   }
 
   async queuePosition(clientOrderId: string): Promise<QueuePositionView | null> {
@@ -234,7 +237,10 @@ export class SimVenue implements Venue {
       const order = this.register(entry.clientOrderId, listed.market, filledUnits + request.quantity, filledUnits);
       this.execute(listed, order, { ...request, orderId: order.venueOrderId });
     }
-    for (const listed of touched) listed.maker.quote(listed.book);
+    for (const listed of touched) {
+      listed.maker.quote(listed.book);
+      listed.changedAt = this.clock();
+    }
     return orders.map((order) => stateOf(this.ordersByClientId.get(order.clientOrderId)!));
   }
 
@@ -315,6 +321,7 @@ export class SimVenue implements Venue {
    */
   private execute(listed: ListedMarket, order: ClientOrder, request: OrderRequest): VenueFill[] {
     const result = this.engine.place(listed.market.venueMarketId, request);
+    listed.changedAt = this.clock();
     if (result.status === 'rejected') {
       // The venue's own checks come first, so the book refusing means a bug; the order never existed.
       this.ordersByClientId.delete(order.clientOrderId);

@@ -11,6 +11,8 @@ export interface VenueRejection {
   readonly code: VenueErrorCode;
   readonly venueCode: string;
   readonly message: string;
+  /** The field of the order refused, in our GraphQL names. */
+  readonly param?: string;
 }
 
 /** Thrown by calls whose result type has no room for a refusal (orderBook, restoreRestingOrders). */
@@ -56,7 +58,8 @@ export function venueError(venue: string, message: string): VenueRejection {
  * order: order crosses book".
  */
 export function postOnlyCrosses(venue: string): VenueRejection {
-  return venue === 'sim-kalshi'
+  const refused = venue === 'sim-kalshi'
     ? rejection('invalid_request', 'invalid_order', 'post only cross')
     : rejection('invalid_request', 'INVALID_POST_ONLY_ORDER', 'invalid post-only order: order crosses book');
+  return { ...refused, param: 'postOnly' };
 }

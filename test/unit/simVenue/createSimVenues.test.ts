@@ -24,9 +24,12 @@ describe('createSimVenues', () => {
   it('gives the same books for the same seed', async () => {
     const first = createSimVenues(CATALOG, { seed: 9, clock: fixedClock });
     const second = createSimVenues(CATALOG, { seed: 9 });
-    expect(await second.get('sim-polymarket')!.orderBook('pm-gdp-q-neg', 50)).toEqual(
-      await first.get('sim-polymarket')!.orderBook('pm-gdp-q-neg', 50),
-    );
+    // The same levels; each book's asOf is when its venue listed it (by its own clock).
+    const { asOf: firstListed, ...firstBook } = await first.get('sim-polymarket')!.orderBook('pm-gdp-q-neg', 50);
+    const { asOf: secondListed, ...secondBook } = await second.get('sim-polymarket')!.orderBook('pm-gdp-q-neg', 50);
+    expect(secondBook).toEqual(firstBook);
+    expect(firstListed).toEqual(fixedClock());
+    expect(secondListed).toBeInstanceOf(Date);
   });
 
   it('applies the market maker options', async () => {

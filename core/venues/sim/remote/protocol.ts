@@ -120,6 +120,7 @@ const rejection = z.object({
   venueCode: z.string(),
   message: z.string(),
   retryAfterMs: z.number().optional(),
+  param: z.string().max(64).optional(),
 });
 
 const level = z.object({ price: answerDecimal, quantity: answerDecimal });
@@ -137,7 +138,13 @@ export const ANSWERS = {
   ]),
   getOrder: orderState.nullable(),
   listFills: z.array(fill).max(MAX_FILLS_PER_CALL),
-  orderBook: z.object({ venueMarketId: z.string(), bids: z.array(level), asks: z.array(level), mid: answerDecimal.nullable() }),
+  orderBook: z.object({
+    venueMarketId: z.string(),
+    bids: z.array(level),
+    asks: z.array(level),
+    mid: answerDecimal.nullable(),
+    asOf: z.iso.datetime().transform((at) => new Date(at)).optional(),
+  }),
   queuePosition: z.object({ venueOrderId: z.string(), ordersAhead: z.number().int().nullable(), quantityAhead: answerDecimal }).nullable(),
   restoreRestingOrders: z.array(orderState),
 } satisfies Record<SimVenueMethod, z.ZodType>;
