@@ -103,7 +103,7 @@ async function openInProcessSimVenues(db: Db, logger: Logger, recordFills: Recor
     byColumn.set(venueColumn(name), venue);
     const column = venueColumn(name);
     venues.set(column, venue);
-    await restoreResting(db, column, (orders) => venue.restoreRestingOrders(orders));
+    await restoreResting(db, column, (orders) => venue.restoreRestingOrders(orders), venue.marketIds());
     unsubscribe.push(
       venue.onFills((fills) => {
         for (const orderId of new Set(fills.map((f) => f.clientOrderId))) {
@@ -167,13 +167,19 @@ async function recordOurFills(db: Db, venue: VenueColumn, fills: VenueFill[], re
   if (mine.length > 0) await record(venue, mine);
 }
 
+/**
+ * Puts the venue's resting limit orders back on its books. An in-process venue takes those of the
+ * markets it lists (`listed`): a market made after this core read its catalog (a test helper's,
+ * by another core sharing the database meanwhile) is not on its books, nor are its orders.
+ */
 async function restoreResting(
   db: Db,
   venue: VenueColumn,
   restore: (orders: RestingOrderToRestore[]) => unknown,
+  listed?: readonly string[],
 ) {
   const resting = await db.order.findMany({
-    where: { venue, status: { in: [...RESTING_STATUSES] }, type: 'limit' },
+    where: { venue, status: { in: [...RESTING_STATUSES] }, type: 'limit', ...(listed ? { market: { venueMarketId: { in: [...listed] } } } : {}) },
     include: { market: { select: { venueMarketId: true } } },
     orderBy: { id: 'asc' },
   });
