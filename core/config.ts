@@ -186,6 +186,8 @@ const schema = z.object({
    * (docs/settlement.md); 0 turns it off.
    */
   MARKET_CLOSE_SWEEP_MS: integer.pipe(z.number().min(0).max(600_000)).default(1000),
+  /** How often this core records the gtd orders whose expires_at has passed as expired, once their venue ended them (docs/trading.md); 0 turns it off. */
+  ORDER_EXPIRY_SWEEP_MS: integer.pipe(z.number().min(0).max(600_000)).default(1000),
   /** How long after its close a seeded simulated market resolves by the seeded rule (docs/simulated-venues.md). */
   SEEDED_MARKET_RESOLVE_AFTER_MS: integer.pipe(z.number().min(0).max(30 * 86_400_000)).default(3_600_000),
   LIVE_RECONCILE_INTERVAL_MS: integer.pipe(z.number().min(10).max(600_000)).default(1000),

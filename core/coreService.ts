@@ -28,6 +28,7 @@ import type { LiveVenueSinks } from './venues/venueModule';
 import { recordExecution } from './services/orders/executions';
 import { recordFillsAndFailures, recordNewFills, startLiveReconciler } from './services/reconciliation/liveReconciler';
 import { startSimulatedReconciler } from './services/reconciliation/simulatedReconciler';
+import { startExpirySweep } from './services/orders/expirySweep';
 import { startScheduledClosings } from './services/settlement/scheduledClosings';
 import { startVenueSettlementSweep } from './services/settlement/venueSettlements';
 import { runPeriodically } from './support/periodic';
@@ -169,6 +170,8 @@ export async function openCore(
   const closings = config.MARKET_CLOSE_SWEEP_MS > 0
     ? startScheduledClosings(db, venues, logger, { intervalMs: config.MARKET_CLOSE_SWEEP_MS, resolveAfterMs: config.SEEDED_MARKET_RESOLVE_AFTER_MS })
     : null;
+  // gtd orders: recorded expired once their venue took them off its book at their time (docs/trading.md).
+  const expirySweep = config.ORDER_EXPIRY_SWEEP_MS > 0 ? startExpirySweep(db, venues, logger, { intervalMs: config.ORDER_EXPIRY_SWEEP_MS }) : null;
   const scheduler = config.SCHEDULER_ENABLED
     ? startComplexOrderScheduler(db, venues, logger, { intervalMs: config.SCHEDULER_INTERVAL_MS, staleMs: config.SCHEDULER_STALE_MS })
     : null;
@@ -208,6 +211,7 @@ export async function openCore(
       await deadMansSwitches.stop();
       await scheduler?.stop();
       await closings?.stop();
+      await expirySweep?.stop();
       await catalogs.stop();
       await reconciler?.stop();
       await venueSettlements?.stop();

@@ -36,10 +36,10 @@ export const isFinal: (status: OrderStatus) => boolean = member(FINAL_STATUSES);
  * counts, so a final status can still become `filled` or `canceled`.
  */
 export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
-  pending: ['open', 'partially_filled', 'filled', 'canceled', 'rejected', 'unknown'],
-  unknown: ['open', 'partially_filled', 'filled', 'canceled', 'rejected'],
-  open: ['partially_filled', 'filled', 'canceled'],
-  partially_filled: ['filled', 'canceled'],
+  pending: ['open', 'partially_filled', 'filled', 'canceled', 'rejected', 'unknown', 'expired'],
+  unknown: ['open', 'partially_filled', 'filled', 'canceled', 'rejected', 'expired'],
+  open: ['partially_filled', 'filled', 'canceled', 'expired'],
+  partially_filled: ['filled', 'canceled', 'expired'],
   filled: [],
   canceled: ['filled'],
   rejected: ['filled', 'canceled'],
@@ -56,17 +56,21 @@ export type VenueReportedStatus = 'open' | 'filled' | 'canceled';
  * quantity or the venue says filled; `canceled` when the venue says so; a final status of ours
  * (canceled, expired, rejected) otherwise stays; then `partially_filled` once anything filled, and
  * `open` when the venue answered at all. Fills pushed without a venue state change nothing else.
+ * A gtd order the venue ended once its time had come (`expired`: its `expiresAt` has passed) is
+ * `expired` rather than canceled: the venue's own expiry ended it (Kalshi and Polymarket report it
+ * as a cancel).
  */
 export function statusAfterReport(
   current: OrderStatus,
   quantities: { filled: Decimal; quantity: Decimal.Value },
   venueStatus: VenueReportedStatus | undefined,
+  expired = false,
 ): OrderStatus {
   if (quantities.filled.gte(quantities.quantity)) return 'filled';
   // Once the venue said filled, the order stays filled while its fills are still arriving: it
   // never counts as working again (it would reserve cash, count against limits, be cancelable).
   if (current === 'filled') return 'filled';
-  if (venueStatus === 'canceled') return 'canceled';
+  if (venueStatus === 'canceled') return expired || current === 'expired' ? 'expired' : 'canceled';
   if (venueStatus === 'filled') return 'filled';
   if (current === 'canceled' || current === 'expired' || current === 'rejected') return current;
   if (quantities.filled.gt(0)) return 'partially_filled';

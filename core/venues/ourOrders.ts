@@ -12,6 +12,7 @@ const SELECT = {
   price: true,
   quantity: true,
   timeInForce: true,
+  expiresAt: true,
   createdAt: true,
   market: { select: { venueMarketId: true } },
 } as const;
@@ -25,6 +26,7 @@ type Row = {
   price: { toString(): string } | null;
   quantity: { toString(): string };
   timeInForce: OurOrderRecord['timeInForce'];
+  expiresAt: Date | null;
   createdAt: Date;
   market: { venueMarketId: string };
 };
@@ -39,6 +41,7 @@ const record = (row: Row): OurOrderRecord => ({
   price: row.price === null ? null : formatDecimal(row.price),
   quantity: formatDecimal(row.quantity),
   timeInForce: row.timeInForce,
+  expiresAt: row.expiresAt,
   createdAt: row.createdAt,
 });
 

@@ -193,6 +193,7 @@ async function restoreResting(
       price: formatDecimal(o.price!),
       remainingQuantity: new Decimal(o.quantity.toString()).sub(o.filledQuantity.toString()).toFixed(),
       filledQuantity: formatDecimal(o.filledQuantity),
+      ...(o.expiresAt ? { expiresAt: o.expiresAt.toISOString() } : {}),
     })),
   );
 }

@@ -31,6 +31,11 @@ export interface VenueOrderRequest {
   price?: string;
   quantity: string;
   timeInForce: VenueTimeInForce;
+  /**
+   * gtd: when the order leaves the book (RFC 3339, ms), as the venue's own expiry. The order ends
+   * then with its remainder canceled by the venue; the core records it `expired`.
+   */
+  expiresAt?: string;
   /** Refuse rather than take: the venue rejects it, placing nothing, if it would cross on arrival. */
   postOnly?: boolean;
   /** Only reduce the position (Kalshi's `reduce_only`); our pre-trade check enforces it everywhere. */
@@ -64,7 +69,25 @@ export interface VenueOrderState {
   status: VenueReportedStatus;
   filledQuantity: string;
   remainingQuantity: string;
+  /** Its limit price in the order's own terms, where the venue reports it (an amend's outcome is read by it). */
+  price?: string;
 }
+
+/** An amend of a resting order: its new limit price (the order's own terms) and new total quantity (what filled included). */
+export interface VenueAmendRequest {
+  price: string;
+  quantity: string;
+}
+
+/**
+ * The venue's answer to an amend: the order as it now is, with any fills the amend caused (a new
+ * price that crosses trades at once); a refusal leaves the order as it was; `unknown`: the answer
+ * was lost, read the order to learn which terms it has (never re-send blind).
+ */
+export type VenueAmendResult =
+  | { outcome: 'amended'; order: VenueOrderState; fills: VenueFill[] }
+  | VenueRejection
+  | { outcome: 'unknown'; message: string };
 
 /** The venue refused (or, for `rate_limited` and `venue_unavailable`, was never sent) the request. */
 export interface VenueRejection {
@@ -135,6 +158,12 @@ export interface Venue {
   readonly name: VenueName;
   placeOrder(request: VenueOrderRequest, options?: VenueCallOptions): Promise<VenuePlaceResult>;
   cancelOrder(clientOrderId: string, options?: VenueCallOptions): Promise<VenueCancelResult>;
+  /**
+   * Changes a resting order's price and/or total quantity where it is, with the venue's queue rules
+   * (a size decrease keeps the order's place; a price change or a size increase loses it). Left out
+   * by a venue without an amend: the core refuses amends there.
+   */
+  amendOrder?(clientOrderId: string, amend: VenueAmendRequest, options?: VenueCallOptions): Promise<VenueAmendResult>;
   /** Our order at the venue by our client order id; null when the venue holds none. `options.deadline` where the venue honours one (Polymarket). */
   getOrder(clientOrderId: string, options?: VenueCallOptions): Promise<VenueOrderState | null>;
   /** Fills after `afterVenueFillId` (exclusive), oldest first. */
@@ -302,6 +331,8 @@ export interface OurOrderRecord {
   price: string | null;
   quantity: string;
   timeInForce: VenueTimeInForce;
+  /** gtd: when the order leaves the book; Polymarket signs its expiration from it. Null otherwise. */
+  expiresAt?: Date | null;
   /** When we created the order (ms precision, as stored): Polymarket signs it as the order's `timestamp`. */
   createdAt: Date;
 }

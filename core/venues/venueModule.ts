@@ -113,6 +113,13 @@ export interface VenueCapabilities {
    * settlement records compare with ours after the pairs (core/domain/settlement.ts settlementDrift).
    */
   readonly positionsNet: boolean;
+  /**
+   * How far ahead a gtd order's `expiresAt` must be, at the least, when it is placed: the venue
+   * refuses a nearer expiry (Polymarket: a signed expiration at least 3 minutes ahead, of which its
+   * 1-minute security threshold is spent before the order leaves the book, plus 10 s for the trip
+   * and the clocks), so the core refuses it first, with a 400 that says so.
+   */
+  readonly gtdMinLeadMs: number;
 }
 
 /** An exchange: where live venues' accounts are, and the credentials a subaccount attaches for it. */

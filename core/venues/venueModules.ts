@@ -93,6 +93,8 @@ export const exchangeOf = (venue: VenueName | VenueColumn): ExchangeName | undef
 /** Venues whose matched trades can still fail to settle, so that a recorded fill may be reversed later (VenueCapabilities). */
 export const tradesCanFail = (venue: VenueName | VenueColumn): boolean => venueModule(venue).capabilities.tradesCanFail;
 export const positionsNet = (venue: VenueName | VenueColumn): boolean => venueModule(venue).capabilities.positionsNet;
+/** How far ahead a gtd order's expiry must be when placed on the venue (VenueCapabilities). */
+export const gtdMinLeadMs = (venue: VenueName | VenueColumn): number => venueModule(venue).capabilities.gtdMinLeadMs;
 
 /** The trading rules of a listed market, by its venue's module (VenueModule.marketRules). */
 export const marketRulesOf = (row: MarketRulesRow): MarketRules => venueModule(row.venue).marketRules(row);

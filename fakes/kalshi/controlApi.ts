@@ -10,8 +10,14 @@
  *   POST   /_fake/books/seed {levels?, level_spacing?, base_size?, size_increment?}
  *                                                                  (re)seed every book with the market maker's ladder
  *   POST   /_fake/faults     {kind, ms?, place_before_delay?, status?, method?, path_prefix?, times?}
- *   DELETE /_fake/faults                                           clear every fault rule (the market-data
- *                                                                  faults below too)
+ *                             kind accept_then_drop | delay | server_error | rate_limit (../faults.ts,
+ *                             every route, the V2 amend, decrease and batched routes included), or
+ *                             wrong_order_answer (answerFaults.ts): the next `times` (default 1)
+ *                             successful V2 cancel / amend answers matching method and path_prefix
+ *                             describe another order of the account; the action itself is right
+ *   DELETE /_fake/faults                                           clear every fault rule (the wrong-order
+ *                                                                  answers and the market-data faults
+ *                                                                  below too)
  *   POST   /_fake/ws/drop                                          terminate every WebSocket
  *   POST   /_fake/ws/freeze  {frozen: true|false}                  silence / resume WebSockets
  *
@@ -53,6 +59,7 @@
 import type { Exchange, ExchangeAnswer, LifecycleOutcome } from './exchange';
 import { determinationFrom, noticeDeliveryFrom } from './lifecycle';
 import { faultFromBody, type FaultRule } from '../faults';
+import type { WrongOrderAnswerRule } from './answerFaults';
 import { RATE_TIERS, type RateTier } from './rateLimits';
 import { orderJson } from './wireShapes';
 import type { SeededQuote } from './marketMaker';
@@ -106,6 +113,7 @@ export interface FakeControls {
   placeOrderAs(userId: string, order: unknown): ExchangeAnswer;
   cancelOrderAs(userId: string, orderId: string): ExchangeAnswer;
   injectFault(rule: FaultRule): void;
+  injectWrongOrderAnswer(rule: WrongOrderAnswerRule): void;
   clearFaults(): void;
   dropWebSockets(): void;
   freezeWebSockets(frozen: boolean): void;
@@ -160,6 +168,11 @@ export function handleControl(fake: FakeControls, method: string, path: string, 
   }
   if (method === 'GET' && path === '/_fake/orders') {
     return answer(200, { orders: fake.exchange.allOrders().map((o) => orderJson(o)) });
+  }
+  if (method === 'POST' && path === '/_fake/faults' && body.kind === 'wrong_order_answer') {
+    const times = body.times === 'infinite' ? Infinity : typeof body.times === 'number' ? body.times : 1;
+    fake.injectWrongOrderAnswer({ method: str('method'), pathPrefix: str('path_prefix'), times });
+    return answer(200, { ok: true });
   }
   if (method === 'POST' && path === '/_fake/faults') {
     const fault = faultFromBody(body);

@@ -30,18 +30,24 @@ const BOOL_FIELDS = ['post_only', 'reduce_only', 'cancel_order_on_pause'];
 const TIME_IN_FORCE: readonly string[] = ['fill_or_kill', 'good_till_canceled', 'immediate_or_cancel'];
 const STP: readonly string[] = ['taker_at_cross', 'maker'];
 
-function goType(value: unknown): string {
+export function goType(value: unknown): string {
   if (typeof value === 'number') return 'number';
   if (typeof value === 'boolean') return 'bool';
   if (Array.isArray(value)) return 'array';
   return typeof value === 'object' ? 'object' : typeof value;
 }
 
-function unmarshal(value: unknown, field: string, into: string): KalshiError {
-  return errors.badRequest(`json: cannot unmarshal ${goType(value)} into Go struct field CreateOrderV2Request.${field} of type ${into}`);
+/** Go's json error for a value of the wrong type, in the flat `bad_request` body (recorded for create). */
+export function unmarshalError(value: unknown, struct: string, field: string, into: string): KalshiError {
+  return errors.badRequest(`json: cannot unmarshal ${goType(value)} into Go struct field ${struct}.${field} of type ${into}`);
 }
 
-export function parseCreateOrderBody(input: unknown): { ok: true; body: CreateOrderBody } | { ok: false; error: KalshiError } {
+/**
+ * `fieldPath` prefixes the field in Go's message: an item of a batch create is reported as
+ * `CreateOrderV2Request.orders.ticker` (Go names the innermost struct and the full field path).
+ */
+export function parseCreateOrderBody(input: unknown, fieldPath = ''): { ok: true; body: CreateOrderBody } | { ok: false; error: KalshiError } {
+  const unmarshal = (value: unknown, field: string, into: string): KalshiError => unmarshalError(value, 'CreateOrderV2Request', `${fieldPath}${field}`, into);
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     return { ok: false, error: errors.badRequest(`json: cannot unmarshal ${goType(input)} into Go value of type CreateOrderV2Request`) };
   }

@@ -46,6 +46,12 @@ export const errors = {
   fillOrKillInsufficientVolume: () =>
     nestedError(409, 'fill_or_kill_insufficient_resting_volume', 'fill or kill insufficient resting volume'),
   invalidOrder: (details: string) => nestedError(400, 'invalid_order', 'invalid order', { details }),
+  // Assumed (not recorded), as createOrderBody.ts answers a missing required field.
+  missingParameters: (details: string) => nestedError(400, 'missing_parameters', 'missing parameters', { details }),
+  // Assumed: a request that decodes but breaks a documented rule of the whole call (decrease with
+  // both or neither of reduce_by / reduce_to, a batch over the tier's size). The code is one of
+  // Kalshi's (listed in the docs' RFQ error table); its use here is not recorded.
+  invalidParameters: (details: string) => nestedError(400, 'invalid_parameters', 'invalid parameters', { details }),
   // Seen in client code handling create-order errors; body shape assumed like the others.
   marketNotFound: () => nestedError(404, 'market_not_found', 'market not found', { service: 'exchange' }),
   // The V1 order writes after the June 2026 cut-over: HTTP 410, code deprecated_v1_order_endpoint,

@@ -13,6 +13,11 @@
  *   something filled. The request body's checks are in createOrderBody.ts.
  * - Cancel (V2): `{order_id, client_order_id, reduced_by, ts_ms}` (VENUES.md and the
  *   docs as of 2026-08; the June capture omitted client_order_id: the newer docs win).
+ * - Amend, Decrease, Batch Create and Batch Cancel (V2): docs.kalshi.com api-reference/orders
+ *   (openapi.yaml 3.28.0, 2026-08-20); the shapes and choices are at each method below and the
+ *   bodies' checks in orderManagementBodies.ts. Only a smaller size at the same price keeps the
+ *   queue place (the amend page's note; books.ts reduces a resting order in place).
+ * - Kalshi's announced misdescribed cancel/amend answers (changelog 2026-05-21): `misdescribe`.
  * - Orders, fills and the WebSocket messages: wireShapes.ts. Positions and balance:
  *   accounts.ts. Markets, series and the order book: markets.ts. Close, determination,
  *   settlement, the `market_lifecycle_v2` messages and Settlement records: lifecycle.ts.
@@ -58,7 +63,6 @@
  * `average_fee_paid` is the fee per filled contract rounded half-up to 4 decimals.
  */
 import { randomUUID } from 'node:crypto';
-import { MatchingEngine } from '../../core/domain/matching';
 import type { FillEvent, PlaceResult } from '../../core/domain/matching';
 import {
   applyFill,
@@ -71,7 +75,9 @@ import {
   type Account,
   type SettlementStatusFilter,
 } from './accounts';
+import { Books } from './books';
 import { parseCreateOrderBody } from './createOrderBody';
+import { parseAmendOrderBody, parseBatchCancelBody, parseBatchCreateBody, parseDecreaseOrderBody } from './orderManagementBodies';
 import { errors, nestedError, type KalshiError } from './errors';
 import { contracts, countFp, D, dollars4, parseCount, priceDollars, tickPrice, TICKS_PER_DOLLAR, type Dec } from './fixedPoint';
 import {
@@ -154,8 +160,30 @@ function createdWithin(createdMs: number, window: { minTs?: number; maxTs?: numb
   return (window.minTs === undefined || createdMs >= window.minTs * 1000) && (window.maxTs === undefined || createdMs <= window.maxTs * 1000);
 }
 
+/**
+ * `average_fill_price` (a YES price) and `average_fee_paid` per contract of `filledUnits`, from the
+ * fill costs (in the order's own leg) and fees they came with; 4 decimals, half-up.
+ */
+function averages(bookSide: BookSideV2, filledUnits: number, notional: Dec, fees: Dec): { average_fill_price: string; average_fee_paid: string } {
+  const ownAverage = notional.div(contracts(filledUnits));
+  const yesAverage = bookSide === 'bid' ? ownAverage : new D(1).minus(ownAverage);
+  return {
+    average_fill_price: dollars4(yesAverage.toDecimalPlaces(4)),
+    average_fee_paid: dollars4(fees.div(contracts(filledUnits)).toDecimalPlaces(4)),
+  };
+}
+
+/** The ErrorResponse object a batch item carries: the nested body's `error`, or a flat body itself. */
+function itemError(body: unknown): unknown {
+  const nested = (body as { error?: unknown } | null)?.error;
+  return typeof nested === 'object' && nested !== null ? nested : body;
+}
+
+/** Which V2 answer the `wrong_order_answer` fault rewrites (controlApi.ts). */
+export type MisdescribableAnswer = 'cancel' | 'amend';
+
 export class Exchange implements MarketDataSource {
-  private readonly engine = new MatchingEngine();
+  private readonly engine = new Books();
   private readonly markets = new Map<string, Market>();
   private readonly series = new Map<string, SeriesSeed>();
   private readonly accounts = new Map<string, Account>();
@@ -406,11 +434,7 @@ export class Exchange implements MarketDataSource {
     }
     if (body.postOnly && this.wouldCross(ticker, bookSide, priceTicks)) return fail(errors.invalidOrder('post only cross'));
 
-    // Collateral for the part that opens exposure (the rest closes an opposite position at $1 per pair).
-    const closable = bookSide === 'bid' ? Math.max(0, -position) : Math.max(0, position);
-    const opening = Math.max(0, units - closable);
-    const sidePrice = bookSide === 'bid' ? tickPrice(priceTicks) : tickPrice(TICKS_PER_DOLLAR - priceTicks);
-    if (contracts(opening).times(sidePrice).gt(account.balance)) return fail(errors.insufficientBalance());
+    if (this.lacksCollateral(account, ticker, bookSide, units, priceTicks)) return fail(errors.insufficientBalance());
 
     account.clientOrderIds.add(clientOrderId);
     const now = this.clock();
@@ -458,15 +482,20 @@ export class Exchange implements MarketDataSource {
       remaining_count: countFp(order.remainingUnits),
       ts_ms: now,
     };
-    if (filled > 0) {
-      const notional = order.takerFillCost.plus(order.makerFillCost);
-      // The fill costs are in the order's own leg; the average is reported as a YES price.
-      const ownAverage = notional.div(contracts(filled));
-      const yesAverage = bookSide === 'bid' ? ownAverage : new D(1).minus(ownAverage);
-      response.average_fill_price = dollars4(yesAverage.toDecimalPlaces(4));
-      response.average_fee_paid = dollars4(order.takerFees.plus(order.makerFees).div(contracts(filled)).toDecimalPlaces(4));
-    }
+    if (filled > 0) Object.assign(response, averages(bookSide, filled, order.takerFillCost.plus(order.makerFillCost), order.takerFees.plus(order.makerFees)));
     return ok(201, response);
+  }
+
+  /**
+   * True when the account's cash does not cover the full cost, at the limit price, of the part of
+   * `units` that opens exposure (the rest closes an opposite position at $1 per pair).
+   */
+  private lacksCollateral(account: Account, ticker: string, bookSide: BookSideV2, units: number, priceTicks: number): boolean {
+    const position = positionUnits(account, ticker);
+    const closable = bookSide === 'bid' ? Math.max(0, -position) : Math.max(0, position);
+    const opening = Math.max(0, units - closable);
+    const sidePrice = bookSide === 'bid' ? tickPrice(priceTicks) : tickPrice(TICKS_PER_DOLLAR - priceTicks);
+    return contracts(opening).times(sidePrice).gt(account.balance);
   }
 
   /** DELETE /portfolio/events/orders/{order_id}. */
@@ -477,6 +506,195 @@ export class Exchange implements MarketDataSource {
     const reducedBy = order.remainingUnits;
     this.cancelResting(order);
     return ok(200, { order_id: order.orderId, client_order_id: order.clientOrderId, reduced_by: countFp(reducedBy), ts_ms: order.updatedMs });
+  }
+
+  /**
+   * POST /portfolio/events/orders/{order_id}/amend: a new price and/or a new total count (filled +
+   * wanted resting). Only a smaller count at the same price keeps the order's place in its queue;
+   * any other change takes it off the book and places the new remainder at the back of its (new)
+   * price, where it may cross and fill as a taker first (Amend Order (V2) note, openapi.yaml 3.28.0).
+   * The order keeps its order_id (docs: the V2 response names "the order"); `updated_client_order_id`
+   * gives it a new client id (the old one stays taken: client ids are permanent per account).
+   */
+  amendOrder(userId: string, orderId: string, input: unknown): ExchangeAnswer {
+    this.expireOrders();
+    const parsed = parseAmendOrderBody(input);
+    if (!parsed.ok) return fail(parsed.error);
+    const body = parsed.body;
+    const order = this.orders.get(orderId);
+    if (order !== undefined && order.userId === userId && PAST_CLOSE.has(this.markets.get(order.ticker)?.life.status ?? '')) return fail(marketClosed());
+    if (order === undefined || order.userId !== userId || order.status !== 'resting') return fail(errors.notFound());
+    const market = this.markets.get(order.ticker)!;
+    if (market.life.status !== 'active') return fail(marketClosed());
+    if (body.ticker !== order.ticker || body.side !== order.bookSide || (body.clientOrderId !== undefined && body.clientOrderId !== order.clientOrderId)) {
+      return fail(errors.invalidOrder('order attributes mismatch: ticker, side and client_order_id must be those of the order'));
+    }
+    const priceTicks = priceTicksOnRanges(body.price, market.seed.price_ranges ?? WHOLE_CENT_RANGES);
+    if (priceTicks === null) return fail(errors.invalidPrice());
+    const units = parseCount(body.count);
+    if (units === null || units <= 0) return fail(errors.invalidOrder(`invalid count ${body.count}`));
+    if (!(market.seed.fractional_trading_enabled ?? false) && units % 100 !== 0) {
+      return fail(errors.invalidOrder('fractional contracts are not enabled on this market'));
+    }
+    const newRemaining = units - order.filledUnits;
+    if (newRemaining <= 0) {
+      return fail(errors.invalidOrder(`invalid amend quantity for order: count ${body.count} must exceed the filled count ${countFp(order.filledUnits)}`));
+    }
+    const account = this.accounts.get(userId)!;
+    const updated = body.updatedClientOrderId;
+    if (updated !== undefined && updated !== order.clientOrderId && account.clientOrderIds.has(updated)) return fail(errors.orderAlreadyExists());
+    const keepsPlace = priceTicks === order.yesPriceTicks && newRemaining <= order.remainingUnits;
+    if (!keepsPlace && this.lacksCollateral(account, order.ticker, order.bookSide, newRemaining, priceTicks)) return fail(errors.insufficientBalance());
+
+    const renamed = updated !== undefined && updated !== order.clientOrderId;
+    if (renamed) {
+      account.clientOrderIds.add(updated);
+      order.clientOrderId = updated;
+    }
+    const before = { remaining: order.remainingUnits, filled: order.filledUnits, notional: order.takerFillCost.plus(order.makerFillCost), fees: order.takerFees.plus(order.makerFees) };
+    if (keepsPlace) {
+      if (newRemaining < order.remainingUnits) this.reduceResting(order, order.remainingUnits - newRemaining);
+      else if (renamed) {
+        order.updatedMs = this.clock();
+        this.emitOrder(order);
+      }
+    } else {
+      // Off the book, then to the back of the queue at its (new) price, as a taker first.
+      const removed = order.remainingUnits;
+      this.engine.cancel(order.orderId);
+      this.bookChanged(order, -removed, order);
+      order.yesPriceTicks = priceTicks;
+      const totalUnits = order.filledUnits + newRemaining;
+      this.applyPlaceResult(order, this.match(order, 'good_till_canceled', newRemaining), market, totalUnits);
+    }
+    const filledNow = order.filledUnits - before.filled;
+    const changed = filledNow > 0 || order.remainingUnits !== before.remaining;
+    // x-omitempty false: the four fields are always sent, null when the amend did not fill / resize.
+    const response: Record<string, unknown> = {
+      order_id: order.orderId,
+      client_order_id: order.clientOrderId,
+      remaining_count: changed ? countFp(order.remainingUnits) : null,
+      fill_count: changed ? countFp(filledNow) : null,
+      average_fill_price: null,
+      average_fee_paid: null,
+      ts_ms: this.clock(),
+    };
+    if (filledNow > 0) {
+      Object.assign(
+        response,
+        averages(order.bookSide, filledNow, order.takerFillCost.plus(order.makerFillCost).minus(before.notional), order.takerFees.plus(order.makerFees).minus(before.fees)),
+      );
+    }
+    return ok(200, response);
+  }
+
+  /**
+   * POST /portfolio/events/orders/{order_id}/decrease: `reduce_by` or `reduce_to` (the resting
+   * count after it). Keeps the order's place in its queue; to zero it is a cancel. A `reduce_by`
+   * larger than what rests is clamped to it (reported of V1's decrease by a client; assumed the
+   * same in V2), a `reduce_to` above what rests is refused.
+   */
+  decreaseOrder(userId: string, orderId: string, input: unknown): ExchangeAnswer {
+    this.expireOrders();
+    const parsed = parseDecreaseOrderBody(input);
+    if (!parsed.ok) return fail(parsed.error);
+    const order = this.orders.get(orderId);
+    const market = order === undefined ? undefined : this.markets.get(order.ticker);
+    if (order !== undefined && order.userId === userId && PAST_CLOSE.has(market?.life.status ?? '')) return fail(marketClosed());
+    if (order === undefined || market === undefined || order.userId !== userId || order.status !== 'resting') return fail(errors.notFound());
+    const text = 'reduceBy' in parsed.body ? parsed.body.reduceBy : parsed.body.reduceTo;
+    const units = parseCount(text);
+    if (units === null) return fail(errors.invalidOrder(`invalid count ${text}`));
+    if (!(market.seed.fractional_trading_enabled ?? false) && units % 100 !== 0) {
+      return fail(errors.invalidOrder('fractional contracts are not enabled on this market'));
+    }
+    let reduceBy: number;
+    if ('reduceBy' in parsed.body) {
+      if (units <= 0) return fail(errors.invalidOrder('reduce_by must be positive'));
+      reduceBy = Math.min(units, order.remainingUnits);
+    } else {
+      if (units > order.remainingUnits) return fail(errors.invalidOrder(`reduce_to ${text} is above the remaining count ${countFp(order.remainingUnits)}`));
+      reduceBy = order.remainingUnits - units;
+    }
+    if (reduceBy === order.remainingUnits) this.cancelResting(order);
+    else if (reduceBy > 0) this.reduceResting(order, reduceBy);
+    return ok(200, { order_id: order.orderId, client_order_id: order.clientOrderId, remaining_count: countFp(order.remainingUnits), ts_ms: order.updatedMs });
+  }
+
+  /**
+   * POST /portfolio/events/orders/batched: every item checked first (one malformed item refuses the
+   * call), then each created as POST /portfolio/events/orders would, in order, and answered on its
+   * own: `{order_id, client_order_id, fill_count, remaining_count, average_fill_price,
+   * average_fee_paid, ts_ms}` or `{client_order_id?, ..., error}` (openapi.yaml 3.28.0
+   * BatchCreateOrdersV2Response: the count, average and ts_ms fields are nullable and never
+   * omitted, so they are null where they do not apply; `order_id` and `error` are left out).
+   */
+  batchCreateOrders(userId: string, input: unknown): ExchangeAnswer {
+    const parsed = parseBatchCreateBody(input);
+    if (!parsed.ok) return fail(parsed.error);
+    const orders = parsed.body.map((item) => {
+      const answer = this.createOrder(userId, item);
+      if (answer.status === 201) return { average_fill_price: null, average_fee_paid: null, ...(answer.body as object) };
+      const clientOrderId = item.client_order_id;
+      return {
+        ...(typeof clientOrderId === 'string' && clientOrderId !== '' ? { client_order_id: clientOrderId } : {}),
+        fill_count: null,
+        remaining_count: null,
+        average_fill_price: null,
+        average_fee_paid: null,
+        ts_ms: null,
+        error: itemError(answer.body),
+      };
+    });
+    return ok(201, { orders });
+  }
+
+  /**
+   * DELETE /portfolio/events/orders/batched: each order canceled as DELETE
+   * /portfolio/events/orders/{order_id} would, answered on its own: `{order_id, client_order_id,
+   * reduced_by, ts_ms}` or `{order_id, reduced_by: "0.00", ts_ms: null, error}` (openapi.yaml
+   * 3.28.0 BatchCancelOrdersV2Response: reduced_by "Zero if the cancel errored", ts_ms "Absent
+   * when the cancel errored" but never omitted).
+   */
+  batchCancelOrders(userId: string, input: unknown): ExchangeAnswer {
+    const parsed = parseBatchCancelBody(input);
+    if (!parsed.ok) return fail(parsed.error);
+    const orders = parsed.body.map((orderId) => {
+      const answer = this.cancelOrder(userId, orderId);
+      if (answer.status === 200) return answer.body;
+      return { order_id: orderId, reduced_by: countFp(0), ts_ms: null, error: itemError(answer.body) };
+    });
+    return ok(200, { orders });
+  }
+
+  /**
+   * The known venue bug (changelog 2026-05-21, "V2 cancel/amend response correctness"): "responses
+   * from DELETE .../events/orders/{order_id} and POST .../events/orders/{order_id}/amend do not
+   * describe the order that was cancelled or amended — the order_id, client_order_id, and quantity
+   * fields ... may not correspond to your request. The cancel or amend itself executes correctly".
+   * `answer` is the true answer of a cancel or amend of `actedOn`; this is the same answer telling
+   * of another order of the account (its newest other order), or of an order id nobody has when the
+   * account has no other order.
+   */
+  misdescribe(userId: string, actedOn: string, kind: MisdescribableAnswer, answer: ExchangeAnswer): ExchangeAnswer {
+    const other = [...this.orderList].reverse().find((o) => o.userId === userId && o.orderId !== actedOn);
+    const described = {
+      order_id: other?.orderId ?? randomUUID(),
+      client_order_id: other?.clientOrderId ?? randomUUID(),
+      remainingUnits: other?.remainingUnits ?? 0,
+      filledUnits: other?.filledUnits ?? 0,
+    };
+    const body = answer.body as Record<string, unknown>;
+    if (kind === 'cancel') {
+      return ok(answer.status, { ...body, order_id: described.order_id, client_order_id: described.client_order_id, reduced_by: countFp(described.remainingUnits) });
+    }
+    return ok(answer.status, {
+      ...body,
+      order_id: described.order_id,
+      client_order_id: described.client_order_id,
+      remaining_count: countFp(described.remainingUnits),
+      fill_count: countFp(described.filledUnits),
+    });
   }
 
   /**
@@ -492,6 +710,15 @@ export class Exchange implements MarketDataSource {
         this.cancelResting(order);
       }
     }
+  }
+
+  /** Takes `units` (below what rests) off a resting order where it stands: its queue place is kept. */
+  private reduceResting(order: OrderRecord, units: number): void {
+    this.engine.reduce(order.orderId, units);
+    order.remainingUnits -= units;
+    order.updatedMs = this.clock();
+    this.bookChanged(order, -units, order);
+    this.emitOrder(order);
   }
 
   private cancelResting(order: OrderRecord): void {
@@ -528,7 +755,8 @@ export class Exchange implements MarketDataSource {
     );
   }
 
-  private match(order: OrderRecord, tif: TimeInForceV2): PlaceResult | null {
+  /** Places `quantity` (default: the whole order) of the order at its price, as a taker first. */
+  private match(order: OrderRecord, tif: TimeInForceV2, quantity: number = order.initialUnits): PlaceResult | null {
     let limit = order.yesPriceTicks;
     let engineTif: 'GTC' | 'IOC' | 'FOK' = tif === 'good_till_canceled' ? 'GTC' : tif === 'immediate_or_cancel' ? 'IOC' : 'FOK';
     const crossed = this.ownCrossed(order);
@@ -549,16 +777,17 @@ export class Exchange implements MarketDataSource {
       side: 'yes',
       action: order.bookSide === 'bid' ? 'buy' : 'sell',
       priceTicks: limit,
-      quantity: order.initialUnits,
+      quantity,
       timeInForce: engineTif,
     });
   }
 
-  private applyPlaceResult(order: OrderRecord, result: PlaceResult | null, market: Market): void {
+  /** `totalUnits`: the order's size after the placement, filled plus open (an amend changes it). */
+  private applyPlaceResult(order: OrderRecord, result: PlaceResult | null, market: Market, totalUnits: number = order.initialUnits): void {
     const fills = result?.fills ?? [];
     for (let i = 0; i + 1 < fills.length; i += 2) this.applyMatch(fills[i]!, fills[i + 1]!, market);
     order.remainingUnits = result?.status === 'resting' ? result.restingQuantity : 0;
-    order.status = order.remainingUnits > 0 ? 'resting' : order.filledUnits === order.initialUnits ? 'executed' : 'canceled';
+    order.status = order.remainingUnits > 0 ? 'resting' : order.filledUnits === totalUnits ? 'executed' : 'canceled';
     order.updatedMs = this.clock();
     if (order.status === 'resting') this.bookChanged(order, order.remainingUnits, order);
     this.emitOrder(order);

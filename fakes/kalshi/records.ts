@@ -10,11 +10,14 @@ export type OrderStatus = 'resting' | 'canceled' | 'executed';
 export interface OrderRecord {
   readonly orderId: string;
   readonly userId: string;
-  readonly clientOrderId: string;
+  /** Changed by an amend's `updated_client_order_id`. */
+  clientOrderId: string;
   readonly ticker: string;
   readonly eventTicker: string;
   readonly bookSide: BookSideV2;
-  readonly yesPriceTicks: number;
+  /** Changed by an amend. */
+  yesPriceTicks: number;
+  /** The count the order was created with (an amend or a decrease does not change it). */
   readonly initialUnits: number;
   filledUnits: number;
   remainingUnits: number;

@@ -13,18 +13,35 @@
  * batched) answer 410 deprecated_v1_order_endpoint since June 2026; the V1 reads
  * (GET /portfolio/orders, GET /portfolio/orders/{id}) remain.
  *
+ * V2 order writes, under /portfolio/events/orders (exchange.ts does them; bodies checked in
+ * createOrderBody.ts and orderManagementBodies.ts):
+ *   POST   /portfolio/events/orders                     create (openapi.yaml 3.26.0)
+ *   DELETE /portfolio/events/orders/{order_id}          cancel
+ *   POST   /portfolio/events/orders/{order_id}/amend    {ticker, side, price, count, client_order_id?,
+ *                                                        updated_client_order_id?} -> {order_id,
+ *                                                        client_order_id, remaining_count, fill_count,
+ *                                                        average_fill_price, average_fee_paid, ts_ms}
+ *   POST   /portfolio/events/orders/{order_id}/decrease {reduce_by | reduce_to} -> {order_id,
+ *                                                        client_order_id, remaining_count, ts_ms}
+ *   POST   /portfolio/events/orders/batched             {orders: [<create body>]} -> 201 {orders: [...]}
+ *   DELETE /portfolio/events/orders/batched             {orders: [{order_id}]} -> 200 {orders: [...]}
+ * (amend, decrease and the batched pair: openapi.yaml 3.28.0, docs.kalshi.com 2026-08). A batch
+ * over the tier's size is refused whole before any token is drawn (`oversizedBatch`, called by
+ * server.ts ahead of the rate limiter); the answers of a single cancel or amend can be made to
+ * describe another order (`misdescribableRoute`, answerFaults.ts), Kalshi's announced bug.
+ *
  * GET /portfolio/settlements (openapi.yaml 3.29.0 GetSettlements): `ticker`, `event_ticker`,
  * `min_ts` / `max_ts` (unix seconds, on settled_time), `limit` 1..1000 default 100, `cursor`;
  * answers `{settlements: [...], cursor}`, newest first (records: lifecycle.ts). GET
  * /portfolio/positions takes `settlement_status` all | unsettled | settled, default unsettled.
  */
 import { errors, type KalshiError } from './errors';
-import type { Exchange, ExchangeAnswer } from './exchange';
+import type { Exchange, ExchangeAnswer, MisdescribableAnswer } from './exchange';
 import { countFp } from './fixedPoint';
 import { routeMarketData } from './marketDataRoutes';
 import { STATUS_FILTER } from './markets';
 import { fillJson, orderJson } from './wireShapes';
-import type { RateTier } from './rateLimits';
+import { isBatched, maxBatchSize, type RateTier } from './rateLimits';
 
 export interface RestRequest {
   /** The tier of the calling key's buckets, for GET /account/limits. */
@@ -94,6 +111,27 @@ const V1_WRITES: ReadonlyArray<readonly [string, RegExp]> = [
 
 export function isV1Write(method: string, path: string): boolean {
   return V1_WRITES.some(([m, p]) => m === method && p.test(path));
+}
+
+/**
+ * A V2 batched create or cancel (`fullPath` from the root) carrying more orders than the tier's write
+ * bucket can pay for at once is refused whole, before any token is drawn: 400 invalid_parameters
+ * (assumed code; the docs say only that "the maximum batch size scales with your tier's write
+ * budget" and that a batch that does not fit "is rejected").
+ */
+export function oversizedBatch(method: string, fullPath: string, items: number, tier: RateTier): KalshiError | undefined {
+  if (!isBatched(method, fullPath)) return undefined;
+  const max = maxBatchSize(tier, method as 'POST' | 'DELETE');
+  if (items <= max) return undefined;
+  return errors.invalidParameters(`batch of ${items} orders is over the maximum batch size of ${max} for the ${tier.name} tier`);
+}
+
+/** The V2 answers the `wrong_order_answer` fault rewrites: the single cancel and the amend (path below the API root). */
+export function misdescribableRoute(method: string, path: string): { kind: MisdescribableAnswer; orderId: string } | undefined {
+  const cancel = method === 'DELETE' ? /^\/portfolio\/events\/orders\/([^/]+)$/.exec(path) : null;
+  if (cancel !== null && cancel[1] !== 'batched') return { kind: 'cancel', orderId: decodeURIComponent(cancel[1]!) };
+  const amend = method === 'POST' ? /^\/portfolio\/events\/orders\/([^/]+)\/amend$/.exec(path) : null;
+  return amend === null ? undefined : { kind: 'amend', orderId: decodeURIComponent(amend[1]!) };
 }
 
 export function route(exchange: Exchange, req: RestRequest): ExchangeAnswer {
@@ -175,7 +213,14 @@ export function route(exchange: Exchange, req: RestRequest): ExchangeAnswer {
   // V2 order writes.
   if (parts[1] === 'events' && parts[2] === 'orders') {
     if (method === 'POST' && parts.length === 3) return exchange.createOrder(userId, req.body);
-    if (method === 'DELETE' && parts.length === 4 && parts[3] !== 'batched') return exchange.cancelOrder(userId, parts[3]!);
+    if (parts.length === 4 && parts[3] === 'batched') {
+      if (method === 'POST') return exchange.batchCreateOrders(userId, req.body);
+      if (method === 'DELETE') return exchange.batchCancelOrders(userId, req.body);
+      return fail(errors.routeNotFound());
+    }
+    if (method === 'DELETE' && parts.length === 4) return exchange.cancelOrder(userId, parts[3]!);
+    if (method === 'POST' && parts.length === 5 && parts[4] === 'amend') return exchange.amendOrder(userId, parts[3]!, req.body);
+    if (method === 'POST' && parts.length === 5 && parts[4] === 'decrease') return exchange.decreaseOrder(userId, parts[3]!, req.body);
     return fail(errors.routeNotFound());
   }
 

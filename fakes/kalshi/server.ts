@@ -6,8 +6,11 @@
  * API keys registered with it.
  *
  * Request pipeline: signature check (auth.ts; required under /portfolio, checked when
- * present elsewhere) -> injected fault (faults.ts) -> token buckets per key id
- * (rateLimits.ts) -> route (restRoutes.ts) -> exchange state (exchange.ts). Every
+ * present elsewhere) -> injected fault (faults.ts) -> a batched order call over the tier's batch
+ * size refused whole (restRoutes.ts oversizedBatch) -> token buckets per key id, a batch billed per
+ * order (rateLimits.ts) -> route (restRoutes.ts) -> exchange state (exchange.ts) -> a lost answer
+ * (accept_then_drop) or, for a V2 cancel or amend, an answer describing another order
+ * (answerFaults.ts, `injectWrongOrderAnswer`). Every
  * request is recorded with the key id that signed it, so tests can assert who signed
  * what. Shapes and their sources are listed in each module's header and in
  * docs/kalshi-fake.md.
@@ -37,8 +40,9 @@ import { errors, type KalshiError } from './errors';
 import { Exchange, type ExchangeAnswer } from './exchange';
 import { FaultPlan, type FaultRule } from '../faults';
 import { defaultCatalog, type CatalogSeed } from './markets';
-import { RATE_TIERS, RateLimiter, type RateTier } from './rateLimits';
-import { API_ROOT, requiresAuth, route } from './restRoutes';
+import { batchItemCount, isBatched, RATE_TIERS, RateLimiter, type RateTier } from './rateLimits';
+import { API_ROOT, misdescribableRoute, oversizedBatch, requiresAuth, route } from './restRoutes';
+import { WrongOrderAnswers, type WrongOrderAnswerRule } from './answerFaults';
 import { UserStreams } from './userStreams';
 import { handleControl } from './controlApi';
 import { LoopbackServer, readBody, sleep } from '../loopback';
@@ -101,6 +105,8 @@ export class KalshiFake {
   readonly exchange: Exchange;
   readonly keys = new KeyRegistry();
   readonly faults = new FaultPlan();
+  /** Kalshi's V2 cancel/amend answers that describe another order (answerFaults.ts). */
+  readonly wrongOrderAnswers = new WrongOrderAnswers();
   readonly requests: RecordedRequest[] = [];
   readonly environment: 'production' | 'demo';
 
@@ -196,9 +202,20 @@ export class KalshiFake {
     this.faults.inject(rule);
   }
 
-  /** Clears every HTTP fault rule and the market-data faults (a pending sequence gap, frozen feeds). */
+  /**
+   * The next successful V2 cancel or amend answers (matching the rule's method and path prefix, `times`
+   * of them) describe another order of the account, while the cancel or amend itself acts on the
+   * right one: Kalshi's announced bug (answerFaults.ts). Control API: `POST /_fake/faults
+   * {kind: "wrong_order_answer", method?, path_prefix?, times?}`.
+   */
+  injectWrongOrderAnswer(rule: WrongOrderAnswerRule = {}): void {
+    this.wrongOrderAnswers.inject(rule);
+  }
+
+  /** Clears every HTTP fault rule, the wrong-order answers and the market-data faults (a pending sequence gap, frozen feeds). */
   clearFaults(): void {
     this.faults.clear();
+    this.wrongOrderAnswers.clear();
     this.streams.marketData.faults.clear();
   }
 
@@ -289,7 +306,10 @@ export class KalshiFake {
     const fault = this.faults.take(method, fullPath);
     if (fault?.kind === 'server_error') return this.reply(res, record, keyId, errors.internal(fault.status));
     if (fault?.kind === 'rate_limit') return this.reply(res, record, keyId, errors.tooManyRequests());
-    if (keyId !== null && this.rateLimitsOn && !this.limiter.allow(keyId, method, fullPath)) {
+    const items = isBatched(method, fullPath) ? batchItemCount(raw) : 1;
+    const oversized = userId === undefined ? undefined : oversizedBatch(method, fullPath, items, this.limiter.currentTier);
+    if (oversized !== undefined) return this.reply(res, record, keyId, oversized);
+    if (keyId !== null && this.rateLimitsOn && !this.limiter.allow(keyId, method, fullPath, items)) {
       return this.reply(res, record, keyId, errors.tooManyRequests());
     }
 
@@ -304,12 +324,16 @@ export class KalshiFake {
 
     if (fault?.kind === 'delay' && !fault.placeBeforeDelay) await sleep(fault.ms);
     this.exchange.expireOrders();
-    const answer = route(this.exchange, { method, path, query: url.searchParams, body, userId, tier: this.limiter.currentTier });
+    let answer = route(this.exchange, { method, path, query: url.searchParams, body, userId, tier: this.limiter.currentTier });
     if (fault?.kind === 'delay' && fault.placeBeforeDelay) await sleep(fault.ms);
     if (fault?.kind === 'accept_then_drop') {
       record(keyId, 'dropped');
       req.socket.destroy();
       return;
+    }
+    const misdescribable = userId !== undefined && answer.status >= 200 && answer.status < 300 ? misdescribableRoute(method, path) : undefined;
+    if (misdescribable !== undefined && this.wrongOrderAnswers.take(method, fullPath)) {
+      answer = this.exchange.misdescribe(userId!, misdescribable.orderId, misdescribable.kind, answer);
     }
     return this.reply(res, record, keyId, answer);
   }

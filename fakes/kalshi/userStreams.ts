@@ -15,6 +15,9 @@
  *   codes (1 unable to process, 2 params required, 3 channels required, 4 sids required,
  *   5 unknown command, 6 already subscribed, 7 unknown sid, 8 unknown channel);
  * - the server pings every 10 s with payload "heartbeat" (recorded: 8 pings in 90 s).
+ * A `user_order` goes out on every change of an order (docs "Updates sent when your orders are
+ * created, filled, canceled, or otherwise updated", user-orders page 2026-08): created, filled,
+ * canceled, amended, decreased.
  * Messages are account-scoped: every socket of the account sees its fills and orders.
  * `market_lifecycle_v2` is not: every socket subscribed to it gets every market's notice, framed
  * `{"type": "market_lifecycle_v2", "sid", "seq", "msg": {"market_ticker", "event_type", ...}}`

@@ -16,6 +16,11 @@
  * names the condition id; whether the venue names the condition or the token is not documented.
  * `GET /markets/{condition_id}`'s errors are the page's "Markets" section: 400 `Invalid market`,
  * 404 `market not found`.
+ *
+ * The batch routes' limits are the page's too (its `POST orders` and `DELETE orders` sections, and
+ * the same strings in the CLOB OpenAPI's examples, `api-spec/clob-openapi.yaml`): `Too many orders
+ * in payload: {N}, max allowed: 15` for `POST /orders` (N the batch's size) and `Too many orders in
+ * payload, max allowed: 3000` for `DELETE /orders` (no count, a comma instead of the colon).
  */
 export interface ClobAnswer {
   readonly status: number;
@@ -45,6 +50,11 @@ export const clobErrors = {
   invalidExpiration: () => error(400, 'invalid expiration'),
   fokNotFilled: () => error(400, "order couldn't be fully filled. FOK orders are fully filled or killed."),
   fakNoMatch: () => error(400, 'no orders found to match with FAK order. FAK orders are partially filled or killed if no match is found.'),
+
+  /** `POST /orders` over its limit (the whole batch refused, nothing placed). */
+  tooManyOrdersToPlace: (count: number, max: number) => error(400, `Too many orders in payload: ${count}, max allowed: ${max}`),
+  /** `DELETE /orders` over its limit (nothing cancelled). */
+  tooManyOrdersToCancel: (max: number) => error(400, `Too many orders in payload, max allowed: ${max}`),
 
   invalidOrderId: () => error(400, 'Invalid orderID'),
   invalidTokenId: () => error(400, 'Invalid token id'),

@@ -19,7 +19,11 @@
  * - GTD (docs.polymarket.com "Place orders" and "Orders overview"): an order leaves the book one
  *   minute before its stated expiration (the venue's security threshold), and an expiration less
  *   than 3 minutes ahead is refused. Other order types must carry expiration 0 (the docs only say
- *   to omit it for GTC; refusing it elsewhere is the fake's choice).
+ *   to omit it for GTC; refusing it elsewhere is the fake's choice). An expired order is a
+ *   CANCELLATION on the user channel and reads CANCELED (`openOrderJson`).
+ * - Order management: `POST /orders` (at most 15, each entry as `POST /order` answers or a per-order
+ *   error entry), `DELETE /orders` (at most 3000 ids), `DELETE /cancel-all`,
+ *   `DELETE /cancel-market-orders` ({market?, asset_id?}); shapes, limits and sources at each method.
  * - Trades: src/types/clob.ts `Trade` and `MakerOrder`. One trade per taker order's match, with
  *   every maker order it matched; each side reads it with `trader_side` TAKER or MAKER. A trade is
  *   MATCHED when made; MINED, CONFIRMED, RETRYING and FAILED come from settlement.ts (a timer, or
@@ -56,6 +60,20 @@ export { PRICE_TICKS_PER_DOLLAR, UNITS_PER_SHARE } from './units';
 const AMOUNT_SCALE = new Decimal(1_000_000);
 const GTD_THRESHOLD_SECONDS = 60;
 const GTD_MIN_AHEAD_SECONDS = 180;
+/** `POST /orders`: at most 15 orders a request (docs "Post multiple orders"; the CLOB OpenAPI's `maxItems: 15`). */
+export const MAX_BATCH_ORDERS = 15;
+/** `DELETE /orders`: at most 3000 order ids a request (docs "Cancel multiple orders"). */
+export const MAX_CANCEL_IDS = 3000;
+const ORDER_ID = /^0x[0-9a-fA-F]{64}$/;
+const CONDITION_ID = /^0x[0-9a-fA-F]{64}$/;
+const TOKEN_ID = /^[0-9]{1,78}$/;
+/**
+ * The reason for an order a cancel did not cancel (not open, another account's, or unknown): the
+ * venue's as recorded cancel answers give it (e.g. nautilus-polymarket test data). A NautilusTrader
+ * user's log of the live venue reads "order can't be found - already canceled or matched"
+ * (nautilus_trader issue 3797), which may be the whole string; the fake keeps the shorter one.
+ */
+const NOT_CANCELED_REASON = 'already canceled or matched';
 
 export type OrderTypeName = 'GTC' | 'GTD' | 'FOK' | 'FAK';
 export type TradeStatus = 'MATCHED' | 'MINED' | 'CONFIRMED' | 'RETRYING' | 'FAILED';
@@ -114,6 +132,26 @@ export interface TradeRecord {
   status: TradeStatus;
   lastUpdateSeconds: number;
   transactionHash: string;
+}
+
+/** An order past the request's checks, about to meet the venue's rules and the book (`accept`). */
+interface CheckedOrder {
+  readonly id: string;
+  readonly account: FakeAccount;
+  readonly makerAddress: string;
+  readonly token: TokenSeed;
+  readonly side: 'BUY' | 'SELL';
+  readonly price: Decimal;
+  readonly size: Decimal;
+  readonly orderType: OrderTypeName;
+  readonly postOnly: boolean;
+  readonly expiration: bigint;
+}
+
+/** `DELETE /cancel-market-orders`' filter: a condition id (lower case) and/or a token id. */
+export interface MarketCancelFilter {
+  readonly market?: string;
+  readonly assetId?: string;
 }
 
 /** An unsigned order of another participant (`placeAs`): decimal strings, as a client writes them. */
@@ -274,7 +312,10 @@ export class PolymarketExchange {
     return [...this.orders.values()];
   }
 
-  /** GTD orders whose time has come leave the book (checked before every request). */
+  /**
+   * GTD orders whose time has come leave the book, each with a CANCELLATION on the user channel
+   * (checked before every request and on the server's expiry sweep, server.ts).
+   */
   expireOrders(): void {
     const now = this.clock();
     for (const order of this.orders.values()) {
@@ -286,35 +327,81 @@ export class PolymarketExchange {
     }
   }
 
+  /** `POST /order`: the request's checks, then the book (a refusal is the route's 400). */
   async postOrder(account: FakeAccount, rawBody: unknown): Promise<ClobAnswer> {
+    const checked = await this.checkOrder(account, rawBody);
+    return checked.ok ? this.accept(checked.order) : checked.refusal;
+  }
+
+  /**
+   * `POST /orders` (src/client.ts `postOrders`, path `POST_ORDERS = "/orders"` in src/endpoints.ts):
+   * a JSON array of `POST /order` bodies, at most 15 (the CLOB OpenAPI's `maxItems: 15`, docs
+   * "Post multiple orders": "Orders are processed in parallel. Maximum 15 orders per request").
+   * An array that is empty or not an array is 400 `Invalid order payload` and more than 15 is 400
+   * `Too many orders in payload: {N}, max allowed: 15` (the OpenAPI's `empty_payload` and
+   * `too_many_orders` examples): nothing is placed.
+   *
+   * Every item first passes the request's checks of `POST /order` (its shape, `owner` the API key,
+   * a known token, the signature and who signs: the OpenAPI lists `Invalid order payload`, the owner
+   * and signer errors among the batch's own 400s; `invalid signature` joins them here, the docs being
+   * silent on it); one item refused refuses the whole batch with that item's error (the first in
+   * array order) and places nothing. The rest are the docs' processing errors ("returned when an
+   * order passes initial validation but fails during processing. They appear in the response body
+   * of POST /order and POST /orders": tick, minimum size, duplicated, post-only crossing, expiration,
+   * FOK/FAK, a market whose book is gone): each fails only its own entry.
+   *
+   * Answer: 200 and one `OrderResponse` per item, in request order. A placed order's entry is what
+   * `POST /order` answers; a refused one's is the OpenAPI's per-order error entry `{errorMsg,
+   * orderID: "", takingAmount: "", makingAmount: "", status: "", success: true}` with the error
+   * string `POST /order` would have answered (Polymarket's ts-sdk parses exactly that entry,
+   * success true, and reads a non-empty `errorMsg` as the rejection: packages/bindings/src/clob/
+   * order-response.ts and its test "maps batch post-only rejections ... per order"). The fake
+   * verifies the signatures concurrently and then places the orders one after another in array
+   * order, so the same signed order twice in one batch places once and answers the second
+   * `Duplicated.`.
+   */
+  async postOrders(account: FakeAccount, rawBody: unknown): Promise<ClobAnswer> {
+    if (!Array.isArray(rawBody) || rawBody.length === 0) return clobErrors.invalidOrderPayload();
+    if (rawBody.length > MAX_BATCH_ORDERS) return clobErrors.tooManyOrdersToPlace(rawBody.length, MAX_BATCH_ORDERS);
+    const checked = await Promise.all(rawBody.map((item) => this.checkOrder(account, item)));
+    for (const c of checked) if (!c.ok) return c.refusal;
+    return ok(checked.map((c) => batchEntry(this.accept((c as { ok: true; order: CheckedOrder }).order))));
+  }
+
+  /**
+   * What `POST /order` checks before the book: the body's shape, `owner` the API key, a known
+   * token, post-only only on GTC/GTD, the signature and who signs (verify.ts), and non-zero amounts.
+   */
+  private async checkOrder(account: FakeAccount, rawBody: unknown): Promise<{ ok: true; order: CheckedOrder } | { ok: false; refusal: ClobAnswer }> {
+    const refuse = (refusal: ClobAnswer) => ({ ok: false as const, refusal });
     const body = postOrderBody.safeParse(rawBody);
-    if (!body.success) return clobErrors.invalidOrderPayload();
+    if (!body.success) return refuse(clobErrors.invalidOrderPayload());
     const { orderType, postOnly = false } = body.data;
-    if (body.data.owner !== account.apiKey) return clobErrors.orderOwnerNotApiKeyOwner();
+    if (body.data.owner !== account.apiKey) return refuse(clobErrors.orderOwnerNotApiKeyOwner());
     const token = typeof body.data.order.tokenId === 'string' ? this.tokens.get(body.data.order.tokenId) : undefined;
-    if (token === undefined) return clobErrors.invalidOrderPayload();
-    if (postOnly && (orderType === 'FOK' || orderType === 'FAK')) return clobErrors.invalidOrderPayload();
+    if (token === undefined) return refuse(clobErrors.invalidOrderPayload());
+    if (postOnly && (orderType === 'FOK' || orderType === 'FAK')) return refuse(clobErrors.invalidOrderPayload());
 
     const verdict = await verifyOrder(body.data.order, account, { chainId: this.chainId, negRisk: token.negRisk });
-    if (!verdict.ok) return refusalFor(verdict.reason);
+    if (!verdict.ok) return refuse(refusalFor(verdict.reason));
     const order = verdict.order;
-    const id = orderHash(order, this.chainId, token.negRisk);
-    if (this.orders.has(id)) return clobErrors.duplicated(id);
-
     const [paid, shares] = order.side === 'BUY' ? [order.makerAmount, order.takerAmount] : [order.takerAmount, order.makerAmount];
-    if (shares === 0n || paid === 0n) return clobErrors.invalidOrderPayload();
-    return this.accept({
-      id,
-      account,
-      makerAddress: order.maker,
-      token,
-      side: order.side,
-      price: new Decimal(paid.toString()).div(shares.toString()),
-      size: new Decimal(shares.toString()).div(AMOUNT_SCALE),
-      orderType,
-      postOnly,
-      expiration: order.expiration,
-    });
+    if (shares === 0n || paid === 0n) return refuse(clobErrors.invalidOrderPayload());
+    return {
+      ok: true,
+      order: {
+        id: orderHash(order, this.chainId, token.negRisk),
+        account,
+        makerAddress: order.maker,
+        token,
+        side: order.side,
+        price: new Decimal(paid.toString()).div(shares.toString()),
+        size: new Decimal(shares.toString()).div(AMOUNT_SCALE),
+        orderType,
+        postOnly,
+        expiration: order.expiration,
+      },
+    };
   }
 
   /**
@@ -349,20 +436,13 @@ export class PolymarketExchange {
     });
   }
 
-  /** The venue's rules past the signature, then the book: what `POST /order` and `placeAs` share. */
-  private accept(o: {
-    id: string;
-    account: FakeAccount;
-    makerAddress: string;
-    token: TokenSeed;
-    side: 'BUY' | 'SELL';
-    price: Decimal;
-    size: Decimal;
-    orderType: OrderTypeName;
-    postOnly: boolean;
-    expiration: bigint;
-  }): ClobAnswer {
+  /**
+   * The venue's rules past the signature, then the book: what `POST /order`, each order of
+   * `POST /orders` and `placeAs` share (the docs' processing errors: errors.ts).
+   */
+  private accept(o: CheckedOrder): ClobAnswer {
     const { id, account, token, price, size, orderType, postOnly, expiration } = o;
+    if (this.orders.has(id)) return clobErrors.duplicated(id);
     if (this.closedConditions.has(token.conditionId)) return clobErrors.orderbookDoesNotExist(token.conditionId);
     const tick = new Decimal(token.tickSize);
     if (!price.mod(tick).isZero() || price.lt(tick) || price.gt(new Decimal(1).minus(tick))) {
@@ -478,16 +558,88 @@ export class PolymarketExchange {
     const body = z.object({ orderID: z.string() }).safeParse(rawBody);
     if (!body.success) return clobErrors.invalidOrderPayload();
     const id = body.data.orderID;
-    if (!/^0x[0-9a-fA-F]{64}$/.test(id)) return clobErrors.invalidOrderId();
-    const order = this.orders.get(id.toLowerCase());
-    if (order === undefined || order.apiKey !== account.apiKey || order.status !== 'LIVE') {
-      // The venue's reason for an order that is not open (recorded cancel answers, e.g. nautilus-polymarket test data).
-      return ok({ canceled: [], not_canceled: { [id]: 'already canceled or matched' } });
+    if (!ORDER_ID.test(id)) return clobErrors.invalidOrderId();
+    const canceled = this.cancelOne(account, id);
+    return ok(canceled === null ? { canceled: [], not_canceled: { [id]: NOT_CANCELED_REASON } } : { canceled: [canceled], not_canceled: {} });
+  }
+
+  /**
+   * DELETE /orders with a JSON array of order ids (src/client.ts `cancelOrders(ordersHashes)`, path
+   * `CANCEL_ORDERS = "/orders"`): each id as `DELETE /order` would cancel it, in one
+   * `{canceled, not_canceled}`. The CLOB OpenAPI ("Cancel multiple orders"): at most 3000 ids
+   * ("Maximum 3000 orders per request"; an older copy of the page said 1000), over it 400
+   * `Too many orders in payload, max allowed: 3000`; "Duplicate order IDs in the request are
+   * automatically ignored"; a body that is not an array of strings is 400 `Invalid order payload`
+   * and any malformed id 400 `Invalid orderID` ("One or more order IDs are not valid", docs "Error
+   * Codes"): nothing is cancelled then. An empty array cancels nothing (200, the fake's choice).
+   */
+  cancelOrders(account: FakeAccount, rawBody: unknown): ClobAnswer {
+    if (!Array.isArray(rawBody) || !rawBody.every((id): id is string => typeof id === 'string')) return clobErrors.invalidOrderPayload();
+    if (rawBody.length > MAX_CANCEL_IDS) return clobErrors.tooManyOrdersToCancel(MAX_CANCEL_IDS);
+    if (!rawBody.every((id) => ORDER_ID.test(id))) return clobErrors.invalidOrderId();
+    const canceled: string[] = [];
+    const notCanceled: Record<string, string> = {};
+    const seen = new Set<string>();
+    for (const id of rawBody) {
+      if (seen.has(id.toLowerCase())) continue;
+      seen.add(id.toLowerCase());
+      const done = this.cancelOne(account, id);
+      if (done === null) notCanceled[id] = NOT_CANCELED_REASON;
+      else canceled.push(done);
     }
+    return ok({ canceled, not_canceled: notCanceled });
+  }
+
+  /**
+   * DELETE /cancel-all (src/client.ts `cancelAll`, no body): every open order of the API key,
+   * `{canceled: [...], not_canceled: {}}` (the OpenAPI's `no_orders` example is both empty).
+   */
+  cancelAll(account: FakeAccount): ClobAnswer {
+    return ok({ canceled: this.openOrdersOf(account).map((order) => this.cancelOne(account, order.id)!), not_canceled: {} });
+  }
+
+  /**
+   * DELETE /cancel-market-orders with `{market?, asset_id?}` (src/client.ts `cancelMarketOrders`,
+   * src/types/clob.ts `OrderMarketCancelParams`): the API key's open orders on that condition and/or
+   * that token. Both are optional, "omit both to cancel all orders" (docs "Cancel orders",
+   * trading/orders/cancel). A body that is not an object, or a filter that is not a condition id
+   * (0x + 64 hex) or a token id (digits), is 400 `Invalid order payload` ("The request body is
+   * malformed or contains invalid filter parameters", docs "Error Codes"); an empty string counts
+   * as absent (the fake's choice). Answers `{canceled, not_canceled: {}}`.
+   */
+  cancelMarketOrders(account: FakeAccount, rawBody: unknown): ClobAnswer {
+    const filter = marketCancelFilter(rawBody);
+    if (filter === null) return clobErrors.invalidOrderPayload();
+    return ok({ canceled: this.openOrdersOf(account, filter).map((order) => this.cancelOne(account, order.id)!), not_canceled: {} });
+  }
+
+  /**
+   * How many orders a cancel-all or cancel-market-orders request would cancel now (the per-signer
+   * cancel bucket charges 1 + that: throttle.ts); 0 for any other request or a refused body.
+   */
+  cancelableCount(account: FakeAccount, method: string, path: string, body: unknown): number {
+    if (method !== 'DELETE') return 0;
+    if (path === '/cancel-all') return this.openOrdersOf(account).length;
+    if (path !== '/cancel-market-orders') return 0;
+    const filter = marketCancelFilter(body);
+    return filter === null ? 0 : this.openOrdersOf(account, filter).length;
+  }
+
+  /** The API key's open (LIVE) orders, oldest first, on a condition and/or a token when given. */
+  openOrdersOf(account: FakeAccount, filter: MarketCancelFilter = {}): OrderRecord[] {
+    return [...this.orders.values()].filter(
+      (o) => o.apiKey === account.apiKey && o.status === 'LIVE' && (filter.market === undefined || o.token.conditionId === filter.market) && (filter.assetId === undefined || o.token.tokenId === filter.assetId),
+    );
+  }
+
+  /** Cancels one of the account's open orders: its id, or null when it is not open or not the account's. */
+  private cancelOne(account: FakeAccount, id: string): string | null {
+    const order = this.orders.get(id.toLowerCase());
+    if (order === undefined || order.apiKey !== account.apiKey || order.status !== 'LIVE') return null;
     this.engine.cancel(order.id);
     order.status = 'CANCELED';
     this.events.emit({ kind: 'order', type: 'CANCELLATION', order });
-    return ok({ canceled: [order.id], not_canceled: {} });
+    return order.id;
   }
 
   /** GET /data/orders: the account's open orders, one page (next_cursor "LTE=", the client's END_CURSOR). */
@@ -504,7 +656,8 @@ export class PolymarketExchange {
 
   /**
    * GET /data/order/{id} (src/client.ts getOrder, path src/endpoints.ts GET_ORDER): the account's
-   * order in the `OpenOrder` shape whatever its status (LIVE, MATCHED, CANCELED, EXPIRED); an
+   * order in the `OpenOrder` shape whatever its status (LIVE, MATCHED, CANCELED, or CANCELED for an
+   * expired GTD order: `openOrderJson`); an
    * order that is not the account's, or unknown, answers 200 with an empty body (`null`), as
    * clients report the venue doing (py-clob-client issue 217).
    */
@@ -564,6 +717,23 @@ export class PolymarketExchange {
   }
 }
 
+/** One `POST /orders` entry: the `POST /order` answer when placed, else the OpenAPI's per-order error entry. */
+function batchEntry(answer: ClobAnswer): unknown {
+  if (answer.status === 200) return answer.body;
+  const error = (answer.body as { error?: unknown }).error;
+  return { errorMsg: typeof error === 'string' ? error : 'could not insert order', orderID: '', takingAmount: '', makingAmount: '', status: '', success: true };
+}
+
+/** `{market?, asset_id?}` as a filter, or null when the body or a filter is malformed. */
+function marketCancelFilter(raw: unknown): MarketCancelFilter | null {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return null;
+  const { market, asset_id: assetId } = raw as Record<string, unknown>;
+  const given = (value: unknown) => value !== undefined && value !== null && value !== '';
+  if (given(market) && (typeof market !== 'string' || !CONDITION_ID.test(market))) return null;
+  if (given(assetId) && (typeof assetId !== 'string' || !TOKEN_ID.test(assetId))) return null;
+  return { ...(given(market) ? { market: (market as string).toLowerCase() } : {}), ...(given(assetId) ? { assetId: assetId as string } : {}) };
+}
+
 /** verify.ts reasons -> the venue's answers (errors.ts). */
 function refusalFor(reason: string): ClobAnswer {
   if (reason.startsWith('invalid order field')) return clobErrors.invalidOrderPayload();
@@ -579,10 +749,17 @@ export function traderSide(trade: TradeRecord, account: FakeAccount): 'TAKER' | 
   return trade.makers.some((m) => m.order.apiKey === account.apiKey) ? 'MAKER' : null;
 }
 
+/**
+ * An order as `GET /data/order/{id}`, `GET /data/orders` and the user channel show it. Its status is
+ * one of the venue's (the CLOB OpenAPI's `OpenOrder.status`: LIVE, INVALID, CANCELED_MARKET_RESOLVED,
+ * CANCELED, MATCHED): a GTD order that expired reads CANCELED, as the AsyncAPI's "Order
+ * cancellation" example (a GTD order, `type: CANCELLATION`, `status: CANCELED`) shows; the venue
+ * has no EXPIRED status on the wire. The fake keeps EXPIRED in its own record (`GET /_fake/orders`).
+ */
 export function openOrderJson(order: OrderRecord) {
   return {
     id: order.id,
-    status: order.canceledAsMarketResolved === true ? 'CANCELED_MARKET_RESOLVED' : order.status,
+    status: order.canceledAsMarketResolved === true ? 'CANCELED_MARKET_RESOLVED' : order.status === 'EXPIRED' ? 'CANCELED' : order.status,
     owner: order.apiKey,
     maker_address: order.makerAddress,
     market: order.token.conditionId,

@@ -10,7 +10,11 @@
  *            GET /tick-size?token_id= ({minimum_tick_size}), GET /neg-risk?token_id= ({neg_risk}),
  *            GET /markets/{condition_id} (`getMarket`: the market object, with its closing and
  *            resolution; resolution.ts)
- *   L2:      POST /order, DELETE /order ({orderID} body), GET /data/orders, GET /data/trades
+ *   L2:      POST /order, DELETE /order ({orderID} body), and order management: POST /orders (an
+ *            array of at most 15 POST /order bodies, one answer entry per order), DELETE /orders (an
+ *            array of at most 3000 order ids), DELETE /cancel-all, DELETE /cancel-market-orders
+ *            ({market?, asset_id?}) (exchange.ts has their shapes, limits and sources);
+ *            GET /data/orders, GET /data/trades
  *            (query `id`, `market`, `asset_id`, ..., `next_cursor`; the client signs the path
  *            WITHOUT the query string, so the fake checks the HMAC over the bare path),
  *            POST /v1/heartbeats (heartbeats.ts), GET /data/order/{id}, GET /balance-allowance (wallets.ts)
@@ -23,11 +27,20 @@
  *
  * Request pipeline: control API (when on) -> Cloudflare's per-endpoint throttle (throttle.ts) ->
  * route -> L2 headers (verify.ts: key, passphrase,
- * owner address, timestamp window, HMAC over method + path + exact body) -> the per-signer
- * buckets of order and cancel requests (throttle.ts) -> injected fault
- * (fakes/faults.ts, the same rules as the Kalshi fake) -> exchange (exchange.ts, which
- * recovers every order's EIP-712 signer with verify.ts). Every request is recorded with the API
- * key that authenticated it and, when refused at the door, verify.ts's reason (never a secret).
+ * owner address, timestamp window, HMAC over method + path + exact body) -> injected fault
+ * (fakes/faults.ts, the same rules as the Kalshi fake: a 5xx or 429 answers before anything else)
+ * -> the per-signer buckets of order and cancel requests (throttle.ts; a batch costs one token per
+ * order or id, cancel-all and cancel-market-orders 1 + what they would cancel) -> exchange
+ * (exchange.ts, which recovers every order's EIP-712 signer with verify.ts) -> a delay or a lost
+ * answer (`accept_then_drop`: processed, then the connection destroyed unanswered). The faults
+ * apply to every route alike, the batch and cancel-many routes included: a lost `POST /orders`
+ * answer has placed its orders, found afterwards by their hashes (`GET /data/order/{hash}`,
+ * `GET /data/orders`). A rule's `path_prefix` is a prefix: `/order` also matches `/orders`. Every
+ * request is recorded with the API key that authenticated it and, when refused at the door,
+ * verify.ts's reason (never a secret).
+ *
+ * GTD orders expire on the exchange's clock: before every request and on a sweep every
+ * `expirySweepMs` (default 1 s), each with a CANCELLATION on the user channel.
  *
  * A test plays "another participant" with `placeOrderAs(apiKey, order)` (or the control API
  * `POST /_fake/orders` when `controlApi` is on): an unsigned order through the same book. The fake's
@@ -110,6 +123,12 @@ export interface PolymarketFakeOptions {
    * `/last-trade-price`, `/prices-history`, the Data API's `/trades`) are always served.
    */
   readonly marketData?: boolean;
+  /**
+   * How often GTD orders past their time are swept off the book (each a CANCELLATION on the user
+   * channel) when no request arrives to do it; default 1000 ms, 0 for no sweep (expiry then happens
+   * on the next request only, as before the sweep).
+   */
+  readonly expirySweepMs?: number;
 }
 
 /** The user channel's path, under the venue's WSS host (wss://ws-subscriptions-clob.polymarket.com/ws/user). */
@@ -172,6 +191,7 @@ export class PolymarketFake {
   private readonly signerLimiter: SignerLimiter | null;
   private readonly gammaStats: ClobMarketStats;
   private linkedGamma: GammaFake | null = null;
+  private readonly expirySweep: NodeJS.Timeout | null;
 
   private constructor(options: PolymarketFakeOptions) {
     this.clock = options.clock ?? Date.now;
@@ -213,6 +233,10 @@ export class PolymarketFake {
       'GET /markets/*': { auth: 'public', handle: ({ param }) => this.market(param) },
       'POST /order': { auth: 'l2', handle: ({ account, body }) => ex.postOrder(account!, body) },
       'DELETE /order': { auth: 'l2', handle: ({ account, body }) => ex.cancelOrder(account!, body) },
+      'POST /orders': { auth: 'l2', handle: ({ account, body }) => ex.postOrders(account!, body) },
+      'DELETE /orders': { auth: 'l2', handle: ({ account, body }) => ex.cancelOrders(account!, body) },
+      'DELETE /cancel-all': { auth: 'l2', handle: ({ account }) => ex.cancelAll(account!) },
+      'DELETE /cancel-market-orders': { auth: 'l2', handle: ({ account, body }) => ex.cancelMarketOrders(account!, body) },
       'GET /data/orders': { auth: 'l2', handle: ({ account, query }) => ex.openOrders(account!, query) },
       'GET /data/trades': { auth: 'l2', handle: ({ account, query }) => ex.tradesFor(account!, query) },
       'POST /v1/heartbeats': { auth: 'l2', handle: ({ account, body }) => this.heartbeats.beat(account!.apiKey, body) },
@@ -224,6 +248,9 @@ export class PolymarketFake {
     this.http = new LoopbackServer(createServer((req, res) => void this.onRequest(req, res)));
     this.http.server.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket as Socket, head));
     if (options.seedBooks !== undefined && options.seedBooks !== false) this.seedBooks(options.seedBooks === true ? {} : options.seedBooks);
+    const sweepMs = options.expirySweepMs ?? 1000;
+    this.expirySweep = sweepMs > 0 ? setInterval(() => this.exchange.expireOrders(), sweepMs) : null;
+    this.expirySweep?.unref();
   }
 
   static async start(options: PolymarketFakeOptions = {}): Promise<PolymarketFake> {
@@ -369,6 +396,7 @@ export class PolymarketFake {
   }
 
   async close(): Promise<void> {
+    if (this.expirySweep !== null) clearInterval(this.expirySweep);
     this.settlement.close();
     this.heartbeats.close();
     this.userChannel.close();
@@ -380,10 +408,7 @@ export class PolymarketFake {
   /** A lapsed heartbeat chain: every open order of the key is cancelled (CANCELLATION on the user channel). */
   private cancelAllOf(apiKey: string): void {
     const account = this.exchange.account(apiKey);
-    if (account === undefined) return;
-    for (const order of this.exchange.allOrders()) {
-      if (order.apiKey === apiKey && order.status === 'LIVE') this.exchange.cancelOrder(account, { orderID: order.id });
-    }
+    if (account !== undefined) this.exchange.cancelAll(account);
   }
 
   /** `GET /markets/{condition_id}` (errors: docs.polymarket.com "Error Codes", Markets). */
@@ -461,7 +486,7 @@ export class PolymarketFake {
       }
     }
 
-    const limits = account === undefined ? null : (this.signerLimiter?.charge(account.ownerAddress, method, path, body) ?? null);
+    const limits = account === undefined || this.signerLimiter === null ? null : this.signerLimiter.charge(account.ownerAddress, method, path, body, this.exchange.cancelableCount(account, method, path, body));
     if (limits?.refused) return this.reply(res, record, apiKey, { ...clobErrors.tooManyRequests(), headers: limits.headers });
 
     if (fault?.kind === 'delay' && !fault.placeBeforeDelay) await sleep(fault.ms);

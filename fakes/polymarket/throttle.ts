@@ -5,18 +5,25 @@
  *    "When you exceed the limit for any endpoint, requests are throttled (delayed/queued) rather
  *    than immediately rejected. Limits reset on sliding time windows." The CLOB's limits per 10 s:
  *    general 9,000; `POST /order` 3,500 (burst; 36,000 per 10 min sustained, not modelled);
- *    `DELETE /order` 3,000; `POST /orders` 1,000; `/data/orders` and `/data/trades` 500; `/book`
- *    1,500; tick size 200. The fake keeps a sliding window per endpoint (unlisted paths share the
+ *    `DELETE /order` 3,000; `POST /orders` 1,000; `DELETE /orders` 1,000; `DELETE /cancel-all` 250;
+ *    `DELETE /cancel-market-orders` 1,000 (the page's trading table; their 10-minute figures, 15,000,
+ *    6,000 and 1,500, are not modelled); `/data/orders` and `/data/trades` 500; `/book` 1,500; tick
+ *    size 200. The fake keeps a sliding window per endpoint (unlisted paths share the
  *    general one): a request over the limit waits for its slot; when more requests than
  *    `queueBound` already wait on that endpoint, it is answered 429 `Too Many Requests` at once
  *    (Cloudflare's queue depth is not published; the bound, by default one window's limit, is the
  *    fake's choice, as is the JSON body: Cloudflare's own 429 page is HTML).
  * 2. Per signer (docs.polymarket.com "CLOB Trading Rate Limits", api-reference/
- *    trading-rate-limits): an order bucket (`POST /order` 1 token, `POST /orders` one per order) and a
- *    cancel bucket (`DELETE /order` 1, `DELETE /orders` one per id, `DELETE /cancel-all` and
- *    `DELETE /cancel-market-orders` 1 + the orders cancelled: the fake charges 1) per signer
- *    address, refilled continuously, capacity = the tier's burst. Standard tier: orders 40/s, burst
- *    60; cancels 80/s, burst 120 (the docs' tier table, as quoted by clients; the fake reads no
+ *    trading-rate-limits): an order bucket (`POST /order` 1 token, `POST /orders` one per order in
+ *    the batch) and a cancel bucket (`DELETE /order` 1, `DELETE /orders` one per submitted id,
+ *    duplicates included, `DELETE /cancel-all` 1 + the orders cancelled, `DELETE
+ *    /cancel-market-orders` 1 + the matching orders cancelled: the fake counts the account's open
+ *    orders the request would cancel when it arrives, exchange.ts `cancelableCount`) per signer
+ *    address, refilled continuously, capacity = the tier's burst. "A batch is admitted only when the
+ *    bucket contains enough tokens for every entry. Otherwise, the entire request is rejected and no
+ *    entries are processed" (the page's "Batch Requests"): the charge is one check of the whole
+ *    cost, so a cost above the burst can never pass. Standard tier: orders 40/s, burst 60; cancels
+ *    80/s, burst 120 (the docs' tier table, as quoted by clients; the fake reads no
  *    other tier). From July 24, 2026 the limiter ran in warning mode: requests are processed and
  *    one that would be refused carries `Poly-RateLimit-Warning: true`; under enforcement it is
  *    refused (429, `Retry-After`). The fake offers both (`mode`, default warning, the last
@@ -56,6 +63,9 @@ const VENUE_LIMITS: Readonly<Record<string, number>> = {
   'POST /order': 3_500,
   'DELETE /order': 3_000,
   'POST /orders': 1_000,
+  'DELETE /orders': 1_000,
+  'DELETE /cancel-all': 250,
+  'DELETE /cancel-market-orders': 1_000,
   'GET /data/orders': 500,
   'GET /data/trades': 500,
   'GET /book': 1_500,
@@ -92,14 +102,17 @@ export class EndpointThrottle {
 
 type Bucket = 'order' | 'cancel';
 
-/** The bucket and token cost of a trading request, or null for a request no bucket counts. */
-export function signerCost(method: string, path: string, body: unknown): { bucket: Bucket; cost: number } | null {
+/**
+ * The bucket and token cost of a trading request, or null for a request no bucket counts.
+ * `cancelable`: how many orders a cancel-all or cancel-market-orders request would cancel.
+ */
+export function signerCost(method: string, path: string, body: unknown, cancelable = 0): { bucket: Bucket; cost: number } | null {
   const many = Array.isArray(body) ? Math.max(body.length, 1) : 1;
   if (method === 'POST' && path === '/order') return { bucket: 'order', cost: 1 };
   if (method === 'POST' && path === '/orders') return { bucket: 'order', cost: many };
   if (method === 'DELETE' && path === '/order') return { bucket: 'cancel', cost: 1 };
   if (method === 'DELETE' && path === '/orders') return { bucket: 'cancel', cost: many };
-  if (method === 'DELETE' && (path === '/cancel-all' || path === '/cancel-market-orders')) return { bucket: 'cancel', cost: 1 };
+  if (method === 'DELETE' && (path === '/cancel-all' || path === '/cancel-market-orders')) return { bucket: 'cancel', cost: 1 + cancelable };
   return null;
 }
 
@@ -119,9 +132,9 @@ export class SignerLimiter {
     this.tier = options.tier ?? STANDARD_TIER;
   }
 
-  /** Charges a trading request; null when no bucket counts it. */
-  charge(signer: string, method: string, path: string, body: unknown): SignerVerdict | null {
-    const what = signerCost(method, path, body);
+  /** Charges a trading request; null when no bucket counts it. `cancelable` as `signerCost` takes it. */
+  charge(signer: string, method: string, path: string, body: unknown, cancelable = 0): SignerVerdict | null {
+    const what = signerCost(method, path, body, cancelable);
     if (what === null) return null;
     const [rate, burst] = what.bucket === 'order' ? [this.tier.orderPerSecond, this.tier.orderBurst] : [this.tier.cancelPerSecond, this.tier.cancelBurst];
     const now = this.clock();

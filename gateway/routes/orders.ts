@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { graphqlEnum } from '../graphqlEnums';
-import { action, createdWindow, id, page, positive, price, side, venue } from './inputs';
+import { action, createdWindow, id, page, positive, price, side, timestamp, venue } from './inputs';
 import type { Route } from './route';
 
 const placeOrderBody = z.strictObject({
@@ -11,9 +11,10 @@ const placeOrderBody = z.strictObject({
   type: graphqlEnum('OrderType'),
   price: price.optional().describe('Dollars per contract, 0 < price < 1, on the venue tick. Required for limit orders.'),
   quantity: positive.describe('Contracts, greater than 0.'),
-  time_in_force: graphqlEnum('TimeInForce').optional(),
+  time_in_force: graphqlEnum('TimeInForce').optional().describe('gtc (rests until canceled), gtd (rests until expires_at), ioc, fok. Default: gtc for a limit order, gtd when expires_at is given, ioc for a market order.'),
+  expires_at: timestamp.optional().describe('A limit order that leaves the book at this time (RFC 3339; time_in_force gtd), then ends expired with its reserved cash released. Sent as the venue\'s own expiry (Kalshi expiration_time, to the second, rounded up; Polymarket GTD, signed one minute later than this, the venue\'s security threshold). Must be in the future, on Polymarket at least 130 seconds ahead (else 400, param expires_at).'),
   client_order_id: z.string().min(1).max(64).optional(),
-  post_only: z.boolean().optional().describe('A resting limit order (gtc) that never takes: refused (400, param post_only) and not placed if it would cross on arrival; sent as the venue\'s own flag (Kalshi post_only, Polymarket postOnly).'),
+  post_only: z.boolean().optional().describe('A resting limit order (gtc or gtd) that never takes: refused (400, param post_only) and not placed if it would cross on arrival; sent as the venue\'s own flag (Kalshi post_only, Polymarket postOnly).'),
   reduce_only: z.boolean().optional().describe('A sell that may only shrink the position: a buy is refused (400); more than is held and not already offered is 422 insufficient_position. Sent to Kalshi as reduce_only.'),
 });
 

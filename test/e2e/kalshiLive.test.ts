@@ -54,7 +54,7 @@ beforeAll(async () => {
   production = await startKalshiFake('production', [{ userId: 'user-alice', key: alice }, { userId: 'user-carol', key: carol }]);
   demo = await startKalshiFake('demo', [{ userId: 'user-bob', key: bob }]);
   stack = await startStack(
-    testConfig(await liveCoreSettings('kalshi_live', production, { KALSHI_DEMO_URL: demo.baseUrl, KALSHI_DEMO_WS_URL: demo.wsUrl, KALSHI_TIMEOUT_MS: '1000' })),
+    testConfig(await liveCoreSettings('kalshi_live', production, { KALSHI_DEMO_URL: demo.baseUrl, KALSHI_DEMO_WS_URL: demo.wsUrl, KALSHI_TIMEOUT_MS: '1000', ORDER_EXPIRY_SWEEP_MS: '100' })),
   );
   trader = await newLiveTrader(stack.core.db, stack.gateways[0]!);
   [fed, high] = await Promise.all([liveMarketId(stack.core.db, FED), liveMarketId(stack.core.db, HIGH)]);
@@ -249,6 +249,22 @@ describe('errors a live trader can act on', () => {
     const [refused] = (await get(`/v1/orders?subaccount_id=${aliceSub}&status=rejected`)).body.data.filter((o: { post_only: boolean }) => o.post_only);
     expect(atFake(production, refused.id)).toEqual([]);
     await call(trader.base, 'DELETE', `/v1/orders/${rests.body.id}`, { key: trader.live });
+  });
+
+  it('a gtd order is sent with Kalshi\'s expiration_time (its second, rounded up) and ends expired when Kalshi takes it off the book', async () => {
+    const expiresAt = new Date(Date.now() + 1500).toISOString();
+    const placed = await placeLive(trader, { subaccount_id: aliceSub, market_id: fed, side: 'yes', action: 'buy', type: 'limit', price: '0.06', quantity: '2', expires_at: expiresAt });
+    expect(placed.body).toMatchObject({ status: 'open', time_in_force: 'gtd', expires_at: expiresAt });
+    const [atVenue, ...more] = atFake(production, placed.body.id);
+    expect(more).toEqual([]);
+    expect(atVenue).toMatchObject({ expirationTime: Math.ceil(Date.parse(expiresAt) / 1000) });
+    const ended = await eventually('the order expired', async () => {
+      const now = (await get(`/v1/orders/${placed.body.id}`)).body;
+      return now.status === 'open' ? undefined : now;
+    }, 20_000);
+    expect(ended).toMatchObject({ status: 'expired', filled_quantity: '0' });
+    expect(atFake(production, placed.body.id).map((o) => o.status)).toEqual(['canceled']);
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(expiresAt));
   });
 
   it('no credentials: 403 naming the fix; nothing recorded or sent', async () => {

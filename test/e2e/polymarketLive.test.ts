@@ -117,6 +117,24 @@ describe('a live key trades on Polymarket (CLOB V2 fake) through REST', () => {
     expect((await call(trader.base, 'DELETE', `/v1/orders/${rests.body.id}`, { key: trader.live })).status).toBe(200);
   });
 
+  it('a gtd order is signed as a GTD whose expiration is our expires_at (to the second, rounded up) plus the venue\'s one-minute threshold; one less than 130 s ahead is refused, sending nothing', async () => {
+    const expiresAt = new Date(Date.now() + 10 * 60_000 + 250).toISOString();
+    const placed = await placeLive(trader, { subaccount_id: aliceSub, market_id: fed, side: 'yes', action: 'buy', type: 'limit', price: '0.04', quantity: '5', expires_at: expiresAt });
+    expect(placed.body).toMatchObject({ status: 'open', time_in_force: 'gtd', expires_at: expiresAt });
+    const [atVenue] = aliceOrders().filter((o) => o.id.toLowerCase() === placed.body.venue_order_id);
+    const seconds = Math.ceil(Date.parse(expiresAt) / 1000);
+    // The venue takes it off its book at expiration - 60 s: the time the client gave, to the second.
+    expect(atVenue).toMatchObject({ orderType: 'GTD', expiration: String(seconds + 60), expiresAtMs: seconds * 1000 });
+    const before = posts().length;
+    const tooNear = await placeLive(trader, { subaccount_id: aliceSub, market_id: fed, side: 'yes', action: 'buy', type: 'limit', price: '0.04', quantity: '5', expires_at: new Date(Date.now() + 100_000).toISOString() });
+    expect([tooNear.status, tooNear.body.error?.code, tooNear.body.error?.param]).toEqual([400, 'invalid_request', 'expires_at']);
+    expect(tooNear.body.error.message).toContain('130 seconds');
+    expect(posts()).toHaveLength(before);
+    // Looked up by its hash (rebuilt from our record, the expiration included) and canceled there.
+    expect((await call(trader.base, 'DELETE', `/v1/orders/${placed.body.id}`, { key: trader.live })).status).toBe(200);
+    expect(aliceOrders().find((o) => o.id.toLowerCase() === placed.body.venue_order_id)?.status).not.toBe('LIVE');
+  });
+
   it('a resting order filled by another participant reaches us through the REST sweep', async () => {
     const resting = await placeLive(trader, { subaccount_id: aliceSub, market_id: fed, side: 'yes', action: 'buy', type: 'limit', price: '0.45', quantity: '8' });
     expect(resting.body).toMatchObject({ status: 'open' });

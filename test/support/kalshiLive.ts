@@ -101,7 +101,8 @@ export interface LiveOrder {
   type: 'limit' | 'market';
   price?: string;
   quantity: string;
-  time_in_force?: 'gtc' | 'ioc' | 'fok';
+  time_in_force?: 'gtc' | 'ioc' | 'fok' | 'gtd';
+  expires_at?: string;
   post_only?: boolean;
   reduce_only?: boolean;
 }

@@ -89,6 +89,7 @@ describe('loadConfig', () => {
       READINESS_TIMEOUT_MS: 1000,
       LOG_LEVEL: 'info',
       MARKET_CLOSE_SWEEP_MS: 1000,
+      ORDER_EXPIRY_SWEEP_MS: 1000,
       SEEDED_MARKET_RESOLVE_AFTER_MS: 3600000,
     });
     expect(config.SIM_VENUE_URL).toBeUndefined();

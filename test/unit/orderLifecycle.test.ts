@@ -37,10 +37,10 @@ describe('order statuses', () => {
 describe('order transitions', () => {
   const moves: [OrderStatus, OrderStatus][] = ORDER_STATUSES.flatMap((from) => ORDER_STATUSES.map((to) => [from, to] as [OrderStatus, OrderStatus]));
   const allowed = new Set([
-    'pending>open', 'pending>partially_filled', 'pending>filled', 'pending>canceled', 'pending>rejected', 'pending>unknown',
-    'unknown>open', 'unknown>partially_filled', 'unknown>filled', 'unknown>canceled', 'unknown>rejected',
-    'open>partially_filled', 'open>filled', 'open>canceled',
-    'partially_filled>filled', 'partially_filled>canceled',
+    'pending>open', 'pending>partially_filled', 'pending>filled', 'pending>canceled', 'pending>rejected', 'pending>unknown', 'pending>expired',
+    'unknown>open', 'unknown>partially_filled', 'unknown>filled', 'unknown>canceled', 'unknown>rejected', 'unknown>expired',
+    'open>partially_filled', 'open>filled', 'open>canceled', 'open>expired',
+    'partially_filled>filled', 'partially_filled>canceled', 'partially_filled>expired',
     'canceled>filled', 'rejected>filled', 'rejected>canceled', 'expired>filled', 'expired>canceled',
   ]);
 
@@ -70,6 +70,17 @@ describe('statusAfterReport', () => {
     expect(after('open', 4, 'canceled')).toBe('canceled');
     expect(after('pending', 0, 'canceled')).toBe('canceled');
     expect(after('unknown', 4, 'filled')).toBe('filled');
+  });
+
+  it('is expired when the venue ended a gtd order whose time had come, and stays so', () => {
+    const expiredReport = (current: OrderStatus, filled: Decimal.Value, venue?: VenueReportedStatus) =>
+      statusAfterReport(current, { filled: D(filled), quantity: 10 }, venue, true);
+    expect(expiredReport('open', 0, 'canceled')).toBe('expired');
+    expect(expiredReport('partially_filled', 4, 'canceled')).toBe('expired');
+    expect(expiredReport('open', 10, 'canceled')).toBe('filled');
+    expect(expiredReport('open', 0, 'open')).toBe('open');
+    expect(after('expired', 4, 'canceled')).toBe('expired');
+    expect(after('open', 4, 'canceled')).toBe('canceled');
   });
 
   it('keeps a final status of ours against a report that the order still rests or a partial fill', () => {

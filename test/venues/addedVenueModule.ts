@@ -14,7 +14,7 @@ export const FOURTH_VENUE = 'sim-fourth';
 export const fourthVenueModule: VenueModule = {
   name: FOURTH_VENUE,
   environment: 'test',
-  capabilities: { tradesCanFail: false, positionsNet: false },
+  capabilities: { tradesCanFail: false, positionsNet: false, gtdMinLeadMs: 0 },
   // The power-law fee family at a rate of 0: no fee; a tick of 0.1 and a minimum of 3, whatever the row says.
   marketRules: () => polymarketMarketRules({ tickSize: '0.1', minOrderSize: '3' }),
 };

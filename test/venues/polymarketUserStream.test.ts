@@ -84,7 +84,7 @@ function aliceVenue(): { venue: PolymarketVenue; ours: MemoryOrders } {
 
 async function restingBuy(at: { venue: PolymarketVenue; ours: MemoryOrders }, price: string, quantity: string): Promise<VenueOrderRequest & { venueOrderId: string }> {
   const req: VenueOrderRequest = { clientOrderId: `order_${randomUUID()}`, venueMarketId: FED.venueMarketId, side: 'yes', action: 'buy', type: 'limit', price, quantity, timeInForce: 'gtc' };
-  at.ours.records.set(req.clientOrderId, { ...req, price, venueOrderId: null, createdAt: new Date() });
+  at.ours.records.set(req.clientOrderId, { ...req, price, expiresAt: null, venueOrderId: null, createdAt: new Date() });
   const placed = await at.venue.placeOrder(req);
   if (placed.outcome !== 'accepted') throw new Error(`not placed: ${JSON.stringify(placed)}`);
   at.ours.records.get(req.clientOrderId)!.venueOrderId = placed.order.venueOrderId;

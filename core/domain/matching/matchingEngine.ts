@@ -51,6 +51,11 @@ export class MatchingEngine {
     return book === undefined ? { ok: false, orderId, reason: 'unknown_order' } : book.cancel(orderId);
   }
 
+  /** Shrinks a resting order where it stands (OrderBook.reduce). */
+  reduce(orderId: string, remaining: number): boolean {
+    return this.bookOf(orderId)?.reduce(orderId, remaining) ?? false;
+  }
+
   queuePosition(orderId: string): QueuePosition | null {
     return this.bookOf(orderId)?.queuePosition(orderId) ?? null;
   }

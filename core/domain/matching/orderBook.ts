@@ -152,6 +152,20 @@ export class OrderBook {
   }
 
   /**
+   * Shrinks a resting order to `remaining` (0 < remaining < its remaining) where it stands: it keeps
+   * its place in the queue, as exchanges keep it for a size decrease. False for an unknown order or
+   * a size that is not a decrease (a price change or a size increase is a cancel and a new placement).
+   */
+  reduce(orderId: string, remaining: number): boolean {
+    const order = this.ownOrder(orderId);
+    if (order === null || !Number.isSafeInteger(remaining) || remaining <= 0 || remaining >= order.remaining) return false;
+    ++this.sequence;
+    order.level.totalQuantity -= order.remaining - remaining;
+    order.remaining = remaining;
+    return true;
+  }
+
+  /**
    * How many orders and how much quantity are ahead of a resting order at its price: the level's
    * totals less the order and those behind it. Counted from the back of the queue, so that the
    * answer to a placement (the order is last) costs the same however long the queue is.

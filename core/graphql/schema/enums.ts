@@ -26,7 +26,7 @@ export const MarketResultEnum = builder.enumType('MarketResult', { values: MARKE
 export const OrderSideEnum = builder.enumType('OrderSide', { values: ['yes', 'no'] as const });
 export const OrderActionEnum = builder.enumType('OrderAction', { values: ['buy', 'sell'] as const });
 export const OrderTypeEnum = builder.enumType('OrderType', { values: ['limit', 'market'] as const });
-export const TimeInForceEnum = builder.enumType('TimeInForce', { values: ['gtc', 'ioc', 'fok'] as const });
+export const TimeInForceEnum = builder.enumType('TimeInForce', { values: ['gtc', 'ioc', 'fok', 'gtd'] as const });
 export const OrderStatusEnum = builder.enumType('OrderStatus', { values: ORDER_STATUSES });
 export const OrderStatusFilterEnum = builder.enumType('OrderStatusFilter', {
   description: `An order status, or working (${WORKING_STATUSES.join(', ')}).`,

@@ -81,7 +81,7 @@ async function recordUnderLock(db: Db, orderId: string, report: { fills: VenueFi
       notional = notional.add(effect.notional);
       fees = fees.add(fee);
     }
-    const status = statusAfterReport(order.status, { filled, quantity: order.quantity.toString() }, report.state?.status);
+    const status = statusAfterReport(order.status, { filled, quantity: order.quantity.toString() }, report.state?.status, hasExpired(order));
     const venueOrderId = report.state?.venueOrderId ?? fresh[0]?.venueOrderId ?? order.venueOrderId;
     // Nothing new (the same fill recorded again, by another core or the sweep): the order stays as it is, updated_at too.
     if (fresh.length === 0 && status === order.status && venueOrderId === order.venueOrderId) return order;
@@ -110,10 +110,13 @@ async function recordStateOnly(db: Db, orderId: string, state: VenueOrderState, 
   const sql = sqlPoolOf(db);
   const order = known ?? (await findOrder(sql, orderId));
   if (!order) throw new Error(`recordExecution: order ${orderId} does not exist`);
-  const status = statusAfterReport(order.status, { filled: new Decimal(order.filledQuantity.toString()), quantity: order.quantity.toString() }, state.status);
+  const status = statusAfterReport(order.status, { filled: new Decimal(order.filledQuantity.toString()), quantity: order.quantity.toString() }, state.status, hasExpired(order));
   const written = await setOrderStatusIfUnchanged(sql, order, { status, venueOrderId: state.venueOrderId }, commit);
   return written ?? recordUnderLock(db, orderId, { fills: [], state });
 }
+
+/** Whether a gtd order's time has come: a cancel the venue reports then is its expiry. */
+const hasExpired = (order: Pick<Order, 'expiresAt'>): boolean => order.expiresAt !== null && order.expiresAt.getTime() <= Date.now();
 
 async function newFillsOnly(tx: Tx, order: Order, fills: VenueFill[]): Promise<VenueFill[]> {
   const mine = fills.filter((fill) => fill.clientOrderId === order.id);

@@ -16,7 +16,8 @@ import { deadMansSwitchFired } from '../../domain/deadMansSwitch';
 import { maxTakerFee } from '../../domain/marketRules';
 import type { MarketRules } from '../../domain/venueRules';
 import { validateOrderInput } from '../../domain/venueRules';
-import { exchangeOf, marketRulesOf, venueName, type VenueColumn } from '../../venues/venueModules';
+import { exchangeOf, gtdMinLeadMs, marketRulesOf, venueName, type VenueColumn } from '../../venues/venueModules';
+import { restsOnBook, type VenueTimeInForce } from '../../domain/orderTerms';
 import type { VenueCallOptions, VenueNotSent, VenueOrderRequest, VenuePlaceResult, VenueRegistry } from '../../venues/venue';
 import { recordExecution } from './executions';
 import { loadPreTradeState } from '../risk/exposure';
@@ -32,7 +33,9 @@ export interface PlaceOrderInput {
   type: 'limit' | 'market';
   price?: string | null;
   quantity: string;
-  timeInForce?: 'gtc' | 'ioc' | 'fok' | null;
+  timeInForce?: VenueTimeInForce | null;
+  /** A gtd order's end: it rests until then (docs/trading.md, "Expiring orders"). */
+  expiresAt?: Date | null;
   clientOrderId?: string | null;
   /** Never takes: a resting limit order (gtc) the venue refuses if it would cross (docs/trading.md). */
   postOnly?: boolean | null;
@@ -93,14 +96,15 @@ async function placeOrSettle(
   // read in the transaction's first write, beside the lock, and checked there.
   const identity = await marketIdentityOf(sql, input.marketId);
   if (!identity || !marketVisibleTo(identity, scope)) throw notFound('market', input.marketId);
-  const timeInForce = input.timeInForce ?? (input.type === 'limit' ? 'gtc' : 'ioc');
-  if (input.type === 'market' && timeInForce === 'gtc') {
+  const timeInForce = input.timeInForce ?? (input.type === 'market' ? 'ioc' : input.expiresAt != null ? 'gtd' : 'gtc');
+  if (input.type === 'market' && restsOnBook(timeInForce)) {
     throw invalidRequest('timeInForce', 'A market order never rests: timeInForce is ioc or fok.');
   }
   if (input.type === 'limit' && input.price == null) throw invalidRequest('price', 'price is required for a limit order.');
-  if (input.postOnly && (input.type !== 'limit' || timeInForce !== 'gtc')) {
-    throw invalidRequest('postOnly', 'A post-only order is a resting limit order (type limit, time in force gtc): it never takes, so it cannot be immediate.');
+  if (input.postOnly && (input.type !== 'limit' || !restsOnBook(timeInForce))) {
+    throw invalidRequest('postOnly', 'A post-only order is a resting limit order (type limit, time in force gtc or gtd): it never takes, so it cannot be immediate.');
   }
+  checkExpiry(identity.venue, timeInForce, input.expiresAt);
   if (input.reduceOnly && input.action !== 'sell') {
     throw invalidRequest('reduceOnly', 'A reduce-only order sells what the subaccount holds (YES and NO are held apart here: to reduce a YES position, sell YES).');
   }
@@ -178,6 +182,7 @@ async function placeOrSettle(
       complexOrderId: child?.complexOrderId ?? null,
       postOnly: input.postOnly === true,
       reduceOnly: input.reduceOnly === true,
+      expiresAt: input.expiresAt ?? null,
     };
     const [order] = await tx.together((c) =>
       allInOrder([createOrderRow(c, row), child ? linkChildOrder(c, child.childOrderId, row.id) : Promise.resolve(), tx.commit(c)]),
@@ -243,6 +248,27 @@ async function recordBreach(db: Db, scope: Scope, input: PlaceOrderInput, refusa
   }).catch(() => undefined);
 }
 
+/**
+ * A gtd order's expiry: required, in the future, at least the venue's least lead ahead (Polymarket's
+ * GTD minimum); and only on a gtd order.
+ */
+function checkExpiry(venue: VenueColumn, timeInForce: VenueTimeInForce, expiresAt: Date | null | undefined): void {
+  if (timeInForce !== 'gtd') {
+    if (expiresAt != null) throw invalidRequest('expiresAt', `expiresAt is for a gtd order (a limit order resting until then), not ${timeInForce}.`);
+    return;
+  }
+  if (expiresAt == null) throw invalidRequest('expiresAt', 'A gtd order needs expiresAt: when it leaves the book.');
+  const leadMs = gtdMinLeadMs(venue);
+  if (expiresAt.getTime() <= Date.now() + leadMs) {
+    throw invalidRequest(
+      'expiresAt',
+      leadMs >= 1000
+        ? `expiresAt must be at least ${Math.ceil(leadMs / 1000)} seconds ahead on ${venueName(venue)} (the venue's least expiry lead time).`
+        : 'expiresAt must be in the future.',
+    );
+  }
+}
+
 /** The order against the market as just read: open, and within its rules (tick, price range, size). The market and its rules. */
 function checkAgainstMarket(market: MarketRow | undefined, input: PlaceOrderInput): { market: MarketRow; rules: MarketRules } {
   if (!market) throw notFound('market', input.marketId);
@@ -300,6 +326,7 @@ export function venueRequestOf(order: Order, venueMarketId: string): VenueOrderR
     timeInForce: order.timeInForce,
     ...(order.postOnly ? { postOnly: true } : {}),
     ...(order.reduceOnly ? { reduceOnly: true } : {}),
+    ...(order.expiresAt ? { expiresAt: order.expiresAt.toISOString() } : {}),
   };
 }
 

@@ -10,7 +10,7 @@ import { Prisma, type Order, type OrderStatus } from '../../generated/prisma/cli
 const ORDER_COLUMNS = Prisma.raw(
   'id, workspace_id, environment, subaccount_id, market_id, complex_order_id, venue, side, action, type, time_in_force, price, quantity, ' +
     'filled_quantity, average_fill_price, filled_notional, working_notional, fees_paid, status, client_order_id, venue_order_id, reject_reason, created_at, updated_at, ' +
-    'post_only, reduce_only',
+    'post_only, reduce_only, expires_at',
 );
 
 /** Locks the subaccount's row for the transaction (every order of one subaccount passes its checks in turn); undefined if it is not the scope's or not active. */
@@ -42,6 +42,7 @@ export interface NewOrder {
   complexOrderId: string | null;
   postOnly: boolean;
   reduceOnly: boolean;
+  expiresAt: Date | null;
 }
 
 /** The pending order row, as stored. */
@@ -50,10 +51,10 @@ export async function insertPendingOrder(sql: SqlClient, o: NewOrder): Promise<O
     sql,
     Prisma.sql`
       INSERT INTO orders (id, workspace_id, environment, subaccount_id, market_id, venue, side, action, type, time_in_force,
-                          price, quantity, client_order_id, complex_order_id, post_only, reduce_only, status)
+                          price, quantity, client_order_id, complex_order_id, post_only, reduce_only, expires_at, status)
       VALUES (${o.id}, ${o.workspaceId}, ${o.environment}::"Environment", ${o.subaccountId}, ${o.marketId}, ${o.venue}::text,
               ${o.side}::"OrderSide", ${o.action}::"OrderAction", ${o.type}::"OrderType", ${o.timeInForce}::"TimeInForce",
-              ${o.price}::numeric, ${o.quantity}::numeric, ${o.clientOrderId}, ${o.complexOrderId}, ${o.postOnly}, ${o.reduceOnly}, 'pending')
+              ${o.price}::numeric, ${o.quantity}::numeric, ${o.clientOrderId}, ${o.complexOrderId}, ${o.postOnly}, ${o.reduceOnly}, ${o.expiresAt}::timestamptz, 'pending')
       RETURNING ${ORDER_COLUMNS}`,
   );
   return row!;

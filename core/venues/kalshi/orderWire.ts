@@ -1,5 +1,5 @@
 import { Decimal, formatDecimal, parseDecimalString } from '../../domain/decimals';
-import type { OrderAction, OutcomeSide, VenueTimeInForce } from '../../domain/orderTerms';
+import { restsOnBook, type OrderAction, type OutcomeSide, type VenueTimeInForce } from '../../domain/orderTerms';
 import type { OurOrderRecord, VenueFill, VenueOrderRequest, VenueOrderState } from '../venue';
 import { recordOf, type WireRecord } from '../wireRecords';
 
@@ -23,6 +23,8 @@ export interface KalshiCreateOrderBody {
   readonly time_in_force: KalshiTimeInForce;
   readonly self_trade_prevention_type: 'taker_at_cross';
   readonly client_order_id: string;
+  /** A gtd order's end, unix seconds (V2 create `expiration_time`): the venue cancels the order then. */
+  readonly expiration_time?: number;
   /** V2 create's flags, sent only when set (openapi.yaml 3.28.0 CreateOrderV2: `post_only`, `reduce_only`). */
   readonly post_only?: true;
   readonly reduce_only?: true;
@@ -33,8 +35,8 @@ export type KalshiTimeInForce = 'good_till_canceled' | 'immediate_or_cancel' | '
 
 /** Why an order cannot be written in Kalshi's terms; nothing was sent. */
 export interface KalshiWireRefusal {
-  readonly code: 'not_a_decimal' | 'quantity_not_positive' | 'quantity_precision' | 'price_precision' | 'price_out_of_range' | 'price_missing' | 'market_order_rests';
-  readonly param: 'quantity' | 'price' | 'timeInForce';
+  readonly code: 'not_a_decimal' | 'quantity_not_positive' | 'quantity_precision' | 'price_precision' | 'price_out_of_range' | 'price_missing' | 'market_order_rests' | 'expiration_missing';
+  readonly param: 'quantity' | 'price' | 'timeInForce' | 'expiresAt';
   readonly message: string;
 }
 
@@ -60,6 +62,8 @@ const TIME_IN_FORCE: Readonly<Record<VenueTimeInForce, KalshiTimeInForce>> = {
   gtc: 'good_till_canceled',
   ioc: 'immediate_or_cancel',
   fok: 'fill_or_kill',
+  // A gtd order rests until canceled, with its end sent as `expiration_time` (createOrderBody).
+  gtd: 'good_till_canceled',
 };
 
 /** The V2 book side of our order: YES buy = bid, YES sell = ask, NO buy = ask, NO sell = bid. */
@@ -70,6 +74,16 @@ export function kalshiBookSide(side: OutcomeSide, action: OrderAction): KalshiBo
 /** Our price (in the order's own terms) on Kalshi's YES leg. */
 export function yesLegPrice(side: OutcomeSide, price: Decimal): Decimal {
   return side === 'yes' ? price : ONE.sub(price);
+}
+
+/**
+ * Kalshi's `expiration_time` (V2 create, unix seconds) for our `expiresAt`: the second it falls in,
+ * rounded up, so the order never leaves the book before the time the client gave (at most 999 ms
+ * after it). Undefined when missing or unreadable.
+ */
+function expirationSecondsOf(expiresAt: string | undefined): number | undefined {
+  const at = expiresAt === undefined ? Number.NaN : Date.parse(expiresAt);
+  return Number.isNaN(at) ? undefined : Math.ceil(at / 1000);
 }
 
 const refuse = (code: KalshiWireRefusal['code'], param: KalshiWireRefusal['param'], message: string): KalshiCreateBodyResult => ({
@@ -97,9 +111,11 @@ export function createOrderBody(request: VenueOrderRequest): KalshiCreateBodyRes
   if (quantity.decimalPlaces() > COUNT_DECIMALS) {
     return refuse('quantity_precision', 'quantity', `Kalshi counts contracts to ${COUNT_DECIMALS} decimals; quantity ${request.quantity} has more`);
   }
-  if (request.type === 'market' && request.timeInForce === 'gtc') {
-    return refuse('market_order_rests', 'timeInForce', 'a market order is sent as ioc or fok, never gtc');
+  if (request.type === 'market' && restsOnBook(request.timeInForce)) {
+    return refuse('market_order_rests', 'timeInForce', 'a market order is sent as ioc or fok, never gtc or gtd');
   }
+  const expirationTime = request.timeInForce === 'gtd' ? expirationSecondsOf(request.expiresAt) : null;
+  if (expirationTime === undefined) return refuse('expiration_missing', 'expiresAt', 'a gtd order needs expiresAt, an RFC 3339 time');
   const side = kalshiBookSide(request.side, request.action);
   let yesPrice: Decimal;
   if (request.price !== undefined) {
@@ -125,6 +141,7 @@ export function createOrderBody(request: VenueOrderRequest): KalshiCreateBodyRes
       time_in_force: TIME_IN_FORCE[request.timeInForce],
       self_trade_prevention_type: 'taker_at_cross',
       client_order_id: request.clientOrderId,
+      ...(expirationTime !== null ? { expiration_time: expirationTime } : {}),
       ...(request.postOnly ? { post_only: true as const } : {}),
       ...(request.reduceOnly ? { reduce_only: true as const } : {}),
     },
@@ -152,7 +169,7 @@ export function stateFromCreateAnswer(answer: unknown, request: Pick<VenueOrderR
   const filled = body && decimalOf(body, 'fill_count');
   const remaining = body && decimalOf(body, 'remaining_count');
   if (!orderId || !filled || !remaining) return null;
-  if (remaining.gt(0) && request.timeInForce === 'gtc') return state(orderId, request.clientOrderId, 'open', filled, remaining);
+  if (remaining.gt(0) && restsOnBook(request.timeInForce)) return state(orderId, request.clientOrderId, 'open', filled, remaining);
   return state(orderId, request.clientOrderId, filled.gte(request.quantity) ? 'filled' : 'canceled', filled, remaining);
 }
 

@@ -31,7 +31,7 @@ export const kalshiVenueModule = {
   name: 'kalshi',
   environment: 'live',
   exchange: { name: 'kalshi', checkCredential: validateKalshiCredential },
-  capabilities: { tradesCanFail: false, positionsNet: true },
+  capabilities: { tradesCanFail: false, positionsNet: true, gtdMinLeadMs: 1_000 },
   marketRules: kalshiRulesOf,
   catalog: kalshiCatalogSchedule,
   openLive: openKalshiLive,

@@ -49,11 +49,27 @@ export interface PolymarketOrderTerms {
   readonly quantity: string;
   readonly timeInForce: VenueTimeInForce;
   readonly createdAt: Date;
+  /** gtd: when the order must leave the book (signed into its `expiration`: polymarketExpirationOf). */
+  readonly expiresAt?: string | Date | null;
   /** Sent as the request's `postOnly` (CLOB V2; not part of the signed order, so not of its hash). */
   readonly postOnly?: boolean;
 }
 
-export type PolymarketOrderType = 'GTC' | 'FOK' | 'FAK';
+export type PolymarketOrderType = 'GTC' | 'FOK' | 'FAK' | 'GTD';
+
+/**
+ * A GTD order leaves Polymarket's book one minute before its signed `expiration` (the venue's
+ * security threshold: docs.polymarket.com "Orders overview", GTD), so we sign our `expiresAt`
+ * (rounded up to the second) plus that minute: the order leaves the book at the time the client
+ * gave. The venue refuses an expiration less than 3 minutes ahead; the core refuses such an
+ * `expiresAt` before sending (the venue module's `gtdMinLeadMs`).
+ */
+export const POLYMARKET_GTD_THRESHOLD_SECONDS = 60;
+
+export function polymarketExpirationOf(expiresAt: string | Date): number | null {
+  const at = typeof expiresAt === 'string' ? Date.parse(expiresAt) : expiresAt.getTime();
+  return Number.isNaN(at) ? null : Math.ceil(at / 1000) + POLYMARKET_GTD_THRESHOLD_SECONDS;
+}
 
 const AMOUNT_SCALE = new Decimal(1_000_000);
 
@@ -65,15 +81,18 @@ const refuse = (param: string, message: string): { ok: false; param: string; mes
  * The exact order for one of ours, a pure function of OUR order (and the market's token ids and
  * exchange): what it is signed and hashed as, for a send and for every lookup or cancel by its hash.
  * It checks nothing that the catalog could change later (the tick: `tickRuleRefusal`), so an order
- * once sent always hashes the same. Limit gtc -> GTC; ioc -> FAK; fok -> FOK. A market order is a
+ * once sent always hashes the same. Limit gtc -> GTC; gtd -> GTD (expiration signed from expiresAt); ioc -> FAK; fok -> FOK. A market order is a
  * FOK or FAK at its worst acceptable price (the client's market orders are signed that way too: a
  * price bound and an amount; src/order-builder/helpers/getMarketOrderRawAmounts.ts): the price our
  * order service fixed and stored when the order was created (orders.ts `placeOrder`); a record
  * without one (made before that) is priced under the market's current tick, as it was then.
  */
 export function wireOrderOf(order: PolymarketOrderTerms, market: PolymarketMarketTerms): WireOrder {
-  const orderType: PolymarketOrderType | null = order.timeInForce === 'fok' ? 'FOK' : order.timeInForce === 'ioc' ? 'FAK' : order.type === 'limit' ? 'GTC' : null;
+  const orderType: PolymarketOrderType | null =
+    order.timeInForce === 'fok' ? 'FOK' : order.timeInForce === 'ioc' ? 'FAK' : order.type !== 'limit' ? null : order.timeInForce === 'gtd' ? 'GTD' : 'GTC';
   if (orderType === null) return refuse('time_in_force', 'A Polymarket market order is fill-or-kill or immediate-or-cancel (FOK or FAK); it cannot rest.');
+  const expiration = orderType === 'GTD' ? (order.expiresAt == null ? null : polymarketExpirationOf(order.expiresAt)) : 0;
+  if (expiration === null) return refuse('expiresAt', 'A gtd order needs expiresAt, an RFC 3339 time.');
   const priceText = order.price ?? (order.type === 'market' ? polymarketMarketOrderWorstPrice(order.action, market.tickSize) : null);
   if (priceText === null) return refuse('price', 'A limit order needs a price.');
   const price = new Decimal(priceText);
@@ -97,7 +116,7 @@ export function wireOrderOf(order: PolymarketOrderTerms, market: PolymarketMarke
       takerAmount: (buy ? shares : pusd).toFixed(0),
       salt: polymarketSaltFor(order.clientOrderId),
       timestamp: String(order.createdAt.getTime()),
-      expiration: '0',
+      expiration: String(expiration),
       negRisk: market.negRisk,
     },
   };

@@ -1,6 +1,6 @@
 import { Decimal, quantityOf } from '../../domain/decimals';
 import { DomainError } from '../../domain/errors';
-import type { OrderAction } from '../../domain/orderTerms';
+import { restsOnBook, type OrderAction } from '../../domain/orderTerms';
 import { polymarketMarketOrderWorstPrice, type MarketRules } from '../../domain/venueRules';
 import type {
   LiveVenue,
@@ -385,7 +385,7 @@ export class PolymarketVenue implements LiveVenue {
 
   /** The answer of an accepted post: `live` rests; `matched` traded on arrival (the trades are read); `delayed` is being matched. */
   private async reportPlaced(request: VenueOrderRequest, signed: Signed, status: string, tradeIds: string[], call: VenueCallOptions): Promise<VenuePlaceResult> {
-    if (status === 'live' || status === 'delayed' || (status === 'unmatched' && request.timeInForce === 'gtc')) {
+    if (status === 'live' || status === 'delayed' || (status === 'unmatched' && restsOnBook(request.timeInForce))) {
       return { outcome: 'accepted', order: { venueOrderId: signed.hash, clientOrderId: request.clientOrderId, status: 'open', filledQuantity: '0', remainingQuantity: signed.size }, fills: [] };
     }
     if (status === 'unmatched') {
@@ -400,7 +400,7 @@ export class PolymarketVenue implements LiveVenue {
       if (fills === null) return { outcome: 'unknown', message: 'Polymarket matched the order, but its fills could not be read now; it is reconciled by its order hash.' };
       const filled = quantityOf(fills);
       const remaining = Decimal.max(new Decimal(signed.size).minus(filled), 0);
-      const resting = request.timeInForce === 'gtc' && !remaining.isZero();
+      const resting = restsOnBook(request.timeInForce) && !remaining.isZero();
       return { outcome: 'accepted', order: { venueOrderId: signed.hash, clientOrderId: request.clientOrderId, status: resting ? 'open' : remaining.isZero() ? 'filled' : 'canceled', filledQuantity: filled.toFixed(), remainingQuantity: resting ? remaining.toFixed() : '0' }, fills };
     }
     return { outcome: 'accepted', order: seen === null ? found : withoutFailedMatches(found, seen.failed), fills: fills ?? [] };

@@ -14,7 +14,7 @@ export const polymarketVenueModule = {
   name: 'polymarket',
   environment: 'live',
   exchange: { name: 'polymarket', checkCredential: polymarketCredentialShape },
-  capabilities: { tradesCanFail: true, positionsNet: false },
+  capabilities: { tradesCanFail: true, positionsNet: false, gtdMinLeadMs: 130_000 },
   marketRules: polymarketRulesOf,
   catalog: polymarketCatalogSchedule,
   /** A market is a condition: its id in lower case. */

@@ -27,12 +27,15 @@ import {
   type OutcomeSide,
   type QueuePositionView,
   type Venue,
+  type VenueAmendRequest,
+  type VenueAmendResult,
   type VenueCancelResult,
   type VenueFill,
   type VenueOrderRequest,
   type VenueOrderState,
   type VenuePlaceResult,
 } from '../venue';
+import { restsOnBook } from '../../domain/orderTerms';
 import { isMarketMakerOrderId, MarketMaker, type MarketMakerOptions } from './marketMaker';
 import { feesForOperation, indexesBy } from './operationFees';
 import { simMarketOf, type SimMarket, type SimMarketConfig } from './simMarketRules';
@@ -60,6 +63,8 @@ export interface RestingOrderToRestore {
   readonly remainingQuantity: string;
   /** What had filled before the restart, so `getOrder` keeps reporting it. Default "0". */
   readonly filledQuantity?: string;
+  /** A gtd order's end (RFC 3339): it leaves the book then, as before the restart. */
+  readonly expiresAt?: string;
 }
 
 export type FillListener = (fills: VenueFill[]) => void;
@@ -68,7 +73,7 @@ export type FillListener = (fills: VenueFill[]) => void;
 const SIDES: readonly OutcomeSide[] = ['yes', 'no'];
 const ACTIONS: readonly OrderAction[] = ['buy', 'sell'];
 const ORDER_TYPES: readonly VenueOrderRequest['type'][] = ['limit', 'market'];
-const TIMES_IN_FORCE: readonly VenueOrderRequest['timeInForce'][] = ['gtc', 'ioc', 'fok'];
+const TIMES_IN_FORCE: readonly VenueOrderRequest['timeInForce'][] = ['gtc', 'ioc', 'fok', 'gtd'];
 const MAX_CLIENT_ORDER_ID_LENGTH = 255;
 
 interface ListedMarket {
@@ -84,6 +89,7 @@ interface RestoredOrder {
   readonly listed: ListedMarket;
   readonly filledUnits: number;
   readonly request: LimitOrderRequest;
+  readonly expiresAtMs: number | null;
 }
 
 interface ClientOrder {
@@ -91,7 +97,10 @@ interface ClientOrder {
   readonly clientOrderId: string;
   readonly venueMarketId: string;
   readonly unitsPerWhole: number;
-  readonly quantityUnits: number;
+  /** Its total (filled included); an amend changes it. */
+  quantityUnits: number;
+  /** Refuses to take: kept for amends (a new price that would cross is refused too). */
+  postOnly: boolean;
   filledUnits: number;
   status: VenueOrderState['status'];
   readonly fills: VenueFill[];
@@ -108,6 +117,8 @@ export class SimVenue implements Venue {
   private readonly fills: VenueFill[] = [];
   private readonly fillPositions = new Map<string, number>();
   private readonly listeners = new Set<FillListener>();
+  /** Resting gtd orders by client order id: when each leaves the book (ms). */
+  private readonly expiring = new Map<string, number>();
   private readonly clock: () => Date;
   private readonly seed: number;
   private readonly marketMakerOptions: MarketMakerOptions | undefined;
@@ -140,6 +151,7 @@ export class SimVenue implements Venue {
   }
 
   async cancelOrder(clientOrderId: string): Promise<VenueCancelResult> {
+    this.expireDue();
     const order = this.ordersByClientId.get(clientOrderId);
     if (order === undefined) return orderNotFound(this.name, `no order with client order id ${clientOrderId}`);
     if (order.status === 'canceled') return { outcome: 'canceled', order: stateOf(order) };
@@ -151,9 +163,45 @@ export class SimVenue implements Venue {
     return { outcome: 'canceled', order: stateOf(order) };
   }
 
-  async getOrder(clientOrderId: string): Promise<VenueOrderState | null> {
+  /**
+   * Amends a resting order with exchange semantics: the same price and a smaller total shrinks it
+   * where it stands (its queue place kept); a new price or a larger total takes it off the book and
+   * places the rest again under the same ids, at the back of its new level, trading at once if the
+   * new price crosses (a post-only order is refused instead, and stays as it was). The total counts
+   * what filled: it must stay above it.
+   */
+  async amendOrder(clientOrderId: string, amend: VenueAmendRequest): Promise<VenueAmendResult> {
+    this.expireDue();
     const order = this.ordersByClientId.get(clientOrderId);
-    return order === undefined ? null : stateOf(order);
+    if (order === undefined) return orderNotFound(this.name, `no order with client order id ${clientOrderId}`);
+    const resting = order.status === 'open' ? this.engine.getOrder(order.venueOrderId) : null;
+    if (resting === null) return orderNotFound(this.name, `order ${clientOrderId} is ${order.status}: nothing rests to amend`);
+    const listed = this.markets.get(order.venueMarketId)!;
+    const checked = validateOrderInput(listed.market.rules, { type: 'limit', price: amend.price, quantity: amend.quantity });
+    if (!checked.ok) return invalidOrder(this.name, checked.code, checked.message);
+    const remaining = checked.quantityUnits - order.filledUnits;
+    if (remaining <= 0) return invalidOrder(this.name, 'invalid_field', `quantity ${amend.quantity} is not above what filled (${unitsToQuantity(order.filledUnits, order.unitsPerWhole)})`);
+    const priceTicks = checked.priceTicks!;
+    if (priceTicks === resting.priceTicks && remaining <= resting.remainingQuantity) {
+      if (remaining < resting.remainingQuantity) this.engine.reduce(order.venueOrderId, remaining);
+      order.quantityUnits = checked.quantityUnits;
+      listed.changedAt = this.clock();
+      return { outcome: 'amended', order: stateOf(order, resting.priceTicks), fills: [] };
+    }
+    const request: LimitOrderRequest = { type: 'limit', orderId: order.venueOrderId, side: resting.side, action: resting.action, priceTicks, quantity: remaining, timeInForce: 'GTC' };
+    if (order.postOnly && this.wouldTake(listed.book, request)) return postOnlyCrosses(this.name);
+    this.engine.cancel(order.venueOrderId);
+    order.quantityUnits = checked.quantityUnits;
+    const fills = this.execute(listed, order, request);
+    return { outcome: 'amended', order: stateOf(order, priceTicks), fills: fills.filter((fill) => fill.clientOrderId === clientOrderId) };
+  }
+
+  async getOrder(clientOrderId: string): Promise<VenueOrderState | null> {
+    this.expireDue();
+    const order = this.ordersByClientId.get(clientOrderId);
+    if (order === undefined) return null;
+    const resting = order.status === 'open' ? this.engine.getOrder(order.venueOrderId) : null;
+    return stateOf(order, resting?.priceTicks);
   }
 
   /**
@@ -173,6 +221,7 @@ export class SimVenue implements Venue {
 
   /** The book in YES terms, best level first, `depth` levels a side; throws for an unknown market. */
   async orderBook(venueMarketId: string, depth: number = DEFAULT_BOOK_DEPTH): Promise<OrderBookView> {
+    this.expireDue();
     const listed = this.markets.get(venueMarketId);
     if (listed === undefined) throw new SimVenueError('market_not_tradable', marketNotTradable(this.name, venueMarketId).message);
     if (!Number.isInteger(depth) || depth < 1) throw new SimVenueError('invalid_request', `depth ${depth} must be a whole number >= 1`);
@@ -188,6 +237,7 @@ export class SimVenue implements Venue {
   }
 
   async queuePosition(clientOrderId: string): Promise<QueuePositionView | null> {
+    this.expireDue();
     const order = this.ordersByClientId.get(clientOrderId);
     if (order === undefined || order.status !== 'open') return null;
     const position = this.engine.queuePosition(order.venueOrderId);
@@ -236,6 +286,7 @@ export class SimVenue implements Venue {
       const { listed, request, filledUnits } = entry;
       const order = this.register(entry.clientOrderId, listed.market, filledUnits + request.quantity, filledUnits);
       this.execute(listed, order, { ...request, orderId: order.venueOrderId });
+      if (entry.expiresAtMs !== null && order.status === 'open') this.expiring.set(entry.clientOrderId, entry.expiresAtMs);
     }
     for (const listed of touched) {
       listed.maker.quote(listed.book);
@@ -246,7 +297,27 @@ export class SimVenue implements Venue {
 
   // --- placing -------------------------------------------------------------------------
 
+  /**
+   * Takes the gtd orders whose time has come off their books, as the venue's own expiry: each ends
+   * `canceled` at the venue (the core, seeing its `expiresAt` passed, records it `expired`). Run
+   * before every call that reads or changes the books, so that no expired order is read or traded.
+   */
+  private expireDue(): void {
+    if (this.expiring.size === 0) return;
+    const now = this.clock().getTime();
+    for (const [clientOrderId, expiresAtMs] of this.expiring) {
+      if (expiresAtMs > now) continue;
+      this.expiring.delete(clientOrderId);
+      const order = this.ordersByClientId.get(clientOrderId);
+      if (order === undefined || order.status !== 'open') continue;
+      if (!this.engine.cancel(order.venueOrderId).ok) continue;
+      order.status = 'canceled';
+      this.markets.get(order.venueMarketId)!.changedAt = this.clock();
+    }
+  }
+
   private place(request: VenueOrderRequest): VenuePlaceResult {
+    this.expireDue();
     const clientOrderId: unknown = request.clientOrderId;
     if (typeof clientOrderId !== 'string' || clientOrderId.length === 0 || clientOrderId.length > MAX_CLIENT_ORDER_ID_LENGTH) {
       return invalidOrder(this.name, 'invalid_field', `clientOrderId must be a string of 1..${MAX_CLIENT_ORDER_ID_LENGTH} characters`);
@@ -259,10 +330,25 @@ export class SimVenue implements Venue {
     const parsed = this.parseRequest(listed.market, request);
     if ('outcome' in parsed) return parsed;
     if (request.postOnly === true && this.wouldTake(listed.book, parsed)) return postOnlyCrosses(this.name);
+    const expiry = this.expiryOf(request);
+    if (typeof expiry !== 'number' && expiry !== null) return expiry;
 
     const order = this.register(clientOrderId, listed.market, parsed.quantity, 0);
+    order.postOnly = request.postOnly === true;
     const fills = this.execute(listed, order, { ...parsed, orderId: order.venueOrderId });
+    if (expiry !== null && order.status === 'open') this.expiring.set(clientOrderId, expiry);
     return { outcome: 'accepted', order: stateOf(order), fills: fills.filter((fill) => fill.clientOrderId === clientOrderId) };
+  }
+
+  /** A gtd order's end (ms), null for another time in force; refused when missing, unreadable or not in the future. */
+  private expiryOf(request: VenueOrderRequest): number | null | VenueRejection {
+    if (request.timeInForce !== 'gtd') {
+      return request.expiresAt === undefined ? null : invalidOrder(this.name, 'invalid_field', 'expiresAt is for a gtd order only');
+    }
+    const at = typeof request.expiresAt === 'string' ? Date.parse(request.expiresAt) : Number.NaN;
+    if (Number.isNaN(at)) return invalidOrder(this.name, 'invalid_field', 'a gtd order needs expiresAt, an RFC 3339 time');
+    if (at <= this.clock().getTime()) return invalidOrder(this.name, 'invalid_field', 'expiresAt must be in the future');
+    return at;
   }
 
   /** Whether a post-only order would trade on arrival: a limit order at or through the best price of the other side (YES terms). */
@@ -282,7 +368,7 @@ export class SimVenue implements Venue {
     if (!TIMES_IN_FORCE.includes(request.timeInForce)) {
       return invalidOrder(this.name, 'invalid_field', `timeInForce must be one of ${TIMES_IN_FORCE.join(', ')}`);
     }
-    if (request.type === 'market' && request.timeInForce === 'gtc') {
+    if (request.type === 'market' && restsOnBook(request.timeInForce)) {
       return invalidOrder(this.name, 'invalid_field', 'a market order never rests: timeInForce must be ioc or fok');
     }
     const checked = validateOrderInput(market.rules, { type: request.type, price: request.price, quantity: request.quantity });
@@ -290,7 +376,7 @@ export class SimVenue implements Venue {
 
     const base = { orderId: '', side: request.side, action: request.action, quantity: checked.quantityUnits };
     if (request.type === 'limit') {
-      const timeInForce = request.timeInForce === 'gtc' ? 'GTC' : request.timeInForce === 'ioc' ? 'IOC' : 'FOK';
+      const timeInForce = restsOnBook(request.timeInForce) ? 'GTC' : request.timeInForce === 'ioc' ? 'IOC' : 'FOK';
       return { ...base, type: 'limit', priceTicks: checked.priceTicks!, timeInForce };
     }
     const timeInForce = request.timeInForce === 'fok' ? 'FOK' : 'IOC';
@@ -306,6 +392,7 @@ export class SimVenue implements Venue {
       venueMarketId: market.venueMarketId,
       unitsPerWhole: market.rules.unitsPerWhole,
       quantityUnits,
+      postOnly: false,
       filledUnits,
       status: 'open',
       fills: [],
@@ -422,7 +509,10 @@ export class SimVenue implements Venue {
     const remainingUnits = toUnits(order.remainingQuantity, 'remainingQuantity');
     if (remainingUnits <= 0) throw refuse('remainingQuantity must be greater than 0');
     const filledUnits = order.filledQuantity === undefined ? 0 : toUnits(order.filledQuantity, 'filledQuantity');
+    const expiresAtMs = order.expiresAt === undefined ? null : Date.parse(order.expiresAt);
+    if (Number.isNaN(expiresAtMs)) throw refuse('expiresAt is not an RFC 3339 time');
     return {
+      expiresAtMs,
       clientOrderId: order.clientOrderId,
       listed,
       filledUnits,
@@ -439,9 +529,10 @@ export class SimVenue implements Venue {
   }
 }
 
-function stateOf(order: ClientOrder): VenueOrderState {
+function stateOf(order: ClientOrder, priceTicks?: number): VenueOrderState {
   const open = order.status === 'open';
   return {
+    ...(priceTicks === undefined ? {} : { price: ticksToPrice(priceTicks) }),
     venueOrderId: order.venueOrderId,
     clientOrderId: order.clientOrderId,
     status: order.status,

@@ -9,7 +9,7 @@ import type { VenueModule } from '../venueModule';
 export const simKalshiVenueModule = {
   name: 'sim-kalshi',
   environment: 'test',
-  capabilities: { tradesCanFail: false, positionsNet: false },
+  capabilities: { tradesCanFail: false, positionsNet: false, gtdMinLeadMs: 0 },
   /** Kalshi's simulated rules: cent ticks, whole contracts, the taker fee. */
   marketRules: () => kalshiMarketRules(),
   testMarkets: { tickSize: '0.01', minSize: '1' },
@@ -18,7 +18,7 @@ export const simKalshiVenueModule = {
 export const simPolymarketVenueModule = {
   name: 'sim-polymarket',
   environment: 'test',
-  capabilities: { tradesCanFail: false, positionsNet: false },
+  capabilities: { tradesCanFail: false, positionsNet: false, gtdMinLeadMs: 0 },
   /** Polymarket's rules from the market's tick size and minimum size. */
   marketRules: (row) =>
     polymarketMarketRules({ tickSize: formatDecimal(row.tickSize) as PolymarketTickSize, minOrderSize: formatDecimal(row.minSize) }),

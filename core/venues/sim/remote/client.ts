@@ -14,6 +14,8 @@ import type {
   QueuePositionView,
   Venue,
   VenueCallOptions,
+  VenueAmendRequest,
+  VenueAmendResult,
   VenueCancelResult,
   VenueErrorCode,
   VenueFill,
@@ -154,6 +156,21 @@ export class RemoteSimVenue implements Venue {
         return { outcome: 'rejected', code: outcome.code, venueCode: outcome.code, message: outcome.message };
       case 'lost':
         return { outcome: 'unknown', message: `${outcome.message}; whether the order was canceled is unknown` };
+    }
+  }
+
+  async amendOrder(clientOrderId: string, amend: VenueAmendRequest, options: VenueCallOptions = {}): Promise<VenueAmendResult> {
+    const outcome = await this.service.call(this.name, 'amendOrder', { clientOrderId, amend }, options.deadline);
+    switch (outcome.kind) {
+      case 'answered':
+        return outcome.result;
+      case 'not_sent':
+      case 'refused':
+        return { outcome: 'rejected', code: 'venue_unavailable', venueCode: 'not_sent', message: `${outcome.message}; nothing was amended` };
+      case 'venue_refused':
+        return { outcome: 'rejected', code: outcome.code, venueCode: outcome.code, message: outcome.message };
+      case 'lost':
+        return { outcome: 'unknown', message: `${outcome.message}; whether the order was amended is unknown` };
     }
   }
 

@@ -12,6 +12,7 @@ import type { SimVenueName } from '../simMarketRules';
 export const SIM_VENUE_METHODS = [
   'placeOrder',
   'cancelOrder',
+  'amendOrder',
   'getOrder',
   'listFills',
   'orderBook',
@@ -48,11 +49,13 @@ export const REQUEST_BODIES = {
       price: z.string().max(64).optional(),
       quantity: z.string().max(64),
       timeInForce: z.string().max(20),
+      expiresAt: z.string().max(40).optional(),
       postOnly: z.boolean().optional(),
       reduceOnly: z.boolean().optional(),
     }),
   }),
   cancelOrder: z.strictObject({ clientOrderId }),
+  amendOrder: z.strictObject({ clientOrderId, amend: z.strictObject({ price: z.string().max(64), quantity: z.string().max(64) }) }),
   getOrder: z.strictObject({ clientOrderId }),
   listFills: z.strictObject({
     afterVenueFillId: text(1000).optional(),
@@ -71,6 +74,7 @@ export const REQUEST_BODIES = {
           price: decimal,
           remainingQuantity: decimal,
           filledQuantity: decimal.optional(),
+          expiresAt: z.iso.datetime({ offset: true }).optional(),
         }),
       )
       .max(1_000_000),
@@ -98,6 +102,7 @@ const orderState = z.object({
   status: z.enum(['open', 'filled', 'canceled']),
   filledQuantity: answerDecimal,
   remainingQuantity: answerDecimal,
+  price: answerDecimal.optional(),
 });
 
 const fill = z.object({
@@ -133,6 +138,11 @@ export const ANSWERS = {
   ]),
   cancelOrder: z.discriminatedUnion('outcome', [
     z.object({ outcome: z.literal('canceled'), order: orderState }),
+    rejection,
+    z.object({ outcome: z.literal('unknown'), message: z.string() }),
+  ]),
+  amendOrder: z.discriminatedUnion('outcome', [
+    z.object({ outcome: z.literal('amended'), order: orderState, fills: z.array(fill) }),
     rejection,
     z.object({ outcome: z.literal('unknown'), message: z.string() }),
   ]),

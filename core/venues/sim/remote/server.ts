@@ -101,6 +101,10 @@ async function call(venue: SimVenue, method: SimVenueMethod, body: unknown): Pro
       return venue.placeOrder(parse(method, body).request as VenueOrderRequest);
     case 'cancelOrder':
       return venue.cancelOrder(parse(method, body).clientOrderId);
+    case 'amendOrder': {
+      const { clientOrderId, amend } = parse(method, body);
+      return venue.amendOrder(clientOrderId, amend);
+    }
     case 'getOrder':
       return venue.getOrder(parse(method, body).clientOrderId);
     case 'listFills': {
