@@ -20,6 +20,7 @@ export const EVENT_TYPES = [
   'order.unknown',
   'order.pending',
   'order.withdrawn',
+  'order.amended',
   'fill.created',
   'fill.reversed',
   'settlement.created',

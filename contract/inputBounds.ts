@@ -37,3 +37,6 @@ export const CANDLE_INTERVAL_NAMES = { '1m': 'minute', '1h': 'hour', '1d': 'day'
 export const candleIntervalOfName = (name: string): string => Object.entries(CANDLE_INTERVAL_NAMES).find(([, named]) => named === name)?.[0] ?? name;
 /** The most periods one candle read spans. */
 export const MAX_CANDLE_PERIODS = 1000;
+
+/** The most orders one batch places (POST /v1/orders/batch, the core's placeOrders). */
+export const MAX_ORDERS_PER_BATCH = 20;

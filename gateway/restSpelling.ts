@@ -47,7 +47,10 @@ export function restSpelling(route: RouteInputs): RestSpelling {
     return segments.length ? segments.map(restName).join('.') : undefined;
   };
   return {
-    answer: (result) => (json ? { ...result, value: respellJson(result.value, json) } : result),
+    answer: (result) => {
+      const value = json ? respellJson(result.value, json) : result.value;
+      return value === result.value && !hasItemErrors(value) ? result : { ...result, value: respellItemErrors(value) };
+    },
     refusal(error) {
       if (!(error instanceof ApiError)) throw error;
       const message = inMessage ? respellOutsideQuotes(error.message, inMessage, names) : error.message;
@@ -107,6 +110,23 @@ function respellJson(value: unknown, fields: JsonFields): unknown {
   const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
   for (const [key, inner] of fields) if (key in out) out[key] = respellJson(out[key], inner);
   return out;
+}
+
+/**
+ * A batch's answer (`data`: one entry per item, each `{…, error}`): an item's error names its
+ * field the GraphQL way (`postOnly`), spelled here as the REST body's (`post_only`).
+ */
+const hasItemErrors = (value: unknown): boolean =>
+  value !== null && typeof value === 'object' && Array.isArray((value as { data?: unknown }).data) && (value as { data: unknown[] }).data.some((item) => typeof (item as { error?: { param?: unknown } } | null)?.error?.param === 'string');
+
+function respellItemErrors(value: unknown): unknown {
+  if (!hasItemErrors(value)) return value;
+  const data = (value as { data: unknown[] }).data.map((item) => {
+    const error = (item as { error?: { param?: unknown } }).error;
+    if (typeof error?.param !== 'string') return item;
+    return { ...(item as object), error: { ...error, param: error.param.split('.').map(snakeCase).join('.') } };
+  });
+  return { ...(value as object), data };
 }
 
 /** Every key in snake_case, values unchanged. */

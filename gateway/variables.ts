@@ -4,9 +4,12 @@ import { ApiError } from './errors';
 import { camelCase } from './restSpelling';
 import type { Route } from './routes';
 
+/** The keys in camelCase, and those of objects in a list (a batch's orders): one level down, as the schemas are. */
 function camelKeys(value: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [camelCase(k), v]));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [camelCase(k), Array.isArray(v) ? v.map((item) => (isPlainObject(item) ? camelKeys(item) : item)) : v]));
 }
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function validate(schema: z.ZodObject | undefined, input: Record<string, unknown>, where: string): Record<string, unknown> {
   if (!schema) {

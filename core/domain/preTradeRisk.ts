@@ -91,3 +91,22 @@ export function checkPreTradeRisk(
     throw new DomainError('insufficient_position', `Selling ${order.quantity.toFixed()} contracts, but only ${exposure.sellableQuantity.toFixed()} are held and not already offered.`);
   }
 }
+
+/**
+ * The subaccount's exposure without one of its working limit orders (`remaining` at `price`): what
+ * an amend checks the order's new terms against, in its place. A buy gives back its open quantity
+ * here, its notional and its reserved cash; a sell what it offered; either its open-order slot.
+ * An amend is no new order: it does not count against max_orders_per_minute.
+ */
+export function exposureWithout(exposure: SubaccountExposure, order: { action: 'buy' | 'sell'; remaining: Decimal; price: Decimal }): SubaccountExposure {
+  const slotFreed = { openOrders: exposure.openOrders - 1, ordersInLastMinute: 0 };
+  if (order.action === 'sell') return { ...exposure, ...slotFreed, sellableQuantity: exposure.sellableQuantity.add(order.remaining) };
+  const notional = order.price.mul(order.remaining);
+  return {
+    ...exposure,
+    ...slotFreed,
+    positionIncludingOpenBuys: exposure.positionIncludingOpenBuys.sub(order.remaining),
+    grossExposure: exposure.grossExposure.sub(notional),
+    availableCash: exposure.availableCash === null ? null : exposure.availableCash.add(notional),
+  };
+}

@@ -1,6 +1,6 @@
 import type { VenueName } from './venueNames';
 import { secondsSince } from '../support/metrics';
-import type { LiveVenue, MarketData, Venue, VenueCancelResult, VenuePlaceResult } from './venue';
+import type { LiveVenue, MarketData, Venue, VenueAmendResult, VenueCancelResult, VenuePlaceResult } from './venue';
 
 /**
  * Decorators that report every venue call to an observer (the core's metrics and its readiness
@@ -12,6 +12,7 @@ import type { LiveVenue, MarketData, Venue, VenueCancelResult, VenuePlaceResult 
 export type VenueOperation =
   | 'place_order'
   | 'cancel_order'
+  | 'amend_order'
   | 'get_order'
   | 'list_fills'
   | 'order_book'
@@ -51,7 +52,8 @@ export function observedVenue(venue: Venue, observer: VenueCallObserver): Venue 
   return {
     name: venue.name,
     placeOrder: (request, options) => timed('place_order', () => venue.placeOrder(request, options), placement),
-    cancelOrder: (clientOrderId, options) => timed('cancel_order', () => venue.cancelOrder(clientOrderId, options), cancellation),
+    cancelOrder: (clientOrderId, options) => timed('cancel_order', () => venue.cancelOrder(clientOrderId, options), orderChange),
+    ...(venue.amendOrder ? { amendOrder: (clientOrderId, amend, options) => timed('amend_order', () => venue.amendOrder!(clientOrderId, amend, options), orderChange) } : {}),
     getOrder: (clientOrderId, options) => timed('get_order', () => venue.getOrder(clientOrderId, options)),
     listFills: (options) => timed('list_fills', () => venue.listFills(options)),
     orderBook: (venueMarketId, depth) => timed('order_book', () => venue.orderBook(venueMarketId, depth)),
@@ -104,9 +106,10 @@ function placement(result: VenuePlaceResult): Judged {
   }
 }
 
-function cancellation(result: VenueCancelResult): Judged {
+/** A cancel's or an amend's answer: reached unless lost or never sent. */
+function orderChange(result: VenueCancelResult | VenueAmendResult): Judged {
   if (result.outcome === 'rejected') return { reached: result.code !== 'venue_unavailable' };
-  return { reached: result.outcome === 'canceled' };
+  return { reached: result.outcome !== 'unknown' };
 }
 
 function timer(venue: VenueName, observer: VenueCallObserver) {

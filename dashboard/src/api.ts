@@ -6,7 +6,7 @@ import type { Environment, Page } from './types';
  * CSRF token on every request that is not a GET. The token lives only in this module's memory.
  */
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type QueryValue = string | number | boolean | null | undefined;
 export type Query = Record<string, QueryValue>;
 
@@ -55,9 +55,9 @@ const isSignIn = (method: Method, path: string) => method === 'POST' && path ===
 export async function request<T>(
   method: Method,
   path: string,
-  options: { query?: Query; body?: unknown; signal?: AbortSignal } = {},
+  options: { query?: Query; body?: unknown; signal?: AbortSignal; headers?: Record<string, string> } = {},
 ): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json', 'X-Environment': environment };
+  const headers: Record<string, string> = { ...options.headers, Accept: 'application/json', 'X-Environment': environment };
   if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
 
@@ -122,8 +122,22 @@ export const api = {
   get: <T>(path: string, query?: Query, signal?: AbortSignal) => request<T>('GET', path, { query, signal }),
   post: <T>(path: string, body: unknown = {}) => request<T>('POST', path, { body }),
   put: <T>(path: string, body: unknown = {}) => request<T>('PUT', path, { body }),
-  delete: <T>(path: string) => request<T>('DELETE', path),
+  /** PATCH with an Idempotency-Key: a retry with the same key is answered as the first request was. */
+  patch: <T>(path: string, body: unknown, idempotencyKey: string) => request<T>('PATCH', path, { body, headers: { 'Idempotency-Key': idempotencyKey } }),
+  delete: <T>(path: string, query?: Query) => request<T>('DELETE', path, { query }),
 };
+
+/**
+ * A random UUID (version 4) for an Idempotency-Key, from crypto.getRandomValues: crypto.randomUUID
+ * exists only in secure contexts, and the page may be served over plain HTTP inside a network.
+ */
+export function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40; // version 4
+  bytes[8] = (bytes[8] & 0x3f) | 0x80; // RFC 4122 variant
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
 
 /** Every item of a paged list, following next_cursor (bounded, for selects and small lists). */
 export async function listAll<T>(path: string, signal?: AbortSignal, maxPages = 20): Promise<T[]> {

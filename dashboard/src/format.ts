@@ -128,6 +128,14 @@ export function formatQuantity(value: DecimalText): string {
   return joined(parts.negative, parts.integer, parts.fraction.replace(/0+$/, ''), false);
 }
 
+/**
+ * Whether two decimal strings write the same number (`0.30` and `0.3`, `010` and `10`), compared as
+ * text, never through a JavaScript number; text that is not a plain decimal equals only itself.
+ */
+export function sameDecimal(a: string, b: string): boolean {
+  return formatQuantity(a.trim()) === formatQuantity(b.trim());
+}
+
 /** A quantity a chart computed (a sum of sizes, an axis tick): the same display from a number. */
 export function formatQuantityNumber(value: number): string {
   return Number.isFinite(value) ? formatQuantity(String(Number(value.toFixed(6)))) : String(value);

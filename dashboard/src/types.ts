@@ -185,6 +185,14 @@ export interface Order {
   updated_at: Timestamp;
 }
 
+/** DELETE /v1/orders (cancel many): the orders canceled, as they now are, and those that could not be. */
+export interface CanceledOrders {
+  canceled: Order[];
+  failed: { order_id: string; code: string; message: string }[];
+  /** More orders matched than one request cancels: ask again. */
+  has_more: boolean;
+}
+
 export interface Fill {
   id: string;
   order_id: string;

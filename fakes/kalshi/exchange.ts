@@ -16,7 +16,7 @@
  * - Amend, Decrease, Batch Create and Batch Cancel (V2): docs.kalshi.com api-reference/orders
  *   (openapi.yaml 3.28.0, 2026-08-20); the shapes and choices are at each method below and the
  *   bodies' checks in orderManagementBodies.ts. Only a smaller size at the same price keeps the
- *   queue place (the amend page's note; books.ts reduces a resting order in place).
+ *   queue place (the amend page's note; the matching engine reduces a resting order in place).
  * - Kalshi's announced misdescribed cancel/amend answers (changelog 2026-05-21): `misdescribe`.
  * - Orders, fills and the WebSocket messages: wireShapes.ts. Positions and balance:
  *   accounts.ts. Markets, series and the order book: markets.ts. Close, determination,
@@ -75,7 +75,7 @@ import {
   type Account,
   type SettlementStatusFilter,
 } from './accounts';
-import { Books } from './books';
+import { MatchingEngine } from '../../core/domain/matching';
 import { parseCreateOrderBody } from './createOrderBody';
 import { parseAmendOrderBody, parseBatchCancelBody, parseBatchCreateBody, parseDecreaseOrderBody } from './orderManagementBodies';
 import { errors, nestedError, type KalshiError } from './errors';
@@ -183,7 +183,7 @@ function itemError(body: unknown): unknown {
 export type MisdescribableAnswer = 'cancel' | 'amend';
 
 export class Exchange implements MarketDataSource {
-  private readonly engine = new Books();
+  private readonly engine = new MatchingEngine();
   private readonly markets = new Map<string, Market>();
   private readonly series = new Map<string, SeriesSeed>();
   private readonly accounts = new Map<string, Account>();
@@ -714,7 +714,7 @@ export class Exchange implements MarketDataSource {
 
   /** Takes `units` (below what rests) off a resting order where it stands: its queue place is kept. */
   private reduceResting(order: OrderRecord, units: number): void {
-    this.engine.reduce(order.orderId, units);
+    this.engine.reduce(order.orderId, order.remainingUnits - units);
     order.remainingUnits -= units;
     order.updatedMs = this.clock();
     this.bookChanged(order, -units, order);

@@ -8,7 +8,7 @@ import type { ApiErrorCode } from '../errors';
  * The same rows generate the OpenAPI document.
  */
 export interface Route {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   operation: string;
   tag: string;

@@ -69,9 +69,10 @@ describe('the test environment, from the README alone', () => {
     const key = env.KEY!;
     const subaccounts = (await call(api, 'GET', '/v1/subaccounts', { key })).body.data as { id: string; name: string }[];
     const alpha = subaccounts.find((s) => s.name === 'alpha')!;
-    const orders = (await call(api, 'GET', `/v1/orders?subaccount_id=${alpha.id}&limit=200`, { key })).body.data as { status: string; type: string }[];
+    const orders = (await call(api, 'GET', `/v1/orders?subaccount_id=${alpha.id}&limit=200`, { key })).body.data as { status: string; type: string; price: string; quantity: string }[];
     expect(orders.filter((o) => o.type === 'market' && o.status === 'filled').length).toBeGreaterThanOrEqual(2);
-    expect(orders.some((o) => o.type === 'limit' && o.status === 'canceled')).toBe(true);
+    // The limit order was amended twice (6 contracts, then 0.39), then canceled.
+    expect(orders).toContainEqual(expect.objectContaining({ type: 'limit', status: 'canceled', price: '0.39', quantity: '6' }));
     const positions = (await call(api, 'GET', `/v1/positions?subaccount_id=${alpha.id}`, { key })).body.data as { quantity: string }[];
     expect(positions.length).toBeGreaterThan(0);
     expect((await call(api, 'GET', '/v1/webhook_endpoints', { key })).body.data.length).toBe(1);

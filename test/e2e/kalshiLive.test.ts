@@ -237,6 +237,50 @@ describe('whose key signs what, and where it goes', () => {
   });
 });
 
+describe('amending a live order (issue 30)', () => {
+  const amendLive = (id: string, body: Record<string, string>) => call<any>(trader.base, 'PATCH', `/v1/orders/${id}`, { key: trader.live, body });
+  const writes = (suffix: string) => production.requestsSignedBy(alice.keyId).filter((r) => r.method === 'POST' && r.path.startsWith(`${CREATE_PATH}/`) && r.path.endsWith(suffix));
+
+  it('a size decrease goes as V2 decrease and keeps the queue place; a new price as V2 amend; one order at Kalshi throughout', async () => {
+    maker(production, HIGH, 'bid', '0.2000', '5.00'); // ahead of ours at 0.20
+    const placed = await placeLive(trader, { subaccount_id: aliceSub, market_id: high, side: 'yes', action: 'buy', type: 'limit', price: '0.20', quantity: '6' });
+    expect(placed.body).toMatchObject({ status: 'open', queue_position: { quantity_ahead: '5' } });
+    const decreasesBefore = writes('/decrease').length;
+    const smaller = await amendLive(placed.body.id, { quantity: '4' });
+    expect(smaller.status).toBe(200);
+    expect(smaller.body).toMatchObject({ quantity: '4', remaining_quantity: '4', price: '0.2', venue_order_id: placed.body.venue_order_id, queue_position: { quantity_ahead: '5' } });
+    expect(writes('/decrease')).toHaveLength(decreasesBefore + 1);
+    expect(atFake(production, placed.body.id)).toEqual([expect.objectContaining({ remainingUnits: 400, yesPriceTicks: 2000, status: 'resting' })]);
+
+    const amendsBefore = writes('/amend').length;
+    const moved = await amendLive(placed.body.id, { price: '0.21', quantity: '5' });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ quantity: '5', price: '0.21', status: 'open', venue_order_id: placed.body.venue_order_id, queue_position: { quantity_ahead: '0' } });
+    expect(writes('/amend')).toHaveLength(amendsBefore + 1);
+    expect(atFake(production, placed.body.id)).toEqual([expect.objectContaining({ remainingUnits: 500, yesPriceTicks: 2100, status: 'resting' })]);
+    await call(trader.base, 'DELETE', `/v1/orders/${placed.body.id}`, { key: trader.live });
+  });
+
+  it('a lost amend answer is read, not re-sent; an answer describing another order is not believed', async () => {
+    const first = await placeLive(trader, { subaccount_id: aliceSub, market_id: high, side: 'yes', action: 'buy', type: 'limit', price: '0.10', quantity: '3' });
+    const other = await placeLive(trader, { subaccount_id: aliceSub, market_id: high, side: 'yes', action: 'buy', type: 'limit', price: '0.11', quantity: '7' });
+    const amendsBefore = writes('/amend').length;
+    production.injectFault({ fault: { kind: 'accept_then_drop' }, method: 'POST', pathPrefix: `${CREATE_PATH}/${first.body.venue_order_id}/amend`, times: 1 });
+    const lost = await amendLive(first.body.id, { price: '0.12' });
+    expect(lost.status).toBe(200);
+    expect(lost.body).toMatchObject({ price: '0.12', quantity: '3', status: 'open' });
+    expect(writes('/amend')).toHaveLength(amendsBefore + 1); // sent once: its outcome was read
+    expect(atFake(production, first.body.id)).toEqual([expect.objectContaining({ yesPriceTicks: 1200, remainingUnits: 300 })]);
+
+    production.injectWrongOrderAnswer({ pathPrefix: `${CREATE_PATH}/${first.body.venue_order_id}/amend` });
+    const misdescribed = await amendLive(first.body.id, { price: '0.13', quantity: '4' });
+    expect(misdescribed.body).toMatchObject({ id: first.body.id, price: '0.13', quantity: '4', venue_order_id: first.body.venue_order_id });
+    expect((await get(`/v1/orders/${other.body.id}`)).body).toMatchObject({ price: '0.11', quantity: '7', status: 'open' });
+    expect(atFake(production, other.body.id)).toEqual([expect.objectContaining({ yesPriceTicks: 1100, remainingUnits: 700 })]);
+    for (const id of [first.body.id, other.body.id]) await call(trader.base, 'DELETE', `/v1/orders/${id}`, { key: trader.live });
+  });
+});
+
 describe('errors a live trader can act on', () => {
   it('a post-only order is sent as one: it rests below the ask; at the ask Kalshi refuses it (400, param post_only) and holds nothing', async () => {
     maker(production, FED, 'ask', '0.6300', '2.00');

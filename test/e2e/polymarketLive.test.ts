@@ -130,6 +130,10 @@ describe('a live key trades on Polymarket (CLOB V2 fake) through REST', () => {
     expect([tooNear.status, tooNear.body.error?.code, tooNear.body.error?.param]).toEqual([400, 'invalid_request', 'expires_at']);
     expect(tooNear.body.error.message).toContain('130 seconds');
     expect(posts()).toHaveLength(before);
+    // Polymarket has no amend: refused, nothing sent (cancel and place instead).
+    const amend = await call(trader.base, 'PATCH', `/v1/orders/${placed.body.id}`, { key: trader.live, body: { quantity: '6' } });
+    expect([amend.status, (amend.body as { error?: { code?: string } }).error?.code]).toEqual([400, 'invalid_request']);
+    expect(posts()).toHaveLength(before);
     // Looked up by its hash (rebuilt from our record, the expiration included) and canceled there.
     expect((await call(trader.base, 'DELETE', `/v1/orders/${placed.body.id}`, { key: trader.live })).status).toBe(200);
     expect(aliceOrders().find((o) => o.id.toLowerCase() === placed.body.venue_order_id)?.status).not.toBe('LIVE');

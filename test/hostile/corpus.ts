@@ -259,6 +259,7 @@ function exampleOf(field: Field, fixture: Fixture): unknown {
 /** Values the core refuses although they pass the gateway's schema (a 4xx, never a write). */
 const CORE_REFUSED: Record<string, Record<string, unknown[]>> = {
   PlaceOrder: { quantity: ['0', '-1', '-0.000001', '1000001', '999999999999999999.999999'], price: ['0', '1', '-0.01', '1.5', '999999999999999999.999999', '-999999999999999999.999999'] },
+  AmendOrder: { quantity: ['0', '-1', '-0.000001', '1000001', '999999999999999999.999999'], price: ['0', '1', '-0.01', '1.5', '999999999999999999.999999', '-999999999999999999.999999'] },
   PlaceComplexOrder: { quantity: ['0', '-1', '-0.000001'] },
   CreateSubaccount: { starting_balance: ['-1', '-0.000001', '-999999999999999999.999999'] },
   UpdateRiskLimits: Object.fromEntries(['max_order_notional', 'max_position_per_market', 'max_gross_exposure', 'max_daily_realized_loss'].map((f) => [f, ['-1', '-0.000001']])),
@@ -395,7 +396,9 @@ function refusingChanges(spec: RouteSpec, fixture: Fixture): fc.Arbitrary<Change
       })),
     );
   }
-  arbitraries.push(fc.constantFrom('PATCH', 'TRACE').map((method) => ({ name: `method ${method}`, apply: (d: Draft) => void (d.method = method) })));
+  // A method the route does not take (405): PATCH where the route is not an amend, TRACE anywhere.
+  const otherMethods = ['PATCH', 'TRACE'].filter((method) => method !== route.method);
+  arbitraries.push(fc.constantFrom(...otherMethods).map((method) => ({ name: `method ${method}`, apply: (d: Draft) => void (d.method = method) })));
   return fc.oneof(...arbitraries);
 }
 
@@ -484,6 +487,7 @@ function baseDraft(spec: RouteSpec, fixture: Fixture): Draft {
 
 const BASE_BODIES: Record<string, (fixture: Fixture) => Record<string, unknown>> = {
   PlaceOrder: (f) => ({ subaccount_id: f.ids.subaccount, market_id: f.ids.market, side: 'yes', action: 'buy', type: 'limit', price: '0.01', quantity: '1' }),
+  AmendOrder: () => ({ price: '0.01' }),
   PlaceComplexOrder: (f) => ({ subaccount_id: f.ids.subaccount, market_id: f.ids.market, side: 'yes', action: 'buy', quantity: '1', strategy: 'passive', limit_price: '0.01' }),
   PreviewComplexOrder: (f) => ({ subaccount_id: f.ids.subaccount, market_id: f.ids.market, side: 'yes', action: 'buy', quantity: '5', strategy: 'sweep' }),
   UpdateRiskLimits: () => ({ max_open_orders: 500 }),

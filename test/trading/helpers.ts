@@ -63,8 +63,10 @@ export interface OrderBody {
   type: 'limit' | 'market';
   price?: unknown;
   quantity: unknown;
-  time_in_force?: 'gtc' | 'ioc' | 'fok';
+  time_in_force?: 'gtc' | 'ioc' | 'fok' | 'gtd';
   client_order_id?: string;
+  post_only?: boolean;
+  expires_at?: string;
 }
 
 export interface OrderView {

@@ -95,7 +95,10 @@ describe('the Kalshi venue: placing and canceling', () => {
   it('an order whose venue order id we do not have yet is found by ticker and time, then canceled', async () => {
     const req = request({ price: '0.21' });
     await place(req, { keepVenueOrderId: false });
-    await expect(venue.findOrder(req.clientOrderId)).resolves.toEqual({ state: expect.objectContaining({ venueOrderId: atFake(req.clientOrderId)[0]!.orderId, status: 'open' }) });
+    const found = await venue.findOrder(req.clientOrderId);
+    expect(found).toEqual({ state: expect.objectContaining({ venueOrderId: atFake(req.clientOrderId)[0]!.orderId, status: 'open' }), yesPrice: expect.anything() });
+    expect(found !== null && found !== 'unavailable' && found.yesPrice?.toFixed()).toBe('0.21');
+    await expect(venue.getOrder(req.clientOrderId)).resolves.toMatchObject({ status: 'open', price: '0.21' });
     await expect(venue.cancelOrder(req.clientOrderId)).resolves.toMatchObject({ outcome: 'canceled', order: { status: 'canceled' } });
     expect(atFake(req.clientOrderId)[0]!.status).toBe('canceled');
     await expect(venue.getOrder(req.clientOrderId)).resolves.toMatchObject({ status: 'canceled' });

@@ -1,5 +1,7 @@
 import { cancelOrder, getOrder, listOrders, placeOrder } from '../../services/orders/orders';
 import { cancelOrders, MAX_CANCELED_PER_REQUEST, type CancelManyResult } from '../../services/orders/cancelMany';
+import { amendOrder } from '../../services/orders/amendOrder';
+import { MAX_ORDERS_PER_BATCH, placeOrders, type BatchOutcome } from '../../services/orders/placeOrders';
 import { isResting, isWorking } from '../../domain/orderLifecycle';
 import { CLAIMS_IN_WRITE } from '../idempotency';
 import { venueName } from '../../venues/venueModules';
@@ -86,6 +88,41 @@ const PlaceOrderInput = builder.inputType('PlaceOrderInput', {
   }),
 });
 
+const PlaceOrdersInput = builder.inputType('PlaceOrdersInput', {
+  fields: (t) => ({ orders: t.field({ type: [PlaceOrderInput], required: true, description: `1 to ${MAX_ORDERS_PER_BATCH} orders, placed in this order.` }) }),
+});
+
+const OrderErrorType = builder.objectRef<NonNullable<BatchOutcome['error']>>('OrderError').implement({
+  description: 'Why one order of a batch was not placed: the error it would have had alone (code, message, param, limit).',
+  fields: (t) => ({
+    code: t.exposeString('code'),
+    message: t.exposeString('message'),
+    param: t.exposeString('param', { nullable: true }),
+    limit: t.exposeString('limit', { nullable: true }),
+  }),
+});
+
+const BatchOrderOutcomeType = builder.objectRef<BatchOutcome>('BatchOrderOutcome').implement({
+  description: 'One order of a batch: the order placed, or its error.',
+  fields: (t) => ({
+    order: t.field({ type: OrderType, nullable: true, resolve: (outcome) => outcome.order }),
+    error: t.field({ type: OrderErrorType, nullable: true, resolve: (outcome) => outcome.error }),
+  }),
+});
+
+const PlaceOrdersResultType = builder.objectRef<{ data: BatchOutcome[] }>('PlaceOrdersResult').implement({
+  fields: (t) => ({
+    data: t.field({ type: [BatchOrderOutcomeType], complexity: { field: 1, multiplier: MAX_ORDERS_PER_BATCH }, resolve: (result) => result.data }),
+  }),
+});
+
+const AmendOrderInput = builder.inputType('AmendOrderInput', {
+  fields: (t) => ({
+    price: t.field({ type: 'Decimal', required: false, description: 'The new limit price, in the side’s own terms.' }),
+    quantity: t.field({ type: 'Decimal', required: false, description: 'The new total quantity, what filled included; above the filled quantity.' }),
+  }),
+});
+
 builder.queryFields((t) => ({
   order: t.prismaField({
     type: 'Order',
@@ -121,6 +158,22 @@ builder.mutationFields((t) => ({
     resolve: (_root, { input }, ctx) => {
       return placeOrder(ctx.db, ctx.venues, tradingScope(ctx), input, { idempotency: ctx.idempotency }, { deadline: ctx.deadline });
     },
+  }),
+  placeOrders: t.field({
+    type: PlaceOrdersResultType,
+    description: `Places up to ${MAX_ORDERS_PER_BATCH} orders in turn, each as placeOrder would; each answered on its own (docs/trading.md, "Placing a batch").`,
+    args: { input: t.arg({ type: PlaceOrdersInput, required: true }) },
+    resolve: async (_root, { input }, ctx) => ({
+      data: await placeOrders(ctx.db, ctx.venues, tradingScope(ctx), input.orders, ctx.logger, ctx.idempotency, { deadline: ctx.deadline }),
+    }),
+  }),
+  amendOrder: t.field({
+    type: OrderType,
+    description: 'Changes a resting limit order’s price and/or total quantity where it rests, with the venue’s queue rules (docs/trading.md, "Amending an order").',
+    args: { id: t.arg.string({ required: true }), input: t.arg({ type: AmendOrderInput, required: true }) },
+    // A dashboard session may only shrink an order (it cannot trade: a new price or a larger size can): services/orders/amendOrder.ts.
+    resolve: (_root, { id, input }, ctx) =>
+      amendOrder(ctx.db, ctx.venues, requestScope(ctx), id, input, { idempotency: ctx.idempotency, mayTrade: ctx.principal.kind === 'api_key' }, { deadline: ctx.deadline }),
   }),
   cancelOrder: t.prismaField({
     type: 'Order',

@@ -10,7 +10,7 @@ import { Prisma, type Order, type OrderStatus } from '../../generated/prisma/cli
 const ORDER_COLUMNS = Prisma.raw(
   'id, workspace_id, environment, subaccount_id, market_id, complex_order_id, venue, side, action, type, time_in_force, price, quantity, ' +
     'filled_quantity, average_fill_price, filled_notional, working_notional, fees_paid, status, client_order_id, venue_order_id, reject_reason, created_at, updated_at, ' +
-    'post_only, reduce_only, expires_at',
+    'post_only, reduce_only, expires_at, pending_amendment',
 );
 
 /** Locks the subaccount's row for the transaction (every order of one subaccount passes its checks in turn); undefined if it is not the scope's or not active. */
@@ -107,6 +107,51 @@ export function leaseUnconfirmedOrder(sql: SqlClient, seen: Pick<Order, 'id' | '
     Prisma.sql`
       UPDATE orders SET updated_at = now()
        WHERE id = ${seen.id} AND status = ${seen.status}::"OrderStatus" AND updated_at = ${seen.updatedAt}
+      RETURNING ${ORDER_COLUMNS}`,
+  );
+}
+
+/** The order's row locked for the transaction (an amend's checks and its start), as it now is. */
+export function lockOrder(sql: SqlClient, id: string): Promise<Order | undefined> {
+  return queryRow<Order>(sql, Prisma.sql`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = ${id} FOR UPDATE`);
+}
+
+/**
+ * Records the outcome of the pending amendment sent at `sentAt`: the order's terms, the amendment
+ * cleared. Undefined when that amendment is no longer pending (another request recorded it).
+ */
+export function settleOrderTerms(sql: SqlClient, id: string, sentAt: string, terms: { price: string; quantity: string }): Promise<Order | undefined> {
+  return queryRow<Order>(
+    sql,
+    Prisma.sql`
+      UPDATE orders SET price = ${terms.price}::numeric, quantity = ${terms.quantity}::numeric, pending_amendment = NULL, updated_at = now()
+       WHERE id = ${id} AND pending_amendment->>'sentAt' = ${sentAt}
+      RETURNING ${ORDER_COLUMNS}`,
+  );
+}
+
+/** Marks the pending amendment sent at `sentAt` lost: its outcome may be read at once, by the next amend or a retry. */
+export async function markAmendmentLost(sql: SqlClient, id: string, sentAt: string): Promise<void> {
+  await sql.query(
+    statementFor(sql, 'mark_amendment_lost', `UPDATE orders SET pending_amendment = pending_amendment || '{"lost": true}'::jsonb WHERE id = $1 AND pending_amendment->>'sentAt' = $2`, [id, sentAt]),
+  );
+}
+
+/**
+ * Sets an order's terms and its pending amendment (services/orders/amendOrder.ts), only while the
+ * order is as `expected` (its terms, filled quantity and pending amendment): undefined when it changed.
+ */
+export function setOrderTerms(
+  sql: SqlClient,
+  expected: Pick<Order, 'id' | 'price' | 'quantity'>,
+  terms: { price: string; quantity: string; pendingAmendment: object | null },
+): Promise<Order | undefined> {
+  return queryRow<Order>(
+    sql,
+    Prisma.sql`
+      UPDATE orders SET price = ${terms.price}::numeric, quantity = ${terms.quantity}::numeric,
+             pending_amendment = ${terms.pendingAmendment === null ? null : JSON.stringify(terms.pendingAmendment)}::jsonb, updated_at = now()
+       WHERE id = ${expected.id} AND price = ${expected.price?.toString() ?? null}::numeric AND quantity = ${expected.quantity.toString()}::numeric
       RETURNING ${ORDER_COLUMNS}`,
   );
 }

@@ -1,8 +1,8 @@
 import { DomainError } from '../../domain/errors';
-import { formatDecimal, parseDecimalString } from '../../domain/decimals';
+import { formatDecimal, parseDecimalString, type Decimal } from '../../domain/decimals';
 import type { QueuePositionView, VenueCallOptions, VenueFill, VenueOrderState, VenuePosition, VenueSettlement } from '../venue';
 import { settlementFromRest } from './settlementWire';
-import { fillFromRest, stateFromRestOrder, type OurOrderTerms } from './orderWire';
+import { fillFromRest, stateFromRestOrder, yesPriceOfRestOrder, type OurOrderTerms } from './orderWire';
 import type { KalshiOutcome, KalshiSession } from './session';
 
 /**
@@ -20,7 +20,7 @@ import type { KalshiOutcome, KalshiSession } from './session';
  * created since the window's start; old finished orders that moved to `/historical/orders` are
  * not searched); 'unavailable' when Kalshi could not be asked or answered something unreadable.
  */
-export type KalshiOrderLookup = { readonly state: VenueOrderState } | null | 'unavailable';
+export type KalshiOrderLookup = { readonly state: VenueOrderState; readonly yesPrice: Decimal | null } | null | 'unavailable';
 
 export const ORDERS_PATH = '/portfolio/orders';
 /** Recorded `GET /account/endpoint_costs`: a V2 cancel and a one-order GET cost 2; the rest 10 (docs/kalshi-fake.md). */
@@ -41,8 +41,9 @@ export class KalshiAccountReads {
     const outcome = await this.session.request('GET', `${ORDERS_PATH}/${encodeURIComponent(venueOrderId)}`, { kind: 'read', cost: ONE_ORDER_COST, deadline: call.deadline });
     if (outcome.kind === 'refused' && outcome.status === 404) return null;
     if (outcome.kind !== 'answered') return 'unavailable';
-    const state = stateFromRestOrder((outcome.body as { order?: unknown } | undefined)?.order);
-    return state === null ? 'unavailable' : { state };
+    const raw = (outcome.body as { order?: unknown } | undefined)?.order;
+    const state = stateFromRestOrder(raw);
+    return state === null ? 'unavailable' : { state, yesPrice: yesPriceOfRestOrder(raw) };
   }
 
   /** `GET /portfolio/orders?ticker=&min_ts=` (unix seconds), paged, matching `client_order_id`: Kalshi has no filter by it. */
@@ -51,7 +52,7 @@ export class KalshiAccountReads {
     const raw = await this.pages(ORDERS_PATH, { ticker, min_ts: Math.floor(since.getTime() / 1000) }, 'orders', isOurs, call);
     if (raw instanceof DomainError) return 'unavailable';
     const match = raw.find(isOurs);
-    return match === undefined ? null : { state: stateFromRestOrder(match)! };
+    return match === undefined ? null : { state: stateFromRestOrder(match)!, yesPrice: yesPriceOfRestOrder(match) };
   }
 
   /**

@@ -1,4 +1,4 @@
-import { Decimal } from '../../domain/decimals';
+import { Decimal, formatDecimal } from '../../domain/decimals';
 import { DomainError, type ErrorCode } from '../../domain/errors';
 import type {
   LiveVenue,
@@ -7,6 +7,8 @@ import type {
   OurOrderRecord,
   OurOrders,
   QueuePositionView,
+  VenueAmendRequest,
+  VenueAmendResult,
   VenueCallOptions,
   VenueCancelResult,
   VenueErrorCode,
@@ -20,7 +22,7 @@ import type {
   VenueSettlement,
 } from '../venue';
 import { KalshiAccountReads, ONE_ORDER_COST, oldestFirst, type KalshiOrderLookup } from './accountReads';
-import { createOrderBody, fillFromRest, fillFromStream, fillOrderIds, stateFromCreateAnswer, type OurOrderTerms } from './orderWire';
+import { amendOrderBody, createOrderBody, fillFromRest, fillFromStream, fillOrderIds, stateFromCreateAnswer, yesLegPrice, type OurOrderTerms } from './orderWire';
 import { KALSHI_429_RETRY_AFTER_MS } from './errors';
 import type { KalshiOutcome, KalshiSession } from './session';
 
@@ -156,10 +158,53 @@ export class KalshiVenue implements LiveVenue {
     return record === null ? null : this.locate(record, call);
   }
 
+  /** Our order at Kalshi, with its limit price in our side's terms (an amend's outcome is read by it). */
   async getOrder(clientOrderId: string, call: VenueCallOptions = {}): Promise<VenueOrderState | null> {
-    const found = await this.findOrder(clientOrderId, call);
+    const record = await this.ourOrders.byClientOrderId(clientOrderId);
+    const found = record === null ? null : await this.locate(record, call);
     if (found === 'unavailable') throw new DomainError('venue_unavailable', `Kalshi could not be asked about order '${clientOrderId}' now.`);
-    return found?.state ?? null;
+    return found === null ? null : withOwnPrice(found, record!);
+  }
+
+  /**
+   * Amends a resting order (V2): only a smaller size at the same price goes as `decrease` (`reduce_by`
+   * the drop in total, which keeps the queue place); anything else as `amend` with the new YES-leg
+   * price and total count (a new price or a larger size goes to the back, and may trade at once).
+   * Kalshi's answer to an amend can describe another order (a known venue fault): the order is read
+   * back, and that read is the answer, with the fills of an order that traded. A lost answer or a
+   * failed read-back is `unknown`: the core reads the order to learn its terms, never sends again.
+   */
+  async amendOrder(clientOrderId: string, amend: VenueAmendRequest, call: VenueCallOptions = {}): Promise<VenueAmendResult> {
+    const record = await this.ourOrders.byClientOrderId(clientOrderId);
+    if (record === null || record.price === null) return rejected('order_not_found', 'not_ours', `No limit order of ours has client order id '${clientOrderId}'.`);
+    const venueOrderId = await this.venueOrderIdOf(record, call);
+    if (venueOrderId === 'unavailable') return rejected('venue_unavailable', 'lookup_failed', `Kalshi could not be asked where order '${clientOrderId}' is; nothing was amended.`);
+    if (venueOrderId === null) return rejected('order_not_found', 'not_found', `Kalshi holds no order with client order id '${clientOrderId}'.`);
+    const decrease = new Decimal(amend.price).eq(record.price) && new Decimal(amend.quantity).lt(record.quantity);
+    let path: string;
+    let body: object;
+    if (decrease) {
+      path = `${CREATE}/${encodeURIComponent(venueOrderId)}/decrease`;
+      body = { reduce_by: new Decimal(record.quantity).sub(amend.quantity).toFixed(2) };
+    } else {
+      const built = amendOrderBody(record, amend.price, amend.quantity);
+      if (!built.ok) return { ...rejected('invalid_request', built.refusal.code, built.refusal.message), param: built.refusal.param };
+      path = `${CREATE}/${encodeURIComponent(venueOrderId)}/amend`;
+      body = built.body;
+    }
+    const outcome = await this.session.request('POST', path, { kind: 'write', body, deadline: call.deadline });
+    if (outcome.kind === 'unknown') return { outcome: 'unknown', message: outcome.error.message };
+    if (outcome.kind === 'unavailable') return rejected(outcome.reason === 'rate_wait_exceeded' ? 'rate_limited' : 'venue_unavailable', outcome.reason, outcome.error.message, outcome.retryAfterMs);
+    if (outcome.kind === 'refused') {
+      if (outcome.status === 429) return rejected('rate_limited', outcome.venueCode, outcome.error.message, KALSHI_429_RETRY_AFTER_MS);
+      return rejected(refusalCode(outcome), outcome.venueCode, outcome.error.message);
+    }
+    const after = await this.reads.orderById(venueOrderId, call);
+    if (after === null || after === 'unavailable') {
+      return { outcome: 'unknown', message: 'Kalshi accepted the amend, but the order could not be read back; its terms are read again before anything else.' };
+    }
+    const placed = await this.accepted(withOwnPrice(after, record), record, call);
+    return placed.outcome === 'accepted' ? { outcome: 'amended', order: placed.order, fills: placed.fills } : { outcome: 'unknown', message: 'the amended order could not be read' };
   }
 
   /**
@@ -330,4 +375,9 @@ export class KalshiVenue implements LiveVenue {
     }
     return oldestFirst(fills);
   }
+}
+
+/** A looked-up order's state with its limit price in our order's side's terms, when Kalshi's record gives it. */
+function withOwnPrice(found: { state: VenueOrderState; yesPrice: Decimal | null }, record: Pick<OurOrderRecord, 'side'>): VenueOrderState {
+  return found.yesPrice === null ? found.state : { ...found.state, price: formatDecimal(yesLegPrice(record.side, found.yesPrice)) };
 }

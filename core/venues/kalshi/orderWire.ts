@@ -86,7 +86,7 @@ function expirationSecondsOf(expiresAt: string | undefined): number | undefined 
   return Number.isNaN(at) ? undefined : Math.ceil(at / 1000);
 }
 
-const refuse = (code: KalshiWireRefusal['code'], param: KalshiWireRefusal['param'], message: string): KalshiCreateBodyResult => ({
+const refuse = (code: KalshiWireRefusal['code'], param: KalshiWireRefusal['param'], message: string): { readonly ok: false; readonly refusal: KalshiWireRefusal } => ({
   ok: false,
   refusal: { code, param, message: `${message}; the order was not sent to Kalshi.` },
 });
@@ -189,6 +189,46 @@ export function stateFromRestOrder(raw: unknown): VenueOrderState | null {
   const remaining = decimalOf(order, 'remaining_count_fp');
   if (!orderId || !status || !filled || !remaining) return null;
   return state(orderId, textOf(order, 'client_order_id') ?? '', status, filled, remaining);
+}
+
+/** A REST Order's limit price on the YES leg (`yes_price_dollars`), null when unreadable: our side's price is `yesLegPrice(side, it)`. */
+export function yesPriceOfRestOrder(raw: unknown): Decimal | null {
+  const order = recordOf(raw);
+  return order === null ? null : decimalOf(order, 'yes_price_dollars');
+}
+
+/**
+ * The V2 amend body (`POST /portfolio/events/orders/{order_id}/amend`, openapi.yaml 3.28.0
+ * AmendOrderV2): the order's ticker and V2 side, its new YES-leg price and its new TOTAL count
+ * (what filled included). Kalshi keeps the queue place only when the size drops.
+ */
+export interface KalshiAmendOrderBody {
+  readonly ticker: string;
+  readonly side: KalshiBookSide;
+  readonly price: string;
+  readonly count: string;
+  readonly client_order_id: string;
+}
+
+export function amendOrderBody(
+  record: Pick<OurOrderRecord, 'venueMarketId' | 'side' | 'action' | 'clientOrderId'>,
+  price: string,
+  quantity: string,
+): { readonly ok: true; readonly body: KalshiAmendOrderBody } | { readonly ok: false; readonly refusal: KalshiWireRefusal } {
+  const count = parseDecimalString(quantity);
+  const ownPrice = parseDecimalString(price);
+  if (count === null || count.decimalPlaces() > COUNT_DECIMALS || count.lte(0)) return refuse('quantity_precision', 'quantity', `quantity ${quantity} is not a count Kalshi takes`);
+  if (ownPrice === null || ownPrice.decimalPlaces() > PRICE_DECIMALS || ownPrice.lte(0) || ownPrice.gte(1)) return refuse('price_out_of_range', 'price', `price ${price} is not a Kalshi price`);
+  return {
+    ok: true,
+    body: {
+      ticker: record.venueMarketId,
+      side: kalshiBookSide(record.side, record.action),
+      price: yesLegPrice(record.side, ownPrice).toFixed(PRICE_DECIMALS),
+      count: count.toFixed(COUNT_DECIMALS),
+      client_order_id: record.clientOrderId,
+    },
+  };
 }
 
 /** The order a fill belongs to: `order_id` always, `client_order_id` on the WebSocket only. */

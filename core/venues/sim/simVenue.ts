@@ -186,22 +186,21 @@ export class SimVenue implements Venue {
       if (remaining < resting.remainingQuantity) this.engine.reduce(order.venueOrderId, remaining);
       order.quantityUnits = checked.quantityUnits;
       listed.changedAt = this.clock();
-      return { outcome: 'amended', order: stateOf(order, resting.priceTicks), fills: [] };
+      return { outcome: 'amended', order: this.viewOf(order), fills: [] };
     }
     const request: LimitOrderRequest = { type: 'limit', orderId: order.venueOrderId, side: resting.side, action: resting.action, priceTicks, quantity: remaining, timeInForce: 'GTC' };
     if (order.postOnly && this.wouldTake(listed.book, request)) return postOnlyCrosses(this.name);
     this.engine.cancel(order.venueOrderId);
     order.quantityUnits = checked.quantityUnits;
     const fills = this.execute(listed, order, request);
-    return { outcome: 'amended', order: stateOf(order, priceTicks), fills: fills.filter((fill) => fill.clientOrderId === clientOrderId) };
+    return { outcome: 'amended', order: this.viewOf(order), fills: fills.filter((fill) => fill.clientOrderId === clientOrderId) };
   }
 
   async getOrder(clientOrderId: string): Promise<VenueOrderState | null> {
     this.expireDue();
     const order = this.ordersByClientId.get(clientOrderId);
     if (order === undefined) return null;
-    const resting = order.status === 'open' ? this.engine.getOrder(order.venueOrderId) : null;
-    return stateOf(order, resting?.priceTicks);
+    return this.viewOf(order);
   }
 
   /**
@@ -292,7 +291,13 @@ export class SimVenue implements Venue {
       listed.maker.quote(listed.book);
       listed.changedAt = this.clock();
     }
-    return orders.map((order) => stateOf(this.ordersByClientId.get(order.clientOrderId)!));
+    return orders.map((order) => this.viewOf(this.ordersByClientId.get(order.clientOrderId)!));
+  }
+
+  /** The venue's view of a client order: its state, with its limit price while it rests. */
+  private viewOf(order: ClientOrder): VenueOrderState {
+    const resting = order.status === 'open' ? this.engine.getOrder(order.venueOrderId) : null;
+    return stateOf(order, resting?.priceTicks);
   }
 
   // --- placing -------------------------------------------------------------------------
@@ -323,7 +328,7 @@ export class SimVenue implements Venue {
       return invalidOrder(this.name, 'invalid_field', `clientOrderId must be a string of 1..${MAX_CLIENT_ORDER_ID_LENGTH} characters`);
     }
     const known = this.ordersByClientId.get(clientOrderId);
-    if (known !== undefined) return { outcome: 'accepted', order: stateOf(known), fills: known.fills.map(copyFill) };
+    if (known !== undefined) return { outcome: 'accepted', order: this.viewOf(known), fills: known.fills.map(copyFill) };
 
     const listed = this.markets.get(request.venueMarketId);
     if (listed === undefined) return marketNotTradable(this.name, String(request.venueMarketId));
@@ -337,7 +342,7 @@ export class SimVenue implements Venue {
     order.postOnly = request.postOnly === true;
     const fills = this.execute(listed, order, { ...parsed, orderId: order.venueOrderId });
     if (expiry !== null && order.status === 'open') this.expiring.set(clientOrderId, expiry);
-    return { outcome: 'accepted', order: stateOf(order), fills: fills.filter((fill) => fill.clientOrderId === clientOrderId) };
+    return { outcome: 'accepted', order: this.viewOf(order), fills: fills.filter((fill) => fill.clientOrderId === clientOrderId) };
   }
 
   /** A gtd order's end (ms), null for another time in force; refused when missing, unreadable or not in the future. */

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 
 export interface Column<T> {
   header: string;
@@ -18,10 +18,12 @@ interface DataTableProps<T> {
   rowTestId: (row: T, index: number) => string;
   emptyText: string;
   busy?: boolean;
+  /** What to show under a row, across the table (a form about it); null for nothing. Test id `<row's>-detail`. */
+  rowDetail?: (row: T) => ReactNode;
 }
 
 /** A table of rows, one cell per column, with a row of its own when there are none (yet). */
-export function DataTable<T>({ testId, columns, rows, rowKey, rowTestId, emptyText, busy }: DataTableProps<T>) {
+export function DataTable<T>({ testId, columns, rows, rowKey, rowTestId, emptyText, busy, rowDetail }: DataTableProps<T>) {
   const numClass = (column: Column<T>) => (column.numeric ? 'num' : undefined);
   return (
     <div className="table-scroll">
@@ -36,15 +38,25 @@ export function DataTable<T>({ testId, columns, rows, rowKey, rowTestId, emptyTe
           </tr>
         </thead>
         <tbody>
-          {rows?.map((row, index) => (
-            <tr key={rowKey(row, index)} data-testid={rowTestId(row, index)}>
-              {columns.map((column) => (
-                <td key={column.header} className={[numClass(column), column.className].filter(Boolean).join(' ') || undefined}>
-                  {column.cell(row)}
-                </td>
-              ))}
-            </tr>
-          ))}
+          {rows?.map((row, index) => {
+            const detail = rowDetail?.(row);
+            return (
+              <Fragment key={rowKey(row, index)}>
+                <tr data-testid={rowTestId(row, index)}>
+                  {columns.map((column) => (
+                    <td key={column.header} className={[numClass(column), column.className].filter(Boolean).join(' ') || undefined}>
+                      {column.cell(row)}
+                    </td>
+                  ))}
+                </tr>
+                {detail != null && (
+                  <tr className="row-detail" data-testid={`${rowTestId(row, index)}-detail`}>
+                    <td colSpan={columns.length}>{detail}</td>
+                  </tr>
+                )}
+              </Fragment>
+            );
+          })}
           {!rows?.length && (
             <tr className="empty-row">
               <td colSpan={columns.length}>{rows ? emptyText : 'Loading…'}</td>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { withQuery, type Query } from '../api';
 import type { Market, Page } from '../types';
 import { useApiData } from '../useApiData';
@@ -26,6 +26,10 @@ export interface PagedTableProps<T> {
    * (GET /v1/events/stream); the table says whether it is live. Test id `${name}-live`.
    */
   liveTypes?: string;
+  /** What to show under a row, across the table (DataTable's rowDetail). */
+  rowDetail?: (row: T) => ReactNode;
+  /** Called whenever events (or the stream opening) make the table read its page again: what the page derives from the same rows reads again too. */
+  onLiveRead?: () => void;
 }
 
 /** Reads after events are gathered for this long: a burst (an order and its fills) is one read. */
@@ -47,6 +51,8 @@ export function PagedTable<T>({
   reloadSignal = 0,
   emptyText = 'Nothing yet.',
   liveTypes,
+  onLiveRead,
+  rowDetail,
 }: PagedTableProps<T>) {
   const base = withQuery(path, query);
   const [stack, setStack] = useState<{ base: string; cursors: string[] }>({ base, cursors: [] });
@@ -70,6 +76,7 @@ export function PagedTable<T>({
     pending.current ??= setTimeout(() => {
       pending.current = undefined;
       reload();
+      onLiveRead?.();
     }, LIVE_READ_DELAY_MS);
   };
   const onEvent = (event: LiveEvent) => {
@@ -95,6 +102,7 @@ export function PagedTable<T>({
         rowTestId={rowTestId}
         emptyText={emptyText}
         busy={loading}
+        rowDetail={rowDetail}
       />
       {paged && (
         <div className="pager">

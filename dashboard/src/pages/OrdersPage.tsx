@@ -1,13 +1,21 @@
-import { useState } from 'react';
-import { ORDER_STATUSES } from '../../../core/domain/orderLifecycle';
+import { useCallback, useState } from 'react';
+import { ORDER_STATUSES, RESTING_STATUSES } from '../../../core/domain/orderLifecycle';
+import { AmendOrderForm } from '../components/AmendOrderForm';
+import { CancelAllOrders } from '../components/CancelAllOrders';
 import type { Column } from '../components/DataTable';
 import { SelectField } from '../components/Field';
 import { Money, Price } from '../components/Figures';
 import { Id } from '../components/Id';
-import { ListPage } from '../components/ListPage';
+import { MarketFilter } from '../components/MarketFilter';
 import { MarketName } from '../components/MarketName';
+import { PageLayout } from '../components/PageLayout';
+import { PagedTable } from '../components/PagedTable';
+import { SubaccountSelect } from '../components/SubaccountSelect';
 import { formatQuantity, formatTime } from '../format';
+import { useSession } from '../session';
 import type { Order } from '../types';
+import { useSubaccounts } from '../useSubaccounts';
+import { useWorkingOrderMarkets } from '../useWorkingOrderMarkets';
 
 /** The status filter's choices: `working`, then every order status, from the order lifecycle itself. */
 const STATUSES = ['working', ...ORDER_STATUSES];
@@ -35,21 +43,93 @@ const columns: Column<Order>[] = [
   },
 ];
 
+/** An order that rests at its venue (open, partly filled): the one kind that can be amended or canceled. */
+const isResting = (order: Order) => (RESTING_STATUSES as readonly string[]).includes(order.status);
+
+/** A resting order's Amend button (pressed while its form is open under the row). */
+function amendColumn(amendingId: string | null, setAmendingId: (id: string | null) => void): Column<Order> {
+  return {
+    header: '',
+    className: 'actions',
+    cell: (order) =>
+      isResting(order) && (
+        <button
+          type="button"
+          data-testid={`order-amend-${order.id}`}
+          aria-pressed={amendingId === order.id}
+          onClick={() => setAmendingId(amendingId === order.id ? null : order.id)}
+        >
+          Amend
+        </button>
+      ),
+  };
+}
+
+/**
+ * The orders, filtered by subaccount, market and status, live. A full-access user may amend each
+ * resting order and cancel all the resting orders of the chosen subaccount (and market); a read-only
+ * user sees neither action (the API would refuse them: 403). An amend's form opens under its order's
+ * row. Test ids `orders-subaccount`, `orders-market`, `orders-status`, `orders-table`,
+ * `order-row-<id>`, `order-amend-<id>`.
+ */
 export function OrdersPage() {
+  const { readOnly } = useSession();
+  const { subaccounts } = useSubaccounts();
+  const [subaccountId, setSubaccountId] = useState('');
+  const [marketId, setMarketId] = useState('');
   const [status, setStatus] = useState('');
+  const [amendingId, setAmendingId] = useState<string | null>(null);
+  // After the page's own changes: the table reads its page again, and the market filter its markets.
+  const [changes, setChanges] = useState(0);
+  const [liveReads, setLiveReads] = useState(0);
+  const changed = useCallback(() => setChanges((value) => value + 1), []);
+  const readLive = useCallback(() => setLiveReads((value) => value + 1), []);
+  const marketIds = useWorkingOrderMarkets(subaccountId, changes + liveReads);
 
   return (
-    <ListPage<Order>
+    <PageLayout
       title="Orders"
-      filters={<SelectField id="orders-status" label="Status" options={STATUSES} value={status} onValue={setStatus} emptyOption="Any status" />}
-      name="orders"
-      path="/v1/orders"
-      query={{ status: status || undefined }}
-      columns={columns}
-      liveTypes="order.*,market.*"
-      rowKey={(order) => order.id}
-      rowTestId={(order) => `order-row-${order.id}`}
-      emptyText="No orders."
-    />
+      filters={
+        <>
+          <SubaccountSelect id="orders-subaccount" subaccounts={subaccounts} value={subaccountId} onChange={setSubaccountId} emptyOption="All subaccounts" />
+          <MarketFilter id="orders-market" marketIds={marketIds} value={marketId} onChange={setMarketId} />
+          <SelectField id="orders-status" label="Status" options={STATUSES} value={status} onValue={setStatus} emptyOption="Any status" />
+        </>
+      }
+    >
+      {!readOnly && (
+        // Keyed by what it covers: another subaccount or market asks for its confirmation afresh.
+        <CancelAllOrders
+          key={`${subaccountId}:${marketId}`}
+          subaccount={subaccounts?.find((subaccount) => subaccount.id === subaccountId)}
+          marketId={marketId}
+          onDone={changed}
+        />
+      )}
+      <PagedTable<Order>
+        name="orders"
+        path="/v1/orders"
+        query={{ subaccount_id: subaccountId || undefined, market_id: marketId || undefined, status: status || undefined }}
+        columns={readOnly ? columns : [...columns, amendColumn(amendingId, setAmendingId)]}
+        rowDetail={(order) =>
+          !readOnly && amendingId === order.id && isResting(order) ? (
+            <AmendOrderForm
+              order={order}
+              onAmended={() => {
+                setAmendingId(null);
+                changed();
+              }}
+              onClose={() => setAmendingId(null)}
+            />
+          ) : null
+        }
+        liveTypes="order.*,market.*"
+        onLiveRead={readLive}
+        reloadSignal={changes}
+        rowKey={(order) => order.id}
+        rowTestId={(order) => `order-row-${order.id}`}
+        emptyText="No orders."
+      />
+    </PageLayout>
   );
 }

@@ -19,6 +19,7 @@ describe('SimVenue placing orders', () => {
       status: 'open',
       filledQuantity: '0',
       remainingQuantity: '10',
+      price: '0.6100',
     });
     const position = await venue.queuePosition('rest-1');
     expect(position).toMatchObject({ venueOrderId: 'sim-kalshi-order-rest-1', quantityAhead: makerQuantityAtPrice });

@@ -36,6 +36,7 @@ describe('SimVenue restoreRestingOrders (after a restart)', () => {
       status: 'open',
       filledQuantity: '10',
       remainingQuantity: '20',
+      price: '0.6200',
     });
     // Inside the spread only client orders share the level: the same positions as before.
     expect(await after.queuePosition('x')).toEqual(await before.queuePosition('x'));
