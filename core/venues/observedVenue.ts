@@ -13,6 +13,7 @@ export type VenueOperation =
   | 'place_order'
   | 'cancel_order'
   | 'amend_order'
+  | 'cancel_orders'
   | 'get_order'
   | 'list_fills'
   | 'order_book'
@@ -54,6 +55,7 @@ export function observedVenue(venue: Venue, observer: VenueCallObserver): Venue 
     placeOrder: (request, options) => timed('place_order', () => venue.placeOrder(request, options), placement),
     cancelOrder: (clientOrderId, options) => timed('cancel_order', () => venue.cancelOrder(clientOrderId, options), orderChange),
     ...(venue.amendOrder ? { amendOrder: (clientOrderId, amend, options) => timed('amend_order', () => venue.amendOrder!(clientOrderId, amend, options), orderChange) } : {}),
+    ...(venue.cancelOrders ? { cancelOrders: (clientOrderIds, options) => timed('cancel_orders', () => venue.cancelOrders!(clientOrderIds, options), batchOfChanges) } : {}),
     getOrder: (clientOrderId, options) => timed('get_order', () => venue.getOrder(clientOrderId, options)),
     listFills: (options) => timed('list_fills', () => venue.listFills(options)),
     orderBook: (venueMarketId, depth) => timed('order_book', () => venue.orderBook(venueMarketId, depth)),
@@ -110,6 +112,11 @@ function placement(result: VenuePlaceResult): Judged {
 function orderChange(result: VenueCancelResult | VenueAmendResult): Judged {
   if (result.outcome === 'rejected') return { reached: result.code !== 'venue_unavailable' };
   return { reached: result.outcome !== 'unknown' };
+}
+
+/** A batch cancel's answers: reached when any order's was. */
+function batchOfChanges(results: Map<string, VenueCancelResult>): Judged {
+  return { reached: [...results.values()].some((result) => orderChange(result).reached) };
 }
 
 function timer(venue: VenueName, observer: VenueCallObserver) {

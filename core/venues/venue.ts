@@ -164,6 +164,12 @@ export interface Venue {
    * by a venue without an amend: the core refuses amends there.
    */
   amendOrder?(clientOrderId: string, amend: VenueAmendRequest, options?: VenueCallOptions): Promise<VenueAmendResult>;
+  /**
+   * Cancels several of our orders through the venue's batch cancel, split at its limit: each
+   * answered as `cancelOrder` would answer it alone, by client order id (one left out of the map is
+   * `unknown`). Left out by a venue without a batch cancel: the core cancels one by one there.
+   */
+  cancelOrders?(clientOrderIds: readonly string[], options?: VenueCallOptions): Promise<Map<string, VenueCancelResult>>;
   /** Our order at the venue by our client order id; null when the venue holds none. `options.deadline` where the venue honours one (Polymarket). */
   getOrder(clientOrderId: string, options?: VenueCallOptions): Promise<VenueOrderState | null>;
   /** Fills after `afterVenueFillId` (exclusive), oldest first. */

@@ -53,7 +53,7 @@ export const ORDER_ROUTES: Route[] = [
   {
     method: 'DELETE', path: '/v1/orders', operation: 'CancelOrders', tag: 'Orders', summary: 'Cancel many orders',
     description:
-      'Cancels the resting orders (open or partly filled) that match every filter given, at least one of subaccount_id, market_id, venue, side; oldest first, at most 200 a request (`has_more`: ask again). Each is canceled as DELETE /v1/orders/{id} would: `canceled` lists them as they now are; `failed` each one that could not be, with the code and message it would have had alone (`conflict`: filled or canceled meanwhile; `venue_unavailable`). Safe to repeat (docs/trading.md, "Cancel many").',
+      'Cancels the resting orders (open or partly filled) that match every filter given, at least one of subaccount_id, market_id, venue, side; oldest first, at most 200 a request (`has_more`: ask again). Each is canceled as DELETE /v1/orders/{id} would (one account\'s orders on a live venue in the venue\'s own batch cancel: Kalshi\'s batched cancel, Polymarket\'s DELETE /orders): `canceled` lists them as they now are; `failed` each one that could not be, with the code and message it would have had alone (`conflict`: filled or canceled meanwhile; `venue_unavailable`). Safe to repeat (docs/trading.md, "Cancel many").',
     auth: 'api_key', session: true,
     query: z.strictObject({ subaccount_id: id('sa').optional(), market_id: id('mkt').optional(), venue: venue.optional(), side: side.optional() }),
     errors: ['invalid_request'],

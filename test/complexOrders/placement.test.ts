@@ -204,6 +204,11 @@ describe('passive complex orders, cancel and per-child risk', () => {
     }
     const listed = ok(await get(`/v1/complex_orders?status=working&strategy=passive`));
     expect(listed.data.map((o: { id: string }) => o.id)).toContain(order.id);
+    // The complex order sets its children's terms: a child's order is not amended on its own (409), and stays as it was.
+    const child = ok(await get(`/v1/orders/${resting[0]!.order!.id}`));
+    const amend = await call(trader.base, 'PATCH', `/v1/orders/${child.id}`, { key: trader.secret, body: { quantity: '1' } });
+    expect([amend.status, envelopeOf(amend).code]).toEqual([409, 'conflict']);
+    expect(ok(await get(`/v1/orders/${child.id}`))).toMatchObject({ quantity: child.quantity, status: 'open' });
 
     const canceled = ok(await call(trader.base, 'DELETE', `/v1/complex_orders/${order.id}`, { key: trader.secret }));
     expect(canceled.status).toBe('canceled');

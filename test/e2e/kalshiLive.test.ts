@@ -281,6 +281,62 @@ describe('amending a live order (issue 30)', () => {
   });
 });
 
+describe('cancel many on Kalshi (issue 30)', () => {
+  const batchedCancels = () => production.requestsSignedBy(alice.keyId).filter((r) => r.method === 'DELETE' && r.path === `${CREATE_PATH}/batched`);
+  const cancelMany = (query: string) => call<any>(trader.base, 'DELETE', `/v1/orders?${query}`, { key: trader.live });
+
+  it("one market's resting orders go in one V2 batched cancel; a lost answer is read again, never lost, and nothing is canceled twice", async () => {
+    const sub = await liveSubaccount(trader, 'cancel many', { key: alice, environment: 'production' });
+    const here = [];
+    for (const price of ['0.03', '0.04', '0.05']) here.push((await placeLive(trader, { subaccount_id: sub, market_id: high, side: 'yes', action: 'buy', type: 'limit', price, quantity: '1' })).body.id as string);
+    const elsewhere = (await placeLive(trader, { subaccount_id: sub, market_id: fed, side: 'yes', action: 'buy', type: 'limit', price: '0.03', quantity: '1' })).body.id as string;
+    const before = batchedCancels().length;
+    const first = await cancelMany(`subaccount_id=${sub}&market_id=${high}&side=yes`);
+    expect(first.status).toBe(200);
+    expect(first.body.canceled.map((o: { id: string }) => o.id).sort()).toEqual([...here].sort());
+    expect(first.body.failed).toEqual([]);
+    expect(batchedCancels()).toHaveLength(before + 1);
+    for (const id of here) expect(atFake(production, id).map((o) => o.status)).toEqual(['canceled']);
+    expect(atFake(production, elsewhere).map((o) => o.status)).toEqual(['resting']);
+
+    // The batch's answer lost after Kalshi canceled: the orders are reported not known, then found canceled.
+    const more = [];
+    for (const price of ['0.03', '0.04']) more.push((await placeLive(trader, { subaccount_id: sub, market_id: high, side: 'yes', action: 'buy', type: 'limit', price, quantity: '1' })).body.id as string);
+    production.injectFault({ fault: { kind: 'accept_then_drop' }, method: 'DELETE', pathPrefix: `${CREATE_PATH}/batched`, times: 1 });
+    const lost = await cancelMany(`subaccount_id=${sub}&market_id=${high}`);
+    expect(lost.body.canceled).toEqual([]);
+    expect(lost.body.failed.map((f: { code: string }) => f.code)).toEqual(['venue_unavailable', 'venue_unavailable']);
+    for (const id of more) expect(atFake(production, id).map((o) => o.status)).toEqual(['canceled']);
+    const again = await cancelMany(`subaccount_id=${sub}&market_id=${high}`);
+    expect(again.body.canceled.map((o: { id: string }) => o.id).sort()).toEqual([...more].sort());
+    for (const id of [...here, ...more]) expect(atFake(production, id)).toHaveLength(1);
+    await call(trader.base, 'DELETE', `/v1/orders/${elsewhere}`, { key: trader.live });
+  });
+});
+
+describe('a batch of live orders (issue 30)', () => {
+  it("a create answer lost inside a batch leaves that order unknown; the retry with the batch's key reconciles it: one order at Kalshi each", async () => {
+    const sub = await liveSubaccount(trader, 'batch', { key: alice, environment: 'production' });
+    const orders = ['0.02', '0.03', '0.04'].map((price) => ({ subaccount_id: sub, market_id: high, side: 'yes', action: 'buy', type: 'limit', price, quantity: '1' }));
+    const headers = { 'Idempotency-Key': `batch-${sub}` };
+    const before = creates(production, alice.keyId).length;
+    // The batch's first create acts at Kalshi, and its answer is dropped.
+    production.injectFault({ fault: { kind: 'accept_then_drop' }, method: 'POST', pathPrefix: CREATE_PATH, times: 1 });
+    const first = await call<any>(trader.base, 'POST', '/v1/orders/batch', { key: trader.live, body: { orders }, headers });
+    expect(first.status).toBe(200);
+    expect(first.body.data.map((entry: { order: { status: string } | null }) => entry.order?.status)).toEqual(['unknown', 'open', 'open']);
+    // The answer was not stored (an order's fate unknown): the retry runs again, finds each order by its derived id, sends only the unknown one again (same client order id).
+    const retry = await call<any>(trader.base, 'POST', '/v1/orders/batch', { key: trader.live, body: { orders }, headers });
+    expect(retry.status).toBe(200);
+    expect(retry.body.data.map((entry: { order: { status: string } | null }) => entry.order?.status)).toEqual(['open', 'open', 'open']);
+    const ids = retry.body.data.map((entry: { order: { id: string } }) => entry.order.id);
+    expect(ids).toEqual(first.body.data.map((entry: { order: { id: string } }) => entry.order.id));
+    for (const id of ids) expect(atFake(production, id)).toHaveLength(1);
+    expect(creates(production, alice.keyId).length - before).toBe(4);
+    await call(trader.base, 'DELETE', `/v1/orders?subaccount_id=${sub}`, { key: trader.live });
+  });
+});
+
 describe('errors a live trader can act on', () => {
   it('a post-only order is sent as one: it rests below the ask; at the ask Kalshi refuses it (400, param post_only) and holds nothing', async () => {
     maker(production, FED, 'ask', '0.6300', '2.00');

@@ -139,6 +139,29 @@ describe('a live key trades on Polymarket (CLOB V2 fake) through REST', () => {
     expect(aliceOrders().find((o) => o.id.toLowerCase() === placed.body.venue_order_id)?.status).not.toBe('LIVE');
   });
 
+  it("cancel many sends one account's orders in one DELETE /orders; a lost answer is read again and nothing is canceled twice", async () => {
+    const batchCancels = () => fake.requests.filter((r) => r.method === 'DELETE' && r.path === '/orders');
+    const placeAt = async (price: string) => (await placeLive(trader, { subaccount_id: aliceSub, market_id: fed, side: 'yes', action: 'buy', type: 'limit', price, quantity: '5' })).body;
+    const placedOrders = [await placeAt('0.03'), await placeAt('0.04'), await placeAt('0.05')];
+    const before = batchCancels().length;
+    const first = await call<any>(trader.base, 'DELETE', `/v1/orders?subaccount_id=${aliceSub}&market_id=${fed}`, { key: trader.live });
+    expect(first.status).toBe(200);
+    expect(first.body.canceled.map((o: { id: string }) => o.id).sort()).toEqual(placedOrders.map((o) => o.id).sort());
+    expect(first.body.failed).toEqual([]);
+    expect(batchCancels()).toHaveLength(before + 1);
+    const atVenue = (id: string) => aliceOrders().filter((o) => o.id.toLowerCase() === id);
+    for (const order of placedOrders) expect(atVenue(order.venue_order_id).map((o) => o.status)).toEqual(['CANCELED']);
+
+    const more = [await placeAt('0.03'), await placeAt('0.04')];
+    fake.injectFault({ fault: { kind: 'accept_then_drop' }, method: 'DELETE', pathPrefix: '/orders', times: 1 });
+    const lost = await call<any>(trader.base, 'DELETE', `/v1/orders?subaccount_id=${aliceSub}&market_id=${fed}`, { key: trader.live });
+    expect(lost.body.canceled).toEqual([]);
+    expect(lost.body.failed.map((f: { code: string }) => f.code)).toEqual(['venue_unavailable', 'venue_unavailable']);
+    const again = await call<any>(trader.base, 'DELETE', `/v1/orders?subaccount_id=${aliceSub}&market_id=${fed}`, { key: trader.live });
+    expect(again.body.canceled.map((o: { id: string }) => o.id).sort()).toEqual(more.map((o) => o.id).sort());
+    for (const order of [...placedOrders, ...more]) expect(atVenue(order.venue_order_id)).toHaveLength(1);
+  });
+
   it('a resting order filled by another participant reaches us through the REST sweep', async () => {
     const resting = await placeLive(trader, { subaccount_id: aliceSub, market_id: fed, side: 'yes', action: 'buy', type: 'limit', price: '0.45', quantity: '8' });
     expect(resting.body).toMatchObject({ status: 'open' });

@@ -91,6 +91,9 @@ export async function amendOrder(
   if (!isResting(order.status) || order.type !== 'limit' || order.price === null) {
     throw new DomainError('conflict', `Order '${id}' is ${order.status}; only a resting limit order (open or partially filled) can be amended.`);
   }
+  if (order.complexOrderId !== null) {
+    throw new DomainError('conflict', `Order '${id}' is a child of complex order '${order.complexOrderId}', which sets its terms: cancel the complex order rather than amend its children.`);
+  }
   const sql = sqlPoolOf(db);
   const market = await findMarket(sql, order.marketId);
   if (!market || market.status !== 'open') throw new DomainError('market_not_tradable', `Market '${order.marketId}' is ${market?.status ?? 'gone'}.`);

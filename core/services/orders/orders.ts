@@ -18,7 +18,7 @@ import type { MarketRules } from '../../domain/venueRules';
 import { validateOrderInput } from '../../domain/venueRules';
 import { exchangeOf, gtdMinLeadMs, marketRulesOf, venueName, type VenueColumn } from '../../venues/venueModules';
 import { restsOnBook, type VenueTimeInForce } from '../../domain/orderTerms';
-import type { VenueCallOptions, VenueNotSent, VenueOrderRequest, VenuePlaceResult, VenueRegistry } from '../../venues/venue';
+import type { Venue, VenueCallOptions, VenueCancelResult, VenueNotSent, VenueOrderRequest, VenuePlaceResult, VenueRegistry } from '../../venues/venue';
 import { recordExecution } from './executions';
 import { loadPreTradeState } from '../risk/exposure';
 import { isResting, isUnconfirmed, ORDER_STATUSES, WORKING_STATUSES } from '../../domain/orderLifecycle';
@@ -433,7 +433,14 @@ export async function cancelOrder(db: Db, venues: VenueRegistry, scope: Scope, i
   }
   const venue = await venues.forSubaccount(order.venue, order.subaccountId);
   if (!venue) throw new DomainError('venue_unavailable', `The venue ${venueName(order.venue)} is not available.`);
-  const result = await venue.cancelOrder(order.id, call);
+  return recordCancel(db, venues, venue, order, await venue.cancelOrder(order.id, call));
+}
+
+/**
+ * Records a venue's answer to the cancel of one resting order (alone, or in a batch cancel): the
+ * order as it now is; a refusal or a lost answer as the error DELETE /v1/orders/{id} answers.
+ */
+export async function recordCancel(db: Db, venues: VenueRegistry, venue: Venue, order: Order, result: VenueCancelResult): Promise<Order> {
   if (result.outcome === 'unknown') throw new DomainError('venue_unavailable', `The cancel's outcome is unknown: ${result.message}`);
   if (result.outcome === 'rejected') {
     // Not sent: the order rests as it was.

@@ -97,6 +97,20 @@ function refusalCode(outcome: Extract<KalshiOutcome, { kind: 'refused' }>): Venu
   return BY_VENUE_CODE[outcome.venueCode] ?? BY_ERROR_CODE[outcome.error.code] ?? 'venue_error';
 }
 
+/** Orders per V2 batched cancel: within the batch size of every tier (it scales with the tier's write budget). */
+const KALSHI_CANCEL_BATCH = 20;
+
+/** The refused items of a V2 batch answer (`{orders: [{order_id, error?: {code, message}}]}`), by order id. */
+function batchItemErrors(body: unknown): Map<string, { code: string; message: string }> {
+  const items = (body as { orders?: unknown } | null)?.orders;
+  const errors = new Map<string, { code: string; message: string }>();
+  for (const item of Array.isArray(items) ? items : []) {
+    const { order_id: id, error } = (item ?? {}) as { order_id?: unknown; error?: { code?: unknown; message?: unknown } | null };
+    if (typeof id === 'string' && error) errors.set(id, { code: String(error.code ?? 'unknown'), message: String(error.message ?? '').slice(0, 200) });
+  }
+  return errors;
+}
+
 export class KalshiVenue implements LiveVenue {
   readonly name = 'kalshi' as const;
   private readonly session: KalshiSession;
@@ -228,6 +242,52 @@ export class KalshiVenue implements LiveVenue {
       return { outcome: 'unknown', message: 'Kalshi accepted the cancel, but the order could not be read back; its state comes with reconciliation.' };
     }
     return { outcome: 'canceled', order: after.state };
+  }
+
+  /**
+   * Cancels several of our orders with V2 `DELETE /portfolio/events/orders/batched` (`{orders:
+   * [{order_id}]}`, openapi.yaml 3.28.0 BatchCancelOrdersV2; each item answered on its own, an
+   * item's `error` its refusal), KALSHI_CANCEL_BATCH at a time (the venue's batch size scales with
+   * the account's tier; a cancel costs ONE_ORDER_COST tokens an order). Each canceled order is read
+   * back, as `cancelOrder` does: the answers can describe other orders (the V2 fault). A lost answer
+   * leaves its chunk `unknown`.
+   */
+  async cancelOrders(clientOrderIds: readonly string[], call: VenueCallOptions = {}): Promise<Map<string, VenueCancelResult>> {
+    const results = new Map<string, VenueCancelResult>();
+    const byVenueId = new Map<string, string>();
+    for (const clientOrderId of clientOrderIds) {
+      const record = await this.ourOrders.byClientOrderId(clientOrderId);
+      const venueOrderId = record === null ? null : await this.venueOrderIdOf(record, call);
+      if (venueOrderId === 'unavailable') results.set(clientOrderId, rejected('venue_unavailable', 'lookup_failed', `Kalshi could not be asked where order '${clientOrderId}' is; nothing was canceled.`));
+      else if (venueOrderId === null) results.set(clientOrderId, rejected('order_not_found', 'not_found', `Kalshi holds no order of ours with client order id '${clientOrderId}'.`));
+      else byVenueId.set(venueOrderId, clientOrderId);
+    }
+    const ids = [...byVenueId.keys()];
+    for (let start = 0; start < ids.length; start += KALSHI_CANCEL_BATCH) {
+      const chunk = ids.slice(start, start + KALSHI_CANCEL_BATCH);
+      const body = { orders: chunk.map((order_id) => ({ order_id })) };
+      const outcome = await this.session.request('DELETE', `${CREATE}/batched`, { kind: 'write', body, cost: ONE_ORDER_COST * chunk.length, deadline: call.deadline });
+      const all = (result: VenueCancelResult) => chunk.forEach((id) => results.set(byVenueId.get(id)!, result));
+      if (outcome.kind === 'unknown') all({ outcome: 'unknown', message: outcome.error.message });
+      else if (outcome.kind === 'unavailable') all(rejected(outcome.reason === 'rate_wait_exceeded' ? 'rate_limited' : 'venue_unavailable', outcome.reason, outcome.error.message, outcome.retryAfterMs));
+      else if (outcome.kind === 'refused') all(rejected(outcome.status === 429 ? 'rate_limited' : refusalCode(outcome), outcome.venueCode, outcome.error.message));
+      else {
+        const refusals = batchItemErrors(outcome.body);
+        await Promise.all(chunk.map(async (venueOrderId) => {
+          const clientOrderId = byVenueId.get(venueOrderId)!;
+          const refusal = refusals.get(venueOrderId);
+          if (refusal) {
+            results.set(clientOrderId, rejected(refusal.code === 'not_found' ? 'order_not_found' : 'venue_error', refusal.code, refusal.message));
+            return;
+          }
+          const after = await this.reads.orderById(venueOrderId, call);
+          results.set(clientOrderId, after === null || after === 'unavailable'
+            ? { outcome: 'unknown', message: 'Kalshi accepted the cancel, but the order could not be read back; its state comes with reconciliation.' }
+            : { outcome: 'canceled', order: after.state });
+        }));
+      }
+    }
+    return results;
   }
 
   /** For the working-order sweep: the order ids (lower case) of the account's resting orders, every page (`GET /portfolio/orders?status=resting`). */

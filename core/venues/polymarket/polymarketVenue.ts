@@ -80,6 +80,22 @@ const MAX_PAGES = 100;
 
 type Signed = { body: ReturnType<typeof polymarketOrderPayload>; hash: string; size: string; price: string; market: PolymarketMarketTerms };
 
+/** A cancel's answer (`DELETE /order`, `DELETE /orders`: `{canceled: [hash], not_canceled: {hash: reason}}`), hashes in lower case. */
+interface CancelAnswer {
+  readonly canceled: ReadonlySet<string>;
+  readonly reasons: ReadonlyMap<string, unknown>;
+}
+
+function cancelAnswerOf(body: unknown): CancelAnswer {
+  const answer = body as { canceled?: unknown; not_canceled?: unknown } | null;
+  const canceled = (Array.isArray(answer?.canceled) ? answer.canceled : []).filter((id): id is string => typeof id === 'string');
+  const reasons = Object.entries((answer?.not_canceled ?? {}) as Record<string, unknown>);
+  return { canceled: new Set(canceled.map((id) => id.toLowerCase())), reasons: new Map(reasons.map(([id, reason]) => [id.toLowerCase(), reason])) };
+}
+
+/** The most order hashes one `DELETE /orders` takes (docs.polymarket.com "Cancel orders": 3,000); the core sends at most 200 at once. */
+const POLYMARKET_CANCEL_BATCH = 3000;
+
 export class PolymarketVenue implements LiveVenue {
   readonly name = 'polymarket' as const;
   private readonly session: PolymarketSession;
@@ -185,11 +201,13 @@ export class PolymarketVenue implements LiveVenue {
       if (outcome.status === 429) return rejected('rate_limited', 'too_many_requests', outcome.error.message);
       return rejected(outcome.refusal.code, outcome.refusal.venueCode, describeRefusal(outcome.refusal));
     }
-    const answer = outcome.body as { canceled?: unknown; not_canceled?: unknown } | null;
-    const canceled = Array.isArray(answer?.canceled) && answer.canceled.some((id) => typeof id === 'string' && id.toLowerCase() === hash);
-    if (!canceled) {
-      const reasons = (answer?.not_canceled ?? {}) as Record<string, unknown>;
-      const reason = Object.entries(reasons).find(([id]) => id.toLowerCase() === hash)?.[1];
+    return this.afterCancel(cancelAnswerOf(outcome.body), hash, clientOrderId, call);
+  }
+
+  /** One order's part of a cancel answer: not canceled (with the venue's reason), or canceled and read back for what filled before. */
+  private async afterCancel(answer: CancelAnswer, hash: string, clientOrderId: string, call: VenueCallOptions): Promise<VenueCancelResult> {
+    if (!answer.canceled.has(hash)) {
+      const reason = answer.reasons.get(hash);
       return rejected('order_not_found', 'not_canceled', `Polymarket did not cancel order '${clientOrderId}': ${typeof reason === 'string' ? reason.slice(0, 200) : 'no reason given'}.`);
     }
     const after = await this.readOrder(hash, clientOrderId, call);
@@ -197,6 +215,38 @@ export class PolymarketVenue implements LiveVenue {
       return { outcome: 'unknown', message: 'Polymarket canceled the order, but it could not be read back; its state comes with reconciliation.' };
     }
     return { outcome: 'canceled', order: { ...after, status: after.status === 'open' ? 'canceled' : after.status, remainingQuantity: '0' } };
+  }
+
+  /**
+   * Cancels several of our orders with one `DELETE /orders` (CLOB V2: a JSON array of order hashes,
+   * at most POLYMARKET_CANCEL_BATCH; answered `{canceled, not_canceled}` as `DELETE /order` is), then
+   * reads each canceled order back for what filled before, as `cancelOrder` does. An order the venue
+   * did not cancel is `order_not_found` with its reason; a lost answer leaves every order of the
+   * call `unknown` (the core reads them again; nothing is re-sent).
+   */
+  async cancelOrders(clientOrderIds: readonly string[], call: VenueCallOptions = {}): Promise<Map<string, VenueCancelResult>> {
+    const results = new Map<string, VenueCancelResult>();
+    const hashes = new Map<string, string>();
+    for (const clientOrderId of clientOrderIds) {
+      const record = await this.ourOrders.byClientOrderId(clientOrderId);
+      const hash = record === null ? null : await this.hashOf(record);
+      if (hash === null) results.set(clientOrderId, rejected('order_not_found', 'not_ours', `Order '${clientOrderId}' is not ours, or cannot be signed for its market any more; nothing was canceled.`));
+      else hashes.set(hash, clientOrderId);
+    }
+    const ids = [...hashes.keys()];
+    for (let start = 0; start < ids.length; start += POLYMARKET_CANCEL_BATCH) {
+      const chunk = ids.slice(start, start + POLYMARKET_CANCEL_BATCH);
+      const outcome = await this.session.request('DELETE', '/orders', { body: chunk, write: true, deadline: call.deadline });
+      const all = (result: VenueCancelResult) => chunk.forEach((hash) => results.set(hashes.get(hash)!, result));
+      if (outcome.kind === 'unknown') all({ outcome: 'unknown', message: outcome.error.message });
+      else if (outcome.kind === 'unavailable') all(rejected('venue_unavailable', outcome.reason, outcome.error.message));
+      else if (outcome.kind === 'refused') all(outcome.status === 429 ? rejected('rate_limited', 'too_many_requests', outcome.error.message) : rejected(outcome.refusal.code, outcome.refusal.venueCode, describeRefusal(outcome.refusal)));
+      else {
+        const answer = cancelAnswerOf(outcome.body);
+        await Promise.all(chunk.map(async (hash) => results.set(hashes.get(hash)!, await this.afterCancel(answer, hash, hashes.get(hash)!, call))));
+      }
+    }
+    return results;
   }
 
   /** Polymarket publishes no queue position; the book's size at the price is all there is. */
