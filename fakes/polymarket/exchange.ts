@@ -189,6 +189,14 @@ export function unitsToShares(units: number): string {
 }
 
 export class PolymarketExchange {
+  /**
+   * REST trade listings (`GET /data/trades`) spell a status with the `TRADE_STATUS_` prefix
+   * (`TRADE_STATUS_MATCHED`), as the official Python client's account models expect of REST
+   * (`_normalize_trade_status`), while the user channel keeps the plain form. Off by default (the
+   * plain form, as the TypeScript client compares it); a test turns it on to check a reader takes both.
+   */
+  restTradeStatusPrefixed = false;
+
   /** Order and trade changes, for the user channel, settlement and heartbeats (events.ts). */
   readonly events = new ExchangeEvents<OrderRecord, TradeRecord>();
   private readonly engine = new MatchingEngine();
@@ -682,7 +690,8 @@ export class PolymarketExchange {
       .filter(({ trade }) => (id === null || trade.id === id) && (market === null || trade.taker.token.conditionId === market) && (assetId === null || trade.taker.token.tokenId === assetId))
       .filter(({ trade }) => makerAddress === null || trade.taker.makerAddress.toLowerCase() === makerAddress.toLowerCase() || trade.makers.some((m) => m.order.makerAddress.toLowerCase() === makerAddress.toLowerCase()))
       .filter(({ trade }) => (before === null || trade.matchTimeSeconds < Number(before)) && (after === null || trade.matchTimeSeconds > Number(after)))
-      .map(({ trade, side }) => tradeJson(trade, side));
+      .map(({ trade, side }) => tradeJson(trade, side))
+      .map((json) => (this.restTradeStatusPrefixed ? { ...json, status: `TRADE_STATUS_${json.status}` } : json));
     return ok({ data, next_cursor: 'LTE=', limit: 500, count: data.length });
   }
 

@@ -332,7 +332,8 @@ describe('a batch of live orders (issue 30)', () => {
     const ids = retry.body.data.map((entry: { order: { id: string } }) => entry.order.id);
     expect(ids).toEqual(first.body.data.map((entry: { order: { id: string } }) => entry.order.id));
     for (const id of ids) expect(atFake(production, id)).toHaveLength(1);
-    expect(creates(production, alice.keyId).length - before).toBe(4);
+    // Three creates, and the unknown one sent again (more than once on a slow machine, each time with its client order id, which Kalshi answers 409 for): never a second order.
+    expect(creates(production, alice.keyId).length - before).toBeGreaterThanOrEqual(4);
     await call(trader.base, 'DELETE', `/v1/orders?subaccount_id=${sub}`, { key: trader.live });
   });
 });

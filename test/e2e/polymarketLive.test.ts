@@ -162,7 +162,8 @@ describe('a live key trades on Polymarket (CLOB V2 fake) through REST', () => {
     for (const order of [...placedOrders, ...more]) expect(atVenue(order.venue_order_id)).toHaveLength(1);
   });
 
-  it('a resting order filled by another participant reaches us through the REST sweep', async () => {
+  it('a resting order filled by another participant reaches us through the REST sweep, whose listing spells statuses TRADE_STATUS_…', async () => {
+    fake.exchange.restTradeStatusPrefixed = true; // REST's spelling (the official Python client's account models); the channel keeps the plain one
     const resting = await placeLive(trader, { subaccount_id: aliceSub, market_id: fed, side: 'yes', action: 'buy', type: 'limit', price: '0.45', quantity: '8' });
     expect(resting.body).toMatchObject({ status: 'open' });
     expect(await makerClient.post({ tokenId: PM_FED.yesTokenId, side: 'SELL', price: '0.45', size: '5' })).toMatchObject({ kind: 'answered', body: { status: 'matched' } });
@@ -176,6 +177,7 @@ describe('a live key trades on Polymarket (CLOB V2 fake) through REST', () => {
     // Marked to the venue's public YES book: our 3 left at 0.45, the maker's 4 left at 0.56.
     const positions = (await get(`/v1/positions?subaccount_id=${aliceSub}`)).body.data;
     expect(positions.find((p: { side: string }) => p.side === 'yes')).toMatchObject({ market_id: fed, quantity: '11', mark_price: '0.505' });
+    fake.exchange.restTradeStatusPrefixed = false;
   });
 
   it('an answer lost after the venue placed the order: unknown, then reconciled by its hash; one order at the venue', async () => {

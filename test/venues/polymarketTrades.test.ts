@@ -4,7 +4,8 @@
  * seconds as a string: src/types/clob.ts in github.com/Polymarket/clob-client-v2 at f3e1a05) and
  * the user channel (`matchtime`) write it, numeric or ISO; a maker order that does not say its token
  * never prices the taker's fill by a guess; the taker's fee follows V2's curve (the official
- * client's src/fees/index.ts); what cannot be read is told by trade id only.
+ * client's src/fees/index.ts); a status in the channel's plain spelling or REST's TRADE_STATUS_ one;
+ * what cannot be read is told by trade id only.
  */
 import { fillsFromTrade, type OurOrderRef } from '../../core/venues/polymarket/orderWire';
 
@@ -54,6 +55,20 @@ describe('Polymarket trades read into fills', () => {
     const { fills: odd } = read(trade({ fee_rate_bps: '700' }, { asset_id: YES, price: '0.333', matched_amount: '3' }));
     // 3 × 0.07 × 0.333 × 0.667 = 0.046644... -> 0.04664
     expect(odd).toEqual([expect.objectContaining({ fee: '0.04664' })]);
+  });
+
+  it('reads a status in either spelling, plain (the user channel) or TRADE_STATUS_-prefixed (REST listings), MATCHED_NOT_BROADCASTED included', () => {
+    const spellings: [string, string][] = [
+      ['MATCHED', 'MATCHED'], ['TRADE_STATUS_MATCHED', 'MATCHED'], ['trade_status_confirmed', 'CONFIRMED'],
+      ['MATCHED_NOT_BROADCASTED', 'MATCHED_NOT_BROADCASTED'], ['TRADE_STATUS_MATCHED_NOT_BROADCASTED', 'MATCHED_NOT_BROADCASTED'],
+      ['TRADE_STATUS_MINED', 'MINED'], ['TRADE_STATUS_RETRYING', 'RETRYING'], ['TRADE_STATUS_FAILED', 'FAILED'],
+    ];
+    for (const [status, readAs] of spellings) {
+      const { fills, told } = read(trade({ status }));
+      expect(told).toEqual([]);
+      expect(fills).toEqual([expect.objectContaining({ venueFillId: `trade-1:T:${MAKER}`, quantity: '5', tradeStatus: readAs })]);
+    }
+    expect(read(trade({ status: 'TRADE_STATUS_SETTLING' })).told).toEqual([['trade-1', 'unknown status']]);
   });
 
   it('a trade without a readable time or status is left out and told by its id only', () => {

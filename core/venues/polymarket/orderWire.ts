@@ -164,7 +164,23 @@ export function stateFromOpenOrder(body: unknown, clientOrderId: string): VenueO
 }
 
 /** Trade statuses (src/types/clob.ts; the user channel's MATCHED -> MINED -> CONFIRMED, or RETRYING / FAILED). */
-export type PolymarketTradeStatus = 'MATCHED' | 'MINED' | 'CONFIRMED' | 'RETRYING' | 'FAILED';
+export type PolymarketTradeStatus = 'MATCHED' | 'MATCHED_NOT_BROADCASTED' | 'MINED' | 'CONFIRMED' | 'RETRYING' | 'FAILED';
+
+const TRADE_STATUSES: readonly PolymarketTradeStatus[] = ['MATCHED', 'MATCHED_NOT_BROADCASTED', 'MINED', 'CONFIRMED', 'RETRYING', 'FAILED'];
+
+/**
+ * A trade's status in either spelling the venue uses: plain on the user channel (`MATCHED`), with a
+ * `TRADE_STATUS_` prefix in REST listings (`TRADE_STATUS_MATCHED`), as the official Python client's
+ * account models read them (`_normalize_trade_status`; `_TradeStatus`: MATCHED,
+ * MATCHED_NOT_BROADCASTED, MINED, CONFIRMED, RETRYING, FAILED). MATCHED_NOT_BROADCASTED is a match
+ * whose transaction is not broadcast yet: a fill like MATCHED (it may still end FAILED, and is then
+ * reversed). Null for a status no source lists.
+ */
+export function tradeStatusOf(raw: unknown): PolymarketTradeStatus | null {
+  if (typeof raw !== 'string') return null;
+  const plain = raw.toUpperCase().replace(/^TRADE_STATUS_/, '') as PolymarketTradeStatus;
+  return TRADE_STATUSES.includes(plain) ? plain : null;
+}
 
 /** A fill of ours read from a trade, with the trade's settlement status. */
 export type PolymarketFill = VenueFill & { readonly tradeStatus: PolymarketTradeStatus };
@@ -198,8 +214,8 @@ export function fillsFromTrade(trade: unknown, ours: ReadonlyMap<string, OurOrde
   const tradeId = typeof t?.id === 'string' ? t.id : null;
   const unreadable = (why: string): PolymarketFill[] => (onUnreadable(tradeId, why), []);
   if (t === null || tradeId === null || !Array.isArray(t.maker_orders)) return unreadable('no id or maker orders');
-  const status = typeof t.status === 'string' ? (t.status.toUpperCase() as PolymarketTradeStatus) : null;
-  if (status === null || !['MATCHED', 'MINED', 'CONFIRMED', 'RETRYING', 'FAILED'].includes(status)) return unreadable('unknown status');
+  const status = tradeStatusOf(t.status);
+  if (status === null) return unreadable('unknown status');
   const matchedAt = matchTimeOf(t);
   if (matchedAt === null) return unreadable('no match time');
   const executedAt = matchedAt.toISOString();
