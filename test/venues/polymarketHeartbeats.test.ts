@@ -27,7 +27,7 @@ afterEach(async () => {
   await fake.close();
 });
 
-function open(timeoutMs = 2000): { venue: PolymarketVenue; ours: MemoryOrders } {
+function open(timeoutMs = 10_000): { venue: PolymarketVenue; ours: MemoryOrders } {
   const signing = polymarketSigning({ chain: Chain.AMOY, signatureType: 0, funderAddress: alice.account.funderAddress as `0x${string}`, privateKey: alice.privateKey });
   const session = new PolymarketSession({ baseUrl: fake.baseUrl, signing, timeoutMs, creds: { key: alice.account.apiKey, secret: alice.account.secret, passphrase: alice.account.passphrase } });
   const ours = new MemoryOrders();
