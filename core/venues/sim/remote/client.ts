@@ -17,6 +17,7 @@ import type {
   VenueAmendRequest,
   VenueAmendResult,
   VenueCancelResult,
+  VenueRejection,
   VenueErrorCode,
   VenueFill,
   VenueOrderRequest,
@@ -145,33 +146,11 @@ export class RemoteSimVenue implements Venue {
   }
 
   async cancelOrder(clientOrderId: string, options: VenueCallOptions = {}): Promise<VenueCancelResult> {
-    const outcome = await this.service.call(this.name, 'cancelOrder', { clientOrderId }, options.deadline);
-    switch (outcome.kind) {
-      case 'answered':
-        return outcome.result;
-      case 'not_sent':
-      case 'refused':
-        return { outcome: 'rejected', code: 'venue_unavailable', venueCode: 'not_sent', message: `${outcome.message}; nothing was canceled` };
-      case 'venue_refused':
-        return { outcome: 'rejected', code: outcome.code, venueCode: outcome.code, message: outcome.message };
-      case 'lost':
-        return { outcome: 'unknown', message: `${outcome.message}; whether the order was canceled is unknown` };
-    }
+    return changeOf(await this.service.call(this.name, 'cancelOrder', { clientOrderId }, options.deadline), 'canceled');
   }
 
   async amendOrder(clientOrderId: string, amend: VenueAmendRequest, options: VenueCallOptions = {}): Promise<VenueAmendResult> {
-    const outcome = await this.service.call(this.name, 'amendOrder', { clientOrderId, amend }, options.deadline);
-    switch (outcome.kind) {
-      case 'answered':
-        return outcome.result;
-      case 'not_sent':
-      case 'refused':
-        return { outcome: 'rejected', code: 'venue_unavailable', venueCode: 'not_sent', message: `${outcome.message}; nothing was amended` };
-      case 'venue_refused':
-        return { outcome: 'rejected', code: outcome.code, venueCode: outcome.code, message: outcome.message };
-      case 'lost':
-        return { outcome: 'unknown', message: `${outcome.message}; whether the order was amended is unknown` };
-    }
+    return changeOf(await this.service.call(this.name, 'amendOrder', { clientOrderId, amend }, options.deadline), 'amended');
   }
 
   async getOrder(clientOrderId: string): Promise<VenueOrderState | null> {
@@ -221,5 +200,24 @@ function parseJson(text: string): unknown {
     return JSON.parse(text) as unknown;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * A cancel's or an amend's outcome as the venue contract speaks it: the venue's answer; its own
+ * refusal; `venue_unavailable` when the call never reached it (nothing changed); `unknown` when the
+ * answer was lost (read the order, never re-send blind).
+ */
+function changeOf<M extends 'cancelOrder' | 'amendOrder'>(outcome: Outcome<M>, done: 'canceled' | 'amended'): Answer<M> | VenueRejection | { outcome: 'unknown'; message: string } {
+  switch (outcome.kind) {
+    case 'answered':
+      return outcome.result;
+    case 'not_sent':
+    case 'refused':
+      return { outcome: 'rejected', code: 'venue_unavailable', venueCode: 'not_sent', message: `${outcome.message}; nothing was ${done}` };
+    case 'venue_refused':
+      return { outcome: 'rejected', code: outcome.code, venueCode: outcome.code, message: outcome.message };
+    case 'lost':
+      return { outcome: 'unknown', message: `${outcome.message}; whether the order was ${done} is unknown` };
   }
 }
